@@ -1,0 +1,184 @@
+//! Fractal Brownian motion over the `noise` crate's base noises, with per-octave
+//! seeds and offsets drawn from the world seed.
+
+use noise::{NoiseFn, OpenSimplex, Perlin, SuperSimplex};
+
+use crate::config::NoiseKind;
+use crate::seed::SplitMix64;
+
+/// Per-octave offsets are drawn from this range, so octaves never share a lattice.
+pub const OFFSET_RANGE: f64 = 100_000.0;
+
+/// One seeded base noise.
+#[derive(Clone, Debug)]
+enum Base {
+    Perlin(Perlin),
+    OpenSimplex(OpenSimplex),
+    SuperSimplex(SuperSimplex),
+}
+
+impl Base {
+    fn new(kind: NoiseKind, seed: u32) -> Self {
+        match kind {
+            NoiseKind::Perlin => Base::Perlin(Perlin::new(seed)),
+            NoiseKind::OpenSimplex => Base::OpenSimplex(OpenSimplex::new(seed)),
+            NoiseKind::SuperSimplex => Base::SuperSimplex(SuperSimplex::new(seed)),
+        }
+    }
+
+    #[inline]
+    fn get3(&self, p: [f64; 3]) -> f64 {
+        match self {
+            Base::Perlin(n) => n.get(p),
+            Base::OpenSimplex(n) => n.get(p),
+            Base::SuperSimplex(n) => n.get(p),
+        }
+    }
+
+    #[inline]
+    fn get2(&self, p: [f64; 2]) -> f64 {
+        match self {
+            Base::Perlin(n) => n.get(p),
+            Base::OpenSimplex(n) => n.get(p),
+            Base::SuperSimplex(n) => n.get(p),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Octave {
+    base: Base,
+    frequency: f64,
+    amplitude: f64,
+    offset: [f64; 3],
+}
+
+/// A seeded fBm: `sum_i noise_i(p * frequency * lacunarity^i + offset_i) * persistence^i`,
+/// divided by the analytic amplitude sum `sum_i persistence^i`. Each octave's noise is
+/// clamped to `[-1, 1]` first, so the result is in `[-1, 1]` and a partial sum bounds
+/// the final value (see [`Fbm::rest`]).
+#[derive(Clone, Debug)]
+pub struct Fbm {
+    octaves: Vec<Octave>,
+    inv_amplitude_sum: f64,
+}
+
+impl Fbm {
+    /// An fBm with `octaves` octaves; `salt` separates independent fields of one seed.
+    pub fn new(
+        kind: NoiseKind,
+        seed: u64,
+        salt: u64,
+        frequency: f64,
+        octaves: u32,
+        persistence: f64,
+        lacunarity: f64,
+    ) -> Self {
+        let mut rng = SplitMix64::new(seed ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut amp_sum = 0.0;
+        let octaves = (0..octaves as i32)
+            .map(|i| {
+                let amplitude = persistence.powi(i);
+                amp_sum += amplitude;
+                Octave {
+                    base: Base::new(kind, rng.next_u64() as u32),
+                    frequency: frequency * lacunarity.powi(i),
+                    amplitude,
+                    offset: [
+                        rng.range_f64(-OFFSET_RANGE, OFFSET_RANGE),
+                        rng.range_f64(-OFFSET_RANGE, OFFSET_RANGE),
+                        rng.range_f64(-OFFSET_RANGE, OFFSET_RANGE),
+                    ],
+                }
+            })
+            .collect();
+        Self {
+            octaves,
+            inv_amplitude_sum: 1.0 / amp_sum,
+        }
+    }
+
+    /// Number of octaves.
+    pub fn octaves(&self) -> usize {
+        self.octaves.len()
+    }
+
+    /// The weighted, clamped contribution of octave `i` at a 3D point. Summing these
+    /// for every octave in order and passing the sum to [`Fbm::finish`] is [`Fbm::get3`].
+    #[inline]
+    pub fn octave3(&self, i: usize, x: f64, y: f64, z: f64) -> f64 {
+        let o = &self.octaves[i];
+        let p = [
+            x * o.frequency + o.offset[0],
+            y * o.frequency + o.offset[1],
+            z * o.frequency + o.offset[2],
+        ];
+        o.base.get3(p).clamp(-1.0, 1.0) * o.amplitude
+    }
+
+    /// The largest absolute sum octaves `from..` can still add.
+    pub fn rest(&self, from: usize) -> f64 {
+        self.octaves[from.min(self.octaves.len())..]
+            .iter()
+            .map(|o| o.amplitude)
+            .sum()
+    }
+
+    /// The field value of a full octave sum, in `[-1, 1]`.
+    #[inline]
+    pub fn finish(&self, sum: f64) -> f64 {
+        (sum * self.inv_amplitude_sum).clamp(-1.0, 1.0)
+    }
+
+    /// The 3D field at a world position, in `[-1, 1]`.
+    #[inline]
+    pub fn get3(&self, x: f64, y: f64, z: f64) -> f64 {
+        let mut sum = 0.0;
+        for i in 0..self.octaves.len() {
+            sum += self.octave3(i, x, y, z);
+        }
+        self.finish(sum)
+    }
+
+    /// The 2D field at a world column, in `[-1, 1]`.
+    #[inline]
+    pub fn get2(&self, x: f64, z: f64) -> f64 {
+        let mut sum = 0.0;
+        for o in &self.octaves {
+            let p = [x * o.frequency + o.offset[0], z * o.frequency + o.offset[2]];
+            sum += o.base.get2(p).clamp(-1.0, 1.0) * o.amplitude;
+        }
+        self.finish(sum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stays_in_range_and_is_deterministic() {
+        for kind in NoiseKind::ALL {
+            let a = Fbm::new(kind, 7, 0, 0.05, 6, 0.6, 2.0);
+            let b = Fbm::new(kind, 7, 0, 0.05, 6, 0.6, 2.0);
+            for i in 0..500 {
+                let p = (i as f64 * 3.7, i as f64 * -1.3, i as f64 * 0.9);
+                let v = a.get3(p.0, p.1, p.2);
+                assert!((-1.0..=1.0).contains(&v));
+                assert_eq!(v.to_bits(), b.get3(p.0, p.1, p.2).to_bits());
+                assert!((-1.0..=1.0).contains(&a.get2(p.0, p.2)));
+            }
+        }
+    }
+
+    #[test]
+    fn octave_offsets_are_in_range_and_differ_by_seed() {
+        let a = Fbm::new(NoiseKind::Perlin, 1, 0, 0.01, 4, 0.5, 2.0);
+        let b = Fbm::new(NoiseKind::Perlin, 2, 0, 0.01, 4, 0.5, 2.0);
+        for o in &a.octaves {
+            assert!(o.offset.iter().all(|v| v.abs() <= OFFSET_RANGE));
+        }
+        assert_ne!(a.octaves[0].offset, a.octaves[1].offset);
+        assert_ne!(a.octaves[0].offset, b.octaves[0].offset);
+    }
+}

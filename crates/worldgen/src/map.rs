@@ -1,0 +1,106 @@
+//! Top-down colour maps of a world, for the `map` command and the in-game preview.
+//!
+//! Each pixel shows the top of one column: its block's colour with hill shading (light
+//! from the north-west), or water coloured by depth. Rows are computed in parallel
+//! with rayon; the result does not depend on the thread count.
+
+use rayon::prelude::*;
+use terravox_voxel::Block;
+
+use crate::{ColumnTop, Generator};
+
+/// Which part of the world a map shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapView {
+    /// World column `[x, z]` at the centre of the image.
+    pub center: [i32; 2],
+    /// Image width and height in pixels.
+    pub size: [u32; 2],
+    /// World blocks per pixel along each axis.
+    pub blocks_per_pixel: u32,
+}
+
+impl MapView {
+    /// The world column `[x, z]` shown by pixel `(px, py)` (`x` east to the right,
+    /// `z` south downwards).
+    pub fn column_at(&self, px: i64, py: i64) -> [i32; 2] {
+        let bpp = self.blocks_per_pixel as i64;
+        let x = self.center[0] as i64 + (px - self.size[0] as i64 / 2) * bpp;
+        let z = self.center[1] as i64 + (py - self.size[1] as i64 / 2) * bpp;
+        [x as i32, z as i32]
+    }
+
+    /// The pixel showing world column `(x, z)` (may be outside the image).
+    pub fn pixel_of(&self, x: f64, z: f64) -> [f64; 2] {
+        let bpp = self.blocks_per_pixel as f64;
+        [
+            (x - self.center[0] as f64) / bpp + (self.size[0] / 2) as f64,
+            (z - self.center[1] as f64) / bpp + (self.size[1] / 2) as f64,
+        ]
+    }
+}
+
+/// An RGB image, row-major, 3 bytes a pixel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 3` bytes.
+    pub rgb: Vec<u8>,
+}
+
+/// Renders a map of `view` on all of rayon's threads.
+pub fn render(generator: &Generator, view: &MapView) -> MapImage {
+    let [w, h] = view.size;
+    let (gw, gh) = (w as usize + 1, h as usize + 1);
+    // Column tops, with one extra row and column to the north-west for shading.
+    let mut tops = vec![
+        ColumnTop {
+            y: 0,
+            block: Block::Air
+        };
+        gw * gh
+    ];
+    tops.par_chunks_mut(gw).enumerate().for_each(|(gy, row)| {
+        for (gx, t) in row.iter_mut().enumerate() {
+            let [x, z] = view.column_at(gx as i64 - 1, gy as i64 - 1);
+            *t = generator.column_top(x, z);
+        }
+    });
+    let sea = generator.sea_level();
+    let bpp = view.blocks_per_pixel.max(1) as f64;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    rgb.par_chunks_mut(w as usize * 3)
+        .enumerate()
+        .for_each(|(py, row)| {
+            for px in 0..w as usize {
+                let here = tops[(py + 1) * gw + px + 1];
+                let nw = tops[py * gw + px];
+                let slope = (here.y - nw.y) as f64 / bpp;
+                let c = column_color(here, sea, slope);
+                row[px * 3..px * 3 + 3].copy_from_slice(&c);
+            }
+        });
+    MapImage {
+        width: w,
+        height: h,
+        rgb,
+    }
+}
+
+/// The map colour of a column top; `slope` is its rise towards the light (blocks per
+/// block), which brightens or darkens land.
+pub fn column_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
+    if top.y < sea_level {
+        let depth = ((sea_level - top.y) as f64 / 32.0).min(1.0);
+        let shallow = [70.0, 160.0, 215.0];
+        let deep = [15.0, 45.0, 115.0];
+        return std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8);
+    }
+    let shade = (1.0 + slope * 0.35).clamp(0.55, 1.45);
+    top.block
+        .color()
+        .map(|c| (c as f64 * shade).clamp(0.0, 255.0) as u8)
+}

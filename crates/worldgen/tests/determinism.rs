@@ -1,0 +1,114 @@
+//! Golden hashes and determinism: the same seed and settings give bit-identical
+//! chunks on every run, with one thread or many, in any order.
+
+mod common;
+
+use common::{fixed_chunks, generator, hash_chunks, world_hash};
+use rayon::prelude::*;
+use terravox_worldgen::{Generator, Seed, presets};
+
+const SEEDS: [&str; 3] = ["terravox", "42", "-7 islands and cliffs"];
+
+/// Golden world hashes: (preset, seed, hash of `fixed_chunks`). A change that alters
+/// worlds must update these on purpose (and bump `GENERATOR_VERSION`).
+const GOLDEN: [(&str, &str, u64); 12] = [
+    ("cliffs", "terravox", 0x7a1249d2dea30f05),
+    ("cliffs", "42", 0xd40d115f7994737c),
+    ("cliffs", "-7 islands and cliffs", 0xe0d690b300a2ea77),
+    ("amplified", "terravox", 0x5f51512cc9c926d3),
+    ("amplified", "42", 0x3d1737890f2b7765),
+    ("amplified", "-7 islands and cliffs", 0x0262f1fc7c04df5e),
+    ("islands", "terravox", 0x92f491d53ee15d69),
+    ("islands", "42", 0xac2d837b38fb2df6),
+    ("islands", "-7 islands and cliffs", 0x9d19f6140a336d32),
+    ("archipelago", "terravox", 0x75db56031185009a),
+    ("archipelago", "42", 0x95879a4cb4c31e16),
+    ("archipelago", "-7 islands and cliffs", 0x1f836e62c215c8f3),
+];
+
+#[test]
+fn golden_hashes_match() {
+    let mut report = String::new();
+    let mut ok = true;
+    for (preset, seed, want) in GOLDEN {
+        let got = world_hash(&generator(preset, seed), &fixed_chunks());
+        report += &format!("    (\"{preset}\", \"{seed}\", {got:#018x}),\n");
+        ok &= got == want;
+    }
+    assert!(
+        ok,
+        "golden hashes changed; if on purpose, the new table is:\n{report}"
+    );
+    assert_eq!(GOLDEN.len(), presets::names().count() * SEEDS.len());
+}
+
+fn pooled_hash(g: &Generator, threads: usize, shuffle: bool) -> u64 {
+    let mut positions = fixed_chunks();
+    if shuffle {
+        // A fixed permutation that moves every element.
+        positions.reverse();
+        positions.rotate_left(5);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    let mut chunks: Vec<_> =
+        pool.install(|| positions.par_iter().map(|&p| (p, g.generate(p))).collect());
+    chunks.sort_by_key(|(p, _)| *p);
+    hash_chunks(&chunks)
+}
+
+#[test]
+fn one_thread_many_threads_and_shuffled_order_agree() {
+    for preset in presets::names() {
+        let g = generator(preset, "determinism");
+        let base = pooled_hash(&g, 1, false);
+        assert_eq!(base, pooled_hash(&g, 4, false), "{preset}: 4 threads");
+        assert_eq!(base, pooled_hash(&g, 3, true), "{preset}: shuffled");
+        // A generator built again from the same config agrees too.
+        let again = Generator::new(g.config()).expect("valid");
+        assert_eq!(base, pooled_hash(&again, 2, true), "{preset}: rebuilt");
+    }
+}
+
+#[test]
+fn seeds_decide_the_world() {
+    for preset in presets::names() {
+        let hashes: Vec<u64> = SEEDS
+            .iter()
+            .map(|s| world_hash(&generator(preset, s), &fixed_chunks()))
+            .collect();
+        assert_ne!(hashes[0], hashes[1], "{preset}");
+        assert_ne!(hashes[1], hashes[2], "{preset}");
+        assert_ne!(hashes[0], hashes[2], "{preset}");
+        let text = world_hash(&generator(preset, "a text seed"), &fixed_chunks());
+        assert_eq!(
+            text,
+            world_hash(&generator(preset, "a text seed"), &fixed_chunks())
+        );
+    }
+    // An integer seed is that integer, so "42" and " 42 " are one world.
+    let a = presets::builtin("cliffs")
+        .unwrap()
+        .with_seed(Seed::new("42"));
+    let b = presets::builtin("cliffs")
+        .unwrap()
+        .with_seed(Seed::new(" 42 "));
+    let ga = Generator::new(&a).unwrap();
+    let gb = Generator::new(&b).unwrap();
+    assert_eq!(
+        world_hash(&ga, &fixed_chunks()),
+        world_hash(&gb, &fixed_chunks())
+    );
+}
+
+#[test]
+fn configs_round_trip_through_ron() {
+    for preset in presets::names() {
+        for seed in SEEDS {
+            let cfg = presets::builtin(preset).unwrap().with_seed(Seed::new(seed));
+            assert!(common::round_trips(&cfg), "{preset} {seed}");
+        }
+    }
+}

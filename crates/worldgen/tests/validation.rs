@@ -1,0 +1,227 @@
+//! Invalid configs are rejected with their field named; valid random configs never
+//! panic and never produce NaN.
+
+use proptest::prelude::*;
+use terravox_voxel::ChunkPos;
+use terravox_worldgen::{
+    ConfigError, Generator, GeneratorConfig, IslandLayout, NoiseKind, WorldConfig, map, presets,
+};
+
+fn density() -> WorldConfig {
+    presets::builtin("cliffs").unwrap()
+}
+fn islands() -> WorldConfig {
+    presets::builtin("archipelago").unwrap()
+}
+
+type Edit = fn(&mut WorldConfig);
+
+fn d(cfg: &mut WorldConfig) -> &mut terravox_worldgen::DensityConfig {
+    match &mut cfg.generator {
+        GeneratorConfig::Density(d) => d,
+        _ => unreachable!(),
+    }
+}
+fn i(cfg: &mut WorldConfig) -> &mut terravox_worldgen::IslandConfig {
+    match &mut cfg.generator {
+        GeneratorConfig::Islands(i) => i,
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn every_invalid_field_is_named() {
+    let density_cases: [(Edit, &str); 14] = [
+        (
+            |c| d(c).noise.frequency = f64::NAN,
+            "generator.noise.frequency",
+        ),
+        (|c| d(c).noise.frequency = 0.0, "generator.noise.frequency"),
+        (|c| d(c).noise.octaves = 0, "generator.noise.octaves"),
+        (|c| d(c).noise.octaves = 17, "generator.noise.octaves"),
+        (
+            |c| d(c).noise.persistence = -0.5,
+            "generator.noise.persistence",
+        ),
+        (
+            |c| d(c).noise.lacunarity = f64::INFINITY,
+            "generator.noise.lacunarity",
+        ),
+        (|c| d(c).scale = 0.0, "generator.scale"),
+        (|c| d(c).scale = -3.0, "generator.scale"),
+        (|c| d(c).offset = f64::NEG_INFINITY, "generator.offset"),
+        (|c| d(c).cliff_scale = -1.0, "generator.cliff_scale"),
+        (|c| d(c).threshold = f64::NAN, "generator.threshold"),
+        (|c| c.version = 99, "version"),
+        (|c| c.sea_level = i32::MAX, "sea_level"),
+        (|c| d(c).snow_line = i32::MIN, "generator.snow_line"),
+    ];
+    let island_cases: [(Edit, &str); 14] = [
+        (|c| i(c).noise_scale = 0.0, "generator.noise_scale"),
+        (|c| i(c).octaves = 40, "generator.octaves"),
+        (|c| i(c).persistence = f64::NAN, "generator.persistence"),
+        (|c| i(c).lacunarity = 0.5, "generator.lacunarity"),
+        (|c| i(c).island_size = -10.0, "generator.island_size"),
+        (|c| i(c).radius = 0.0, "generator.radius"),
+        (|c| i(c).steepness = 0.5, "generator.steepness"),
+        (|c| i(c).steepness = 6.0, "generator.steepness"),
+        (|c| i(c).attenuation = 0.0, "generator.attenuation"),
+        (|c| i(c).attenuation = 1.5, "generator.attenuation"),
+        (
+            |c| i(c).centre_offset[1] = f64::NAN,
+            "generator.centre_offset[1]",
+        ),
+        (|c| i(c).height_scale = 0.0, "generator.height_scale"),
+        (|c| i(c).bands.grass = 0.2, "generator.bands.grass"),
+        (
+            |c| {
+                i(c).layout = IslandLayout::Archipelago {
+                    cell_size: 10.0,
+                    jitter: 0.5,
+                }
+            },
+            "generator.layout.cell_size",
+        ),
+    ];
+    let cases = density_cases
+        .iter()
+        .map(|c| (density(), c))
+        .chain(island_cases.iter().map(|c| (islands(), c)));
+    for (mut cfg, (edit, field)) in cases {
+        edit(&mut cfg);
+        let err = Generator::new(&cfg).expect_err(field);
+        assert_eq!(err.field(), Some(*field), "{err}");
+        let msg = err.to_string();
+        assert!(msg.contains(field) && msg.contains("expected"), "{msg}");
+    }
+}
+
+#[test]
+fn broken_ron_reports_line_and_column() {
+    let text = "(\n    version: 1,\n    seed: \"x\",\n    sea_level: oops,\n)";
+    match WorldConfig::from_ron(text) {
+        Err(ConfigError::Parse { line, column, .. }) => {
+            assert_eq!(line, 4);
+            assert!(column > 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = WorldConfig::from_ron("(version: 1,")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("line 1, column"), "{e}");
+    // A well-formed file with an out-of-range value names the field.
+    let bad = presets::BUILTIN[0].1.replace("octaves: 4", "octaves: 99");
+    assert_eq!(
+        WorldConfig::from_ron(&bad).unwrap_err().field(),
+        Some("generator.noise.octaves")
+    );
+}
+
+fn kind() -> impl Strategy<Value = NoiseKind> {
+    prop_oneof![
+        Just(NoiseKind::Perlin),
+        Just(NoiseKind::OpenSimplex),
+        Just(NoiseKind::SuperSimplex)
+    ]
+}
+
+prop_compose! {
+    fn density_config()(
+        k in kind(), seed in any::<u64>(), frequency in 0.0001f64..=1.0, octaves in 1u32..=16,
+        persistence in 0.01f64..=1.0, lacunarity in 1.0f64..=8.0, scale in 0.01f64..=1024.0,
+        offset in -4096.0f64..=4096.0, cliff in 0.0f64..=16.0, threshold in -1024.0f64..=1024.0,
+        sea in -300i32..300, snow in -300i32..300,
+    ) -> WorldConfig {
+        let mut c = density();
+        c.seed = seed.to_string().as_str().into();
+        c.sea_level = sea;
+        let g = d(&mut c);
+        g.noise.kind = k;
+        g.noise.frequency = frequency;
+        g.noise.octaves = octaves;
+        g.noise.persistence = persistence;
+        g.noise.lacunarity = lacunarity;
+        g.scale = scale;
+        g.offset = offset;
+        g.cliff_scale = cliff;
+        g.threshold = threshold;
+        g.snow_line = snow;
+        c
+    }
+}
+
+prop_compose! {
+    fn island_config()(
+        k in kind(), seed in any::<u64>(), noise_scale in 1.0f64..=5000.0, octaves in 1u32..=16,
+        persistence in 0.01f64..=1.0, lacunarity in 1.0f64..=8.0, size in 1.0f64..=5000.0,
+        radius in 0.01f64..=4.0, a in 1.0f64..=5.0, b in 0.001f64..=1.0,
+        ox in -1000.0f64..1000.0, oz in -1000.0f64..1000.0, hs in 1.0f64..=512.0,
+        archipelago in any::<bool>(), jitter in 0.0f64..=1.0, extra in 0.0f64..1000.0,
+    ) -> WorldConfig {
+        let mut c = islands();
+        c.seed = seed.to_string().as_str().into();
+        let g = i(&mut c);
+        g.kind = k;
+        g.noise_scale = noise_scale;
+        g.octaves = octaves;
+        g.persistence = persistence;
+        g.lacunarity = lacunarity;
+        g.island_size = size;
+        g.radius = radius;
+        g.steepness = a;
+        g.attenuation = b;
+        g.centre_offset = [ox, oz];
+        g.height_scale = hs;
+        g.layout = if archipelago {
+            IslandLayout::Archipelago { cell_size: 2.0 * size * radius + extra, jitter }
+        } else {
+            IslandLayout::Single
+        };
+        c
+    }
+}
+
+fn exercise(cfg: &WorldConfig) {
+    let g = Generator::new(cfg).expect("valid config");
+    for (x, z) in [(0, 0), (-77, 13), (1000, -2000)] {
+        let top = g.column_top(x, z);
+        let pos = terravox_voxel::BlockPos::new(x, top.y, z).to_chunk().0;
+        let chunk = g.generate(pos);
+        let above = g.generate(ChunkPos::new(pos.x, pos.y + 1, pos.z));
+        let _ = (chunk.content_hash(), above.is_uniform());
+    }
+    let img = map::render(
+        &g,
+        &map::MapView {
+            center: [0, 0],
+            size: [8, 8],
+            blocks_per_pixel: 16,
+        },
+    );
+    assert_eq!(img.rgb.len(), 8 * 8 * 3);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn valid_density_configs_never_panic(cfg in density_config()) {
+        prop_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
+        exercise(&cfg);
+    }
+
+    #[test]
+    fn valid_island_configs_never_panic(cfg in island_config()) {
+        prop_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
+        exercise(&cfg);
+    }
+
+    #[test]
+    fn non_finite_numbers_are_always_rejected(which in 0usize..6, bad in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)]) {
+        let mut c = density();
+        let g = d(&mut c);
+        *[&mut g.noise.frequency, &mut g.noise.persistence, &mut g.noise.lacunarity, &mut g.scale, &mut g.offset, &mut g.cliff_scale][which] = bad;
+        prop_assert!(Generator::new(&c).is_err());
+    }
+}

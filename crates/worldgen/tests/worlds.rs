@@ -1,0 +1,195 @@
+//! What the worlds look like: seamless chunks, islands where they should be, and the
+//! lattice close to the exact formula.
+
+mod common;
+
+use common::{assert_seamless, generator};
+use terravox_voxel::{Block, ChunkPos};
+use terravox_worldgen::{Generator, presets};
+
+/// A 3x3 block of chunk columns around the surface at the origin, plus a few at
+/// negative coordinates.
+fn area(g: &Generator) -> Vec<ChunkPos> {
+    let cy = g.surface_height(0, 0).div_euclid(32);
+    let mut v = Vec::new();
+    for z in -1..=1 {
+        for x in -1..=1 {
+            v.push(ChunkPos::new(x, cy, z));
+        }
+    }
+    v.push(ChunkPos::new(-1, cy + 1, 0));
+    v.push(ChunkPos::new(0, cy - 1, -1));
+    v
+}
+
+#[test]
+fn padding_matches_the_neighbours_for_every_preset() {
+    for preset in presets::names() {
+        let g = generator(preset, "seams");
+        let area = area(&g);
+        assert!(
+            area.iter().any(|&p| !g.generate(p).is_uniform()),
+            "{preset}: no surface in the area"
+        );
+        assert_seamless(&g, &area);
+    }
+}
+
+#[test]
+fn islands_have_land_near_the_centre_and_only_sea_beyond() {
+    for seed in ["1", "2", "3", "island"] {
+        let g = generator("islands", seed);
+        let sea = g.sea_level();
+        let near = (-60..=60)
+            .step_by(12)
+            .flat_map(|x| (-60..=60).step_by(12).map(move |z| (x, z)))
+            .filter(|&(x, z)| g.column_top(x, z).y >= sea)
+            .count();
+        assert!(
+            near >= 60,
+            "seed {seed}: only {near} of 121 columns near the centre are land"
+        );
+        let reach = 600.0; // island_size * radius of the preset
+        for i in 0..360 {
+            let a = (i as f64).to_radians();
+            for r in [reach * 1.01, reach * 3.0, 100_000.0] {
+                let (x, z) = ((a.cos() * r) as i32, (a.sin() * r) as i32);
+                let top = g.column_top(x, z);
+                assert!(
+                    top.y < sea,
+                    "seed {seed}: land at ({x}, {z}) beyond the island"
+                );
+            }
+        }
+        // The ocean beyond is real chunks of water over sea floor, not air.
+        let far = g.generate(ChunkPos::new(200, 0, 200));
+        assert_eq!(far.get(5, sea.rem_euclid(32), 5), Block::Water);
+        assert!(
+            g.find_land(0, 0, 256).is_some(),
+            "seed {seed}: no land to spawn on"
+        );
+    }
+}
+
+/// Connected land regions on a coarse grid (4-neighbour flood fill).
+fn land_regions(g: &Generator, half: i32, step: i32) -> usize {
+    let n = (2 * half / step + 1) as usize;
+    let land: Vec<bool> = (0..n * n)
+        .map(|i| {
+            let (x, z) = ((i % n) as i32 * step - half, (i / n) as i32 * step - half);
+            g.column_top(x, z).y >= g.sea_level()
+        })
+        .collect();
+    let mut seen = vec![false; n * n];
+    let mut regions = 0;
+    for start in 0..n * n {
+        if !land[start] || seen[start] {
+            continue;
+        }
+        regions += 1;
+        let mut stack = vec![start];
+        seen[start] = true;
+        while let Some(i) = stack.pop() {
+            let (x, z) = (i % n, i / n);
+            let mut push = |j: usize| {
+                if land[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                push(i - 1);
+            }
+            if x + 1 < n {
+                push(i + 1);
+            }
+            if z > 0 {
+                push(i - n);
+            }
+            if z + 1 < n {
+                push(i + n);
+            }
+        }
+    }
+    regions
+}
+
+#[test]
+fn archipelago_has_several_separate_islands() {
+    let g = generator("archipelago", "archipelago");
+    let islands = g.islands_near(-1500.0, -1500.0, 1500.0, 1500.0);
+    assert!(islands.len() >= 9, "{} island centres", islands.len());
+    let regions = land_regions(&g, 1500, 12);
+    assert!(regions >= 5, "only {regions} separate land regions");
+    // A single island world has one main landmass in the same area.
+    let single = land_regions(&generator("islands", "archipelago"), 1500, 12);
+    assert!(single < regions, "single {single} vs archipelago {regions}");
+}
+
+#[test]
+fn lattice_interpolation_stays_close_to_the_exact_formula() {
+    for preset in ["cliffs", "amplified"] {
+        let g = generator(preset, "lattice");
+        let cy = g.surface_height(0, 0).div_euclid(32);
+        let (mut same, mut total) = (0usize, 0usize);
+        for p in [ChunkPos::new(0, cy, 0), ChunkPos::new(1, cy, -1)] {
+            let (fast, exact) = (g.generate(p), g.generate_reference(p));
+            for y in 0..32 {
+                for z in 0..32 {
+                    for x in 0..32 {
+                        total += 1;
+                        same += (fast.get(x, y, z).is_solid() == exact.get(x, y, z).is_solid())
+                            as usize;
+                    }
+                }
+            }
+        }
+        let ratio = same as f64 / total as f64;
+        assert!(
+            ratio > 0.9,
+            "{preset}: lattice agrees with the formula on {ratio:.3} of blocks"
+        );
+    }
+}
+
+#[test]
+fn island_reference_equals_the_fast_path() {
+    let g = generator("islands", "ref");
+    let cy = g.surface_height(0, 0).div_euclid(32);
+    for p in [
+        ChunkPos::new(0, cy, 0),
+        ChunkPos::new(-1, cy, 0),
+        ChunkPos::new(30, 0, 0),
+    ] {
+        assert_eq!(g.generate(p), g.generate_reference(p), "{p:?}");
+    }
+}
+
+#[test]
+fn density_surface_has_grass_dirt_and_stone_layers() {
+    let g = generator("cliffs", "layers");
+    let (x, z) = (0..200)
+        .map(|i| (i * 7, i * 3))
+        .find(|&(x, z)| g.column_top(x, z).block == Block::Grass)
+        .expect("a grassy column");
+    let top = g.surface_height(x, z);
+    let (pos, l) = terravox_voxel::BlockPos::new(x, top, z).to_chunk();
+    let chunk = g.generate(pos);
+    assert_eq!(chunk.get(l[0], l[1], l[2]), Block::Grass);
+    assert_eq!(chunk.get(l[0], l[1] + 1, l[2]), Block::Air);
+    let below = |d: i32| {
+        let (p, l) = terravox_voxel::BlockPos::new(x, top - d, z).to_chunk();
+        g.generate(p).get(l[0], l[1], l[2])
+    };
+    for d in 1..=3 {
+        assert!(
+            matches!(
+                below(d),
+                Block::Dirt | Block::Stone | Block::Air | Block::Water
+            ),
+            "{:?}",
+            below(d)
+        );
+    }
+    assert_eq!(below(1), Block::Dirt);
+}
