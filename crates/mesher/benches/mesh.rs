@@ -1,0 +1,116 @@
+//! Meshing speed on surface chunks of the default world, against block-mesh's
+//! `greedy_quads` (no ambient occlusion) on the same chunks; prints quad counts.
+
+use block_mesh::ndshape::{ConstShape, ConstShape3u32};
+use block_mesh::{
+    GreedyQuadsBuffer, MergeVoxel, RIGHT_HANDED_Y_UP_CONFIG, Voxel, VoxelVisibility, greedy_quads,
+};
+use criterion::{Criterion, criterion_group, criterion_main};
+use terravox_mesher::{MeshBuffers, mesh_chunk};
+use terravox_voxel::{Block, Chunk, ChunkPos};
+use terravox_worldgen::{Generator, presets};
+
+type Shape = ConstShape3u32<34, 34, 34>;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct V(Block);
+
+impl Voxel for V {
+    fn get_visibility(&self) -> VoxelVisibility {
+        match self.0 {
+            Block::Air => VoxelVisibility::Empty,
+            Block::Water => VoxelVisibility::Translucent,
+            _ => VoxelVisibility::Opaque,
+        }
+    }
+}
+
+impl MergeVoxel for V {
+    type MergeValue = Block;
+    fn merge_value(&self) -> Block {
+        self.0
+    }
+}
+
+fn surface_chunks() -> Vec<Chunk> {
+    let g = Generator::new(&presets::builtin("cliffs").expect("preset")).expect("valid");
+    let mut v = Vec::new();
+    for cz in -2..2 {
+        for cx in -2..2 {
+            for cy in -2..4 {
+                let c = g.generate(ChunkPos::new(cx, cy, cz));
+                if !c.is_uniform() {
+                    v.push(c);
+                }
+            }
+        }
+    }
+    v.truncate(16);
+    v
+}
+
+fn to_samples(c: &Chunk) -> Vec<V> {
+    (0..Shape::SIZE)
+        .map(|i| {
+            let [x, y, z] = Shape::delinearize(i);
+            V(c.get(x as i32 - 1, y as i32 - 1, z as i32 - 1))
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let chunks = surface_chunks();
+    let samples: Vec<Vec<V>> = chunks.iter().map(to_samples).collect();
+    let mut ours = MeshBuffers::default();
+    let mut theirs = GreedyQuadsBuffer::new(Shape::SIZE as usize);
+    let (mut q_ours, mut q_theirs) = (0usize, 0usize);
+    for (c, s) in chunks.iter().zip(&samples) {
+        mesh_chunk(c, &mut ours);
+        q_ours += ours.opaque.quads.len() + ours.water.quads.len();
+        greedy_quads(
+            s,
+            &Shape {},
+            [0; 3],
+            [33; 3],
+            &RIGHT_HANDED_Y_UP_CONFIG.faces,
+            &mut theirs,
+        );
+        q_theirs += theirs.quads.num_quads();
+    }
+    println!(
+        "{} surface chunks: terravox {} quads ({:.0}/chunk), block-mesh {} quads ({:.0}/chunk)",
+        chunks.len(),
+        q_ours,
+        q_ours as f64 / chunks.len() as f64,
+        q_theirs,
+        q_theirs as f64 / chunks.len() as f64
+    );
+    let mut group = c.benchmark_group("mesh_surface_chunk");
+    group.sample_size(30);
+    group.throughput(criterion::Throughput::Elements(chunks.len() as u64));
+    group.bench_function("terravox", |b| {
+        b.iter(|| {
+            for ch in &chunks {
+                mesh_chunk(ch, &mut ours);
+            }
+        })
+    });
+    group.bench_function("block_mesh_greedy_quads", |b| {
+        b.iter(|| {
+            for s in &samples {
+                greedy_quads(
+                    s,
+                    &Shape {},
+                    [0; 3],
+                    [33; 3],
+                    &RIGHT_HANDED_Y_UP_CONFIG.faces,
+                    &mut theirs,
+                );
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
