@@ -1,1 +1,189 @@
-fn main() {}
+//! `terravox`: the command line. `play` (the default) opens the game; `map` writes a
+//! top-down PNG of a world; `config` prints a world's full config as RON; `bench`
+//! measures chunk generation and meshing.
+
+mod bench;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use terravox_worldgen::{Generator, Seed, WorldConfig, map, presets};
+
+/// A Minecraft-like voxel terrain playground.
+#[derive(Parser, Debug)]
+#[command(name = "terravox", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Open the game (the default).
+    Play(PlayArgs),
+    /// Write a top-down colour map of a world to a PNG file.
+    Map(MapArgs),
+    /// Print a world's full config as RON.
+    Config(WorldArgs),
+    /// Measure chunk generation and meshing throughput on all cores.
+    Bench(bench::BenchArgs),
+}
+
+/// Which world: a preset or a config file, and an optional seed.
+#[derive(Args, Debug, Clone, Default)]
+struct WorldArgs {
+    /// World seed: an integer, or any text (hashed).
+    #[arg(long)]
+    seed: Option<String>,
+    /// A built-in preset: cliffs, amplified, islands, archipelago.
+    #[arg(long, conflicts_with = "config")]
+    preset: Option<String>,
+    /// A world config RON file (as saved from the game or printed by `config`).
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+impl WorldArgs {
+    /// The world config these arguments name.
+    fn resolve(&self) -> Result<WorldConfig, String> {
+        let cfg = match (&self.config, &self.preset) {
+            (Some(path), _) => presets::load_file(path).map_err(|e| e.to_string())?,
+            (None, Some(name)) => presets::builtin(name).map_err(|e| e.to_string())?,
+            (None, None) => WorldConfig::default(),
+        };
+        Ok(match &self.seed {
+            Some(s) => cfg.with_seed(Seed::new(s.clone())),
+            None => cfg,
+        })
+    }
+}
+
+#[derive(Args, Debug, Clone, Default)]
+struct PlayArgs {
+    #[command(flatten)]
+    world: WorldArgs,
+    /// View distance in chunks (4..=32).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=32))]
+    view_distance: Option<u32>,
+    /// Take a screenshot once the view distance is loaded, then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// With --screenshot: wait at least this many frames after loading.
+    #[arg(long)]
+    frames: Option<u32>,
+    /// With --screenshot: wait at least this many seconds after loading.
+    #[arg(long)]
+    seconds: Option<f32>,
+    /// Start with the generator panel open.
+    #[arg(long)]
+    panel: bool,
+}
+
+#[derive(Args, Debug)]
+struct MapArgs {
+    #[command(flatten)]
+    world: WorldArgs,
+    /// Image width and height in pixels.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    size: u32,
+    /// World column at the centre of the image, as X,Z.
+    #[arg(long, default_value = "0,0", value_parser = parse_center, allow_hyphen_values = true)]
+    center: [i32; 2],
+    /// World blocks per pixel.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    blocks_per_pixel: u32,
+    /// Output PNG file.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn parse_center(s: &str) -> Result<[i32; 2], String> {
+    let (x, z) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not X,Z (for example 100,-250)"))?;
+    let num = |v: &str| {
+        v.trim()
+            .parse::<i32>()
+            .map_err(|_| format!("`{v}` in `{s}` is not an integer"))
+    };
+    Ok([num(x)?, num(z)?])
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => play(cli.play),
+        Some(Command::Play(args)) => play(args),
+        Some(Command::Map(args)) => write_map(&args),
+        Some(Command::Config(args)) => args.resolve().map(|cfg| print!("{}", cfg.to_ron_pretty())),
+        Some(Command::Bench(args)) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("terravox: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn play(args: PlayArgs) -> Result<(), String> {
+    let world = args.world.resolve()?;
+    if args.screenshot.is_none() && (args.frames.is_some() || args.seconds.is_some()) {
+        return Err("--frames and --seconds only make sense with --screenshot".into());
+    }
+    if let Some(s) = args.seconds
+        && !(s.is_finite() && s >= 0.0)
+    {
+        return Err(format!("--seconds {s} must be a non-negative number"));
+    }
+    let options = terravox_game::PlayOptions {
+        world,
+        view_distance: args
+            .view_distance
+            .unwrap_or(terravox_game::DEFAULT_VIEW_DISTANCE),
+        screenshot: args.screenshot.map(|path| terravox_game::ScreenshotPlan {
+            path,
+            frames: args.frames.unwrap_or(0),
+            seconds: args.seconds.unwrap_or(0.0),
+        }),
+        panel_open: args.panel,
+    };
+    terravox_game::run(options)
+}
+
+fn write_map(args: &MapArgs) -> Result<(), String> {
+    let cfg = args.world.resolve()?;
+    let generator = Generator::new(&cfg).map_err(|e| e.to_string())?;
+    let view = map::MapView {
+        center: args.center,
+        size: [args.size, args.size],
+        blocks_per_pixel: args.blocks_per_pixel,
+    };
+    let img = map::render(&generator, &view);
+    write_png(&args.out, &img)?;
+    println!(
+        "wrote {} ({}x{} px, {} blocks/px, {} world, seed {:?})",
+        args.out.display(),
+        img.width,
+        img.height,
+        args.blocks_per_pixel,
+        cfg.generator_name(),
+        cfg.seed.text()
+    );
+    Ok(())
+}
+
+fn write_png(path: &std::path::Path, img: &map::MapImage) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width, img.height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header().map_err(|e| fail(&e))?;
+    w.write_image_data(&img.rgb).map_err(|e| fail(&e))?;
+    w.finish().map_err(|e| fail(&e))
+}

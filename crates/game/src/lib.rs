@@ -1,1 +1,93 @@
-//! game
+//! The terravox game: Bevy plugins that stream generated chunks around a first-person
+//! player, draw them, and let the user retune the generator live in an egui panel.
+//!
+//! One plugin per concern, as in `shared/DESIGN.md`: [`config`] (the active world and
+//! start-up options), [`streaming`] (which chunks exist, worker tasks, applying
+//! results), [`player`] (input, movement, collision, camera), [`render`] (meshes,
+//! materials, light, fog, screenshots) and [`ui`] (the panel and stats).
+//! [`GamePlugin`] adds them all; [`run`] opens the window.
+
+pub mod config;
+pub mod player;
+pub mod render;
+pub mod streaming;
+pub mod ui;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::{PresentMode, WindowResolution};
+use bevy::winit::WinitSettings;
+use terravox_worldgen::WorldConfig;
+
+/// Default view distance in chunks.
+pub const DEFAULT_VIEW_DISTANCE: u32 = 12;
+
+/// An automated screenshot: taken once the view distance is loaded and at least
+/// `frames` frames and `seconds` seconds have passed after that; then the app exits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScreenshotPlan {
+    /// Where to write the PNG.
+    pub path: PathBuf,
+    /// Frames to wait after loading.
+    pub frames: u32,
+    /// Seconds to wait after loading.
+    pub seconds: f32,
+}
+
+/// Everything the command line decides about a game session.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// The world to start in.
+    pub world: WorldConfig,
+    /// View distance in chunks (4..=32).
+    pub view_distance: u32,
+    /// Take a screenshot and exit.
+    pub screenshot: Option<ScreenshotPlan>,
+    /// Start with the panel open.
+    pub panel_open: bool,
+}
+
+/// All game plugins (everything but Bevy's own and egui).
+pub struct GamePlugin {
+    /// The start-up options.
+    pub options: PlayOptions,
+}
+
+impl Plugin for GamePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
+            config::plugin(self.options.clone()),
+            streaming::plugin,
+            player::plugin,
+            render::plugin,
+            ui::plugin,
+        ));
+    }
+}
+
+/// Opens the game window and runs until it is closed (or the screenshot is taken).
+pub fn run(options: PlayOptions) -> Result<(), String> {
+    terravox_worldgen::Generator::new(&options.world).map_err(|e| e.to_string())?;
+    let automated = options.screenshot.is_some();
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: format!("terravox — {}", options.world.seed.text()),
+            resolution: WindowResolution::new(1280, 720),
+            present_mode: PresentMode::AutoVsync,
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    .add_plugins(GamePlugin { options });
+    if automated {
+        // The Xvfb window never has focus; keep updating regardless.
+        app.insert_resource(WinitSettings::continuous());
+    }
+    match app.run() {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => Err(format!("the game exited with code {code}")),
+    }
+}

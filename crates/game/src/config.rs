@@ -1,0 +1,78 @@
+//! The active world: its config, generator and epoch, plus start-up options.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use terravox_worldgen::{ConfigError, Generator, WorldConfig};
+
+use crate::{PlayOptions, ScreenshotPlan};
+
+/// The world being played. `epoch` changes on every regenerate, so results computed
+/// for an older world can be recognised and dropped.
+#[derive(Resource, Clone)]
+pub struct ActiveWorld {
+    /// The config the world was made from.
+    pub config: WorldConfig,
+    /// Its generator, shared with worker tasks.
+    pub generator: Arc<Generator>,
+    /// Bumped by every regenerate.
+    pub epoch: u64,
+}
+
+impl ActiveWorld {
+    /// A world from a config, validated.
+    pub fn new(config: WorldConfig) -> Result<Self, ConfigError> {
+        let generator = Arc::new(Generator::new(&config)?);
+        Ok(Self {
+            config,
+            generator,
+            epoch: 0,
+        })
+    }
+
+    /// Replaces the world (validating first); on error nothing changes.
+    pub fn replace(&mut self, config: WorldConfig) -> Result<(), ConfigError> {
+        let generator = Arc::new(Generator::new(&config)?);
+        self.config = config;
+        self.generator = generator;
+        self.epoch += 1;
+        Ok(())
+    }
+}
+
+/// View distance in chunks (4..=32), changeable live.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewDistance(pub u32);
+
+impl ViewDistance {
+    /// Allowed range.
+    pub const RANGE: std::ops::RangeInclusive<u32> = 4..=32;
+}
+
+/// The automated screenshot, if one was asked for.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct AutoScreenshot(pub Option<ScreenshotPlan>);
+
+/// Whether the panel starts open.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct StartWithPanel(pub bool);
+
+/// Sent when the world was replaced: streaming clears, the player respawns.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct WorldChanged;
+
+/// The config plugin, from the start-up options.
+pub fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
+    move |app: &mut App| {
+        let world = ActiveWorld::new(options.world.clone()).expect("validated by run()");
+        app.insert_resource(world)
+            .insert_resource(ViewDistance(
+                options
+                    .view_distance
+                    .clamp(*ViewDistance::RANGE.start(), *ViewDistance::RANGE.end()),
+            ))
+            .insert_resource(AutoScreenshot(options.screenshot.clone()))
+            .insert_resource(StartWithPanel(options.panel_open))
+            .add_message::<WorldChanged>();
+    }
+}

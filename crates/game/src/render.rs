@@ -1,0 +1,202 @@
+//! Drawing: chunk meshes from mesher surfaces, materials, sun, sky, fog, and the
+//! automated screenshot.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::pbr::{DistanceFog, FogFalloff};
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use terravox_mesher::Surface;
+use terravox_voxel::CHUNK;
+
+use crate::config::{AutoScreenshot, ViewDistance};
+use crate::player::PlayerCamera;
+use crate::streaming::{ChunkMeshed, Chunks};
+
+/// Sky colour, also the fog colour so the world's edge fades into it.
+pub const SKY: Color = Color::srgb(0.55, 0.73, 0.93);
+
+/// Materials shared by every chunk.
+#[derive(Resource, Clone)]
+pub struct ChunkMaterials {
+    /// Opaque, vertex-coloured.
+    pub opaque: Handle<StandardMaterial>,
+    /// Translucent water.
+    pub water: Handle<StandardMaterial>,
+}
+
+/// The render plugin.
+pub fn plugin(app: &mut App) {
+    app.insert_resource(ClearColor(SKY))
+        .insert_resource(GlobalAmbientLight {
+            color: Color::WHITE,
+            brightness: 400.0,
+            ..default()
+        })
+        .init_resource::<ScreenshotState>()
+        .add_systems(Startup, (setup_materials, spawn_sun))
+        .add_systems(
+            Update,
+            (spawn_chunk_meshes, update_fog, take_auto_screenshot)
+                .after(crate::streaming::StreamingSystems::Apply),
+        );
+}
+
+/// A Bevy mesh from a mesher surface (positions, normals, linear vertex colours).
+pub fn surface_to_mesh(s: &Surface) -> Mesh {
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, s.positions.clone())
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, s.normals.clone())
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, s.colors.clone())
+    .with_inserted_indices(Indices::U32(s.indices.clone()))
+}
+
+fn setup_materials(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let opaque = materials.add(StandardMaterial {
+        base_color: Color::WHITE,
+        perceptual_roughness: 0.95,
+        reflectance: 0.1,
+        ..default()
+    });
+    let water = materials.add(StandardMaterial {
+        base_color: Color::srgba(1.0, 1.0, 1.0, 1.0),
+        alpha_mode: AlphaMode::Blend,
+        perceptual_roughness: 0.2,
+        reflectance: 0.3,
+        ..default()
+    });
+    commands.insert_resource(ChunkMaterials { opaque, water });
+}
+
+fn spawn_sun(mut commands: Commands) {
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::from_xyz(0.0, 0.0, 0.0).looking_to(Vec3::new(-0.45, -1.0, -0.3), Vec3::Y),
+        CascadeShadowConfigBuilder {
+            num_cascades: 2,
+            maximum_distance: 160.0,
+            ..default()
+        }
+        .build(),
+    ));
+}
+
+fn spawn_chunk_meshes(
+    mut meshed: MessageReader<ChunkMeshed>,
+    mut chunks: ResMut<Chunks>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    materials: Res<ChunkMaterials>,
+    mut commands: Commands,
+) {
+    for m in meshed.read() {
+        let Some(loaded) = chunks.loaded.get_mut(&m.pos) else {
+            continue;
+        };
+        let origin = Vec3::new(
+            (m.pos.x * CHUNK) as f32,
+            (m.pos.y * CHUNK) as f32,
+            (m.pos.z * CHUNK) as f32,
+        );
+        for (surface, material) in [(&m.opaque, &materials.opaque), (&m.water, &materials.water)] {
+            // Empty meshes are never uploaded.
+            if surface.is_empty() {
+                continue;
+            }
+            let e = commands
+                .spawn((
+                    Mesh3d(meshes.add(surface_to_mesh(surface))),
+                    MeshMaterial3d(material.clone()),
+                    Transform::from_translation(origin),
+                ))
+                .id();
+            loaded.entities.push(e);
+        }
+    }
+}
+
+fn update_fog(view: Res<ViewDistance>, mut fog: Query<&mut DistanceFog>) {
+    let far = (view.0 * CHUNK as u32) as f32;
+    for mut f in &mut fog {
+        f.falloff = FogFalloff::Linear {
+            start: far * 0.55,
+            end: far * 0.95,
+        };
+    }
+}
+
+/// The fog a camera gets for a view distance.
+pub fn fog_for(view: u32) -> DistanceFog {
+    let far = (view * CHUNK as u32) as f32;
+    DistanceFog {
+        color: SKY,
+        falloff: FogFalloff::Linear {
+            start: far * 0.55,
+            end: far * 0.95,
+        },
+        ..default()
+    }
+}
+
+/// Progress of the automated screenshot.
+#[derive(Resource, Default, Debug)]
+pub struct ScreenshotState {
+    loaded_at: Option<(u32, f32)>,
+    taken_at: Option<u32>,
+    frame: u32,
+}
+
+fn take_auto_screenshot(
+    plan: Res<AutoScreenshot>,
+    chunks: Res<Chunks>,
+    time: Res<Time>,
+    mut state: ResMut<ScreenshotState>,
+    camera: Query<(), With<PlayerCamera>>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(plan) = &plan.0 else { return };
+    state.frame += 1;
+    let now = time.elapsed_secs();
+    if camera.is_empty() {
+        return;
+    }
+    if state.loaded_at.is_none() && chunks.fully_loaded() {
+        info!(
+            "view distance loaded after {:.2} s ({} frames)",
+            now, state.frame
+        );
+        state.loaded_at = Some((state.frame, now));
+    }
+    let Some((f0, t0)) = state.loaded_at else {
+        return;
+    };
+    // Pipelines compile after the first frames that use them; wait for at least 10
+    // frames and one second after loading even if the plan asks for less.
+    let ready = state.frame >= f0 + plan.frames.max(10) && now >= t0 + plan.seconds.max(1.0);
+    match state.taken_at {
+        None if ready => {
+            info!("taking screenshot {}", plan.path.display());
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(plan.path.clone()));
+            state.taken_at = Some(state.frame);
+        }
+        // Give the capture a few frames to be read back and written.
+        Some(t) if state.frame >= t + 10 && plan.path.exists() => {
+            exit.write(AppExit::Success);
+        }
+        Some(t) if state.frame >= t + 600 => {
+            error!("the screenshot was never written");
+            exit.write(AppExit::error());
+        }
+        _ => {}
+    }
+}

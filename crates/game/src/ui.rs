@@ -1,0 +1,450 @@
+//! The egui panel (Tab): generator, parameters, seed, presets, world code, view
+//! distance; and the stats overlay.
+
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use terravox_worldgen::{GeneratorConfig, IslandLayout, NoiseKind, Seed, WorldConfig, presets};
+
+use crate::config::{ActiveWorld, StartWithPanel, ViewDistance, WorldChanged};
+use crate::player::Player;
+use crate::streaming::{Chunks, StreamStats};
+
+/// Whether the panel is open.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct PanelOpen(pub bool);
+
+/// The config being edited, and the panel's text fields.
+#[derive(Resource, Clone, Debug)]
+pub struct PanelState {
+    /// The pending config (applied with Apply).
+    pub pending: WorldConfig,
+    /// The seed text box.
+    pub seed: String,
+    /// The world code box.
+    pub code: String,
+    /// File name for Save.
+    pub save_path: String,
+    /// Last status or error message.
+    pub message: Option<(bool, String)>,
+}
+
+/// The UI plugin.
+pub fn plugin(app: &mut App) {
+    if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
+        app.add_plugins(FrameTimeDiagnosticsPlugin::default());
+    }
+    app.init_resource::<PanelOpen>()
+        .add_systems(Startup, init_panel)
+        .add_systems(Update, toggle_panel)
+        .add_systems(EguiPrimaryContextPass, (draw_stats, draw_panel));
+}
+
+fn init_panel(mut commands: Commands, world: Res<ActiveWorld>, start: Option<Res<StartWithPanel>>) {
+    commands.insert_resource(PanelOpen(start.is_some_and(|s| s.0)));
+    commands.insert_resource(PanelState {
+        pending: world.config.clone(),
+        seed: world.config.seed.text().to_owned(),
+        code: world.config.to_world_code(),
+        save_path: "world.ron".into(),
+        message: None,
+    });
+}
+
+fn toggle_panel(keys: Option<Res<ButtonInput<KeyCode>>>, mut open: ResMut<PanelOpen>) {
+    if keys.is_some_and(|k| k.just_pressed(KeyCode::Tab)) {
+        open.0 = !open.0;
+    }
+}
+
+fn draw_stats(
+    mut contexts: EguiContexts,
+    diagnostics: Res<DiagnosticsStore>,
+    chunks: Res<Chunks>,
+    stats: Res<StreamStats>,
+    world: Res<ActiveWorld>,
+    player: Query<&Transform, With<Player>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let fps = diagnostics
+        .get(&FrameTimeDiagnosticsPlugin::FPS)
+        .and_then(|d| d.smoothed())
+        .unwrap_or(0.0);
+    let ms = diagnostics
+        .get(&FrameTimeDiagnosticsPlugin::FRAME_TIME)
+        .and_then(|d| d.smoothed())
+        .unwrap_or(0.0);
+    let per = |d: std::time::Duration| {
+        if stats.chunks == 0 {
+            0.0
+        } else {
+            d.as_secs_f64() * 1e6 / stats.chunks as f64
+        }
+    };
+    let pos = player.single().map(|t| t.translation).unwrap_or_default();
+    egui::Area::new(egui::Id::new("stats"))
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(format!("{fps:.0} FPS  {ms:.1} ms"));
+                ui.label(format!(
+                    "chunks {} loaded, {} queued, {} in flight",
+                    chunks.loaded.len(),
+                    chunks.missing(),
+                    chunks.in_flight.len()
+                ));
+                ui.label(format!(
+                    "gen {:.0} µs  mesh {:.0} µs per chunk",
+                    per(stats.generate),
+                    per(stats.mesh)
+                ));
+                let c = terravox_voxel::ChunkPos::containing(pos.to_array());
+                ui.label(format!(
+                    "pos {:.1} {:.1} {:.1}  chunk {} {} {}",
+                    pos.x, pos.y, pos.z, c.x, c.y, c.z
+                ));
+                ui.label(format!(
+                    "{} — seed {:?}",
+                    world.config.generator_name(),
+                    world.config.seed.text()
+                ));
+                ui.label("Tab: panel");
+            });
+        });
+    Ok(())
+}
+
+/// A slider for an `f64` parameter with a tooltip.
+fn param(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut f64,
+    range: std::ops::RangeInclusive<f64>,
+    tip: &str,
+) {
+    ui.add(egui::Slider::new(v, range).text(label))
+        .on_hover_text(tip);
+}
+
+fn noise_kind(ui: &mut egui::Ui, id: &str, kind: &mut NoiseKind) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(format!("{kind:?}"))
+        .show_ui(ui, |ui| {
+            for k in NoiseKind::ALL {
+                ui.selectable_value(kind, k, format!("{k:?}"));
+            }
+        });
+}
+
+/// Edits the generator parameters of `cfg`.
+fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
+    match &mut cfg.generator {
+        GeneratorConfig::Density(d) => {
+            noise_kind(ui, "density-noise", &mut d.noise.kind);
+            param(
+                ui,
+                "frequency",
+                &mut d.noise.frequency,
+                0.001..=0.1,
+                "Cycles per block of the first octave: smaller is broader terrain.",
+            );
+            ui.add(egui::Slider::new(&mut d.noise.octaves, 1..=16).text("octaves"))
+                .on_hover_text("Noise layers, each finer than the last.");
+            param(
+                ui,
+                "persistence",
+                &mut d.noise.persistence,
+                0.05..=1.0,
+                "Amplitude kept per octave: higher is rougher.",
+            );
+            param(
+                ui,
+                "lacunarity",
+                &mut d.noise.lacunarity,
+                1.0..=4.0,
+                "Frequency gained per octave.",
+            );
+            param(
+                ui,
+                "scale",
+                &mut d.scale,
+                1.0..=256.0,
+                "Vertical stretch in blocks.",
+            );
+            param(
+                ui,
+                "offset",
+                &mut d.offset,
+                -128.0..=256.0,
+                "Base terrain height.",
+            );
+            param(
+                ui,
+                "cliff scale",
+                &mut d.cliff_scale,
+                0.0..=8.0,
+                "Extra relief where the noise is high: cliffs and spires.",
+            );
+            param(
+                ui,
+                "threshold",
+                &mut d.threshold,
+                -64.0..=64.0,
+                "Solid where the density exceeds this.",
+            );
+            ui.add(egui::Slider::new(&mut d.snow_line, -64..=512).text("snow line"))
+                .on_hover_text("Surface blocks at or above this height are snow.");
+        }
+        GeneratorConfig::Islands(i) => {
+            noise_kind(ui, "island-noise", &mut i.kind);
+            param(
+                ui,
+                "noise scale",
+                &mut i.noise_scale,
+                10.0..=2000.0,
+                "Blocks per noise unit: larger is broader hills.",
+            );
+            ui.add(egui::Slider::new(&mut i.octaves, 1..=16).text("octaves"))
+                .on_hover_text("Noise layers, each finer than the last.");
+            param(
+                ui,
+                "persistence",
+                &mut i.persistence,
+                0.05..=1.0,
+                "Amplitude kept per octave.",
+            );
+            param(
+                ui,
+                "lacunarity",
+                &mut i.lacunarity,
+                1.0..=4.0,
+                "Frequency gained per octave.",
+            );
+            param(
+                ui,
+                "island size",
+                &mut i.island_size,
+                20.0..=4000.0,
+                "Island size in blocks.",
+            );
+            param(
+                ui,
+                "radius",
+                &mut i.radius,
+                0.05..=4.0,
+                "Fraction of the size where the sea is reached.",
+            );
+            param(
+                ui,
+                "steepness a",
+                &mut i.steepness,
+                1.0..=5.0,
+                "Falloff steepness: higher is a sharper coast.",
+            );
+            param(
+                ui,
+                "attenuation b",
+                &mut i.attenuation,
+                0.01..=1.0,
+                "Falloff attenuation: lower shrinks the island.",
+            );
+            param(
+                ui,
+                "centre x",
+                &mut i.centre_offset[0],
+                -2000.0..=2000.0,
+                "Island centre offset, x.",
+            );
+            param(
+                ui,
+                "centre z",
+                &mut i.centre_offset[1],
+                -2000.0..=2000.0,
+                "Island centre offset, z.",
+            );
+            param(
+                ui,
+                "height scale",
+                &mut i.height_scale,
+                1.0..=512.0,
+                "Blocks between height 0 and 1.",
+            );
+            let mut archipelago = matches!(i.layout, IslandLayout::Archipelago { .. });
+            if ui
+                .checkbox(&mut archipelago, "archipelago")
+                .on_hover_text("Repeat the island on a jittered grid.")
+                .changed()
+            {
+                i.layout = if archipelago {
+                    IslandLayout::Archipelago {
+                        cell_size: (2.0 * i.island_size * i.radius).max(64.0) * 1.2,
+                        jitter: 0.8,
+                    }
+                } else {
+                    IslandLayout::Single
+                };
+            }
+            if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
+                param(
+                    ui,
+                    "cell size",
+                    cell_size,
+                    16.0..=20000.0,
+                    "Grid cell per island; at least twice size × radius.",
+                );
+                param(
+                    ui,
+                    "jitter",
+                    jitter,
+                    0.0..=1.0,
+                    "How far islands move inside their cells.",
+                );
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_panel(
+    mut contexts: EguiContexts,
+    open: Res<PanelOpen>,
+    mut state: ResMut<PanelState>,
+    mut world: ResMut<ActiveWorld>,
+    mut view: ResMut<ViewDistance>,
+    mut changed: MessageWriter<WorldChanged>,
+) -> Result {
+    if !open.0 {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let state = &mut *state;
+    egui::Window::new("World generator")
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
+        .default_width(360.0)
+        .max_height(680.0)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("World generator");
+                ui.horizontal(|ui| {
+                    ui.label("Preset:");
+                    for name in presets::names() {
+                        if ui.button(name).clicked() {
+                            match presets::builtin(name) {
+                                Ok(cfg) => {
+                                    state.pending = cfg.with_seed(Seed::new(state.seed.clone()))
+                                }
+                                Err(e) => state.message = Some((false, e.to_string())),
+                            }
+                        }
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Generator:");
+                    let is_density = matches!(state.pending.generator, GeneratorConfig::Density(_));
+                    if ui
+                        .selectable_label(is_density, "Cliffs (3D density)")
+                        .clicked()
+                        && !is_density
+                    {
+                        state.pending.generator = presets::builtin("cliffs")
+                            .map(|c| c.generator)
+                            .unwrap_or(state.pending.generator.clone());
+                    }
+                    if ui.selectable_label(!is_density, "Islands (2D)").clicked() && is_density {
+                        state.pending.generator = presets::builtin("islands")
+                            .map(|c| c.generator)
+                            .unwrap_or(state.pending.generator.clone());
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Seed:");
+                    ui.text_edit_singleline(&mut state.seed);
+                    if ui.button("🎲").on_hover_text("Random seed").clicked() {
+                        let t = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map(|d| d.as_nanos())
+                            .unwrap_or(0);
+                        state.seed =
+                            (terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000).to_string();
+                    }
+                });
+                state.pending.seed = Seed::new(state.seed.clone());
+                ui.add(
+                    egui::Slider::new(&mut state.pending.sea_level, -64..=128).text("sea level"),
+                )
+                .on_hover_text("Air at or below this height is water.");
+                ui.separator();
+                edit_generator(ui, &mut state.pending);
+                ui.separator();
+                let problems = state.pending.problems();
+                for p in &problems {
+                    ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
+                }
+                if ui
+                    .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
+                    .on_hover_text("Rebuild the world around you")
+                    .clicked()
+                {
+                    match world.replace(state.pending.clone()) {
+                        Ok(()) => {
+                            changed.write(WorldChanged);
+                            state.code = world.config.to_world_code();
+                            state.message = Some((true, "world rebuilt".into()));
+                        }
+                        Err(e) => state.message = Some((false, e.to_string())),
+                    }
+                }
+                ui.separator();
+                ui.label("World code (copy to share, paste to load):");
+                ui.add(
+                    egui::TextEdit::multiline(&mut state.code)
+                        .desired_rows(3)
+                        .desired_width(f32::INFINITY),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button("Copy current").clicked() {
+                        state.code = world.config.to_world_code();
+                        ui.ctx().copy_text(state.code.clone());
+                    }
+                    if ui.button("Load code").clicked() {
+                        match WorldConfig::from_ron(&state.code) {
+                            Ok(cfg) => {
+                                state.seed = cfg.seed.text().to_owned();
+                                state.pending = cfg;
+                                state.message = Some((true, "code loaded: press Apply".into()));
+                            }
+                            Err(e) => state.message = Some((false, format!("bad world code: {e}"))),
+                        }
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.text_edit_singleline(&mut state.save_path);
+                    if ui.button("Save RON").clicked() {
+                        let text = world.config.to_ron_pretty();
+                        state.message = Some(match std::fs::write(&state.save_path, text) {
+                            Ok(()) => (true, format!("saved {}", state.save_path)),
+                            Err(e) => (false, format!("cannot save {}: {e}", state.save_path)),
+                        });
+                    }
+                });
+                if let Some((ok, msg)) = &state.message {
+                    let color = if *ok {
+                        egui::Color32::from_rgb(90, 190, 90)
+                    } else {
+                        egui::Color32::from_rgb(230, 70, 60)
+                    };
+                    ui.colored_label(color, msg);
+                }
+                ui.separator();
+                let mut v = view.0;
+                if ui
+                    .add(egui::Slider::new(&mut v, ViewDistance::RANGE).text("view distance"))
+                    .changed()
+                {
+                    view.0 = v;
+                }
+            });
+        });
+    Ok(())
+}
