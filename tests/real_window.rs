@@ -25,7 +25,12 @@ fn screenshot(name: &str, extra: &[&str]) -> (u32, u32, Vec<u8>) {
         std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     }
     let status = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24", env!("CARGO_BIN_EXE_terravox")])
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1280x720x24",
+            env!("CARGO_BIN_EXE_terravox"),
+        ])
         .args(["--view-distance", "4", "--screenshot"])
         .arg(&path)
         .args(extra)
@@ -35,13 +40,24 @@ fn screenshot(name: &str, extra: &[&str]) -> (u32, u32, Vec<u8>) {
         .expect("xvfb-run must be installed (apt-get install xvfb xauth mesa-vulkan-drivers)");
     assert!(status.success(), "{name}: the game exited with {status}");
     // A panic in the render thread can exit 0: the PNG must exist.
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{name}: no screenshot at {}: {e}", path.display()));
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().expect("png header");
+    let file = std::fs::File::open(&path)
+        .unwrap_or_else(|e| panic!("{name}: no screenshot at {}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("png header");
     let mut buf = vec![0; reader.output_buffer_size().expect("size")];
     let info = reader.next_frame(&mut buf).expect("png data");
     let channels = info.color_type.samples();
-    let rgb: Vec<u8> = buf[..info.buffer_size()].chunks(channels).flat_map(|p| [p[0], p[1], p[2]]).collect();
-    println!("{name}: {}x{} written to {}", info.width, info.height, path.display());
+    let rgb: Vec<u8> = buf[..info.buffer_size()]
+        .chunks(channels)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    println!(
+        "{name}: {}x{} written to {}",
+        info.width,
+        info.height,
+        path.display()
+    );
     (info.width, info.height, rgb)
 }
 
@@ -67,15 +83,28 @@ fn is_sky(p: &[u8]) -> bool {
 fn game_renders_terrain_sky_and_panel() {
     let a = screenshot("seed_a", &["--seed", "alpha"]);
     let (w, h, ref px) = a;
-    assert!(colours(&a, 0, 0, w, h) > 50, "the screenshot is nearly one colour");
+    assert!(
+        colours(&a, 0, 0, w, h) > 50,
+        "the screenshot is nearly one colour"
+    );
     let sky = px.chunks(3).filter(|p| is_sky(p)).count();
     let total = (w * h) as usize;
     assert!(sky > total / 50, "no sky: {sky} of {total} pixels");
-    assert!(sky < total * 95 / 100, "no terrain: {sky} of {total} pixels are sky");
+    assert!(
+        sky < total * 95 / 100,
+        "no terrain: {sky} of {total} pixels are sky"
+    );
 
     let b = screenshot("seed_b", &["--seed", "beta", "--preset", "islands"]);
-    let differing = a.2.chunks(3).zip(b.2.chunks(3)).filter(|(p, q)| p != q).count();
-    assert!(differing > total / 10, "two seeds gave nearly the same picture ({differing} pixels differ)");
+    let differing =
+        a.2.chunks(3)
+            .zip(b.2.chunks(3))
+            .filter(|(p, q)| p != q)
+            .count();
+    assert!(
+        differing > total / 10,
+        "two seeds gave nearly the same picture ({differing} pixels differ)"
+    );
 
     // The panel is an egui window at the top left: many distinct colours (text on a
     // dark frame) where the no-panel run shows terrain or sky.
@@ -90,5 +119,10 @@ fn game_renders_terrain_sky_and_panel() {
         }
         n
     };
-    assert!(dark(&c) > dark(&a) + 20_000, "no panel drawn: {} dark pixels vs {}", dark(&c), dark(&a));
+    assert!(
+        dark(&c) > dark(&a) + 20_000,
+        "no panel drawn: {} dark pixels vs {}",
+        dark(&c),
+        dark(&a)
+    );
 }
