@@ -87,5 +87,20 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             m90
         );
     }
+    let options = terravox_game::PlayOptions {
+        world: cfg,
+        view_distance: terravox_game::DEFAULT_VIEW_DISTANCE,
+        screenshot: None,
+        panel_open: false,
+    };
+    let f = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
+    println!(
+        "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",
+        terravox_game::DEFAULT_VIEW_DISTANCE,
+        f.time_to_load.as_secs_f64(),
+        f.frames,
+        f.frame_median,
+        f.frame_p90
+    );
     Ok(())
 }

@@ -5,11 +5,10 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
+use terravox_game::PlayOptions;
 use terravox_game::config::{ActiveWorld, ViewDistance, WorldChanged};
 use terravox_game::player::{self, MoveInput, Player};
 use terravox_game::streaming::{self, Chunks, StreamStats, wanted_chunks};
-use terravox_game::ui::PanelOpen;
-use terravox_game::{PlayOptions, config};
 use terravox_voxel::{BlockPos, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, Seed, presets};
 
@@ -17,20 +16,12 @@ fn app(preset: &str, view: u32) -> App {
     let world = presets::builtin(preset)
         .unwrap()
         .with_seed(Seed::new("app-test"));
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(PanelOpen(false))
-        .add_plugins((
-            config::plugin(PlayOptions {
-                world,
-                view_distance: view,
-                screenshot: None,
-                panel_open: false,
-            }),
-            streaming::plugin,
-            player::plugin,
-        ));
-    app
+    terravox_game::headless_app(PlayOptions {
+        world,
+        view_distance: view,
+        screenshot: None,
+        panel_open: false,
+    })
 }
 
 /// Updates until `done` or the deadline.
@@ -71,6 +62,7 @@ fn wanted_chunks_are_nearest_first_and_tasks_start_that_way() {
         .keys()
         .chain(chunks.loaded.keys())
         .copied()
+        .chain(chunks.ready.iter().map(|r| r.pos))
         .collect();
     let wanted = wanted_chunks(centre, 4);
     let nearest = &wanted[..started.len()];

@@ -66,6 +66,63 @@ impl Plugin for GamePlugin {
     }
 }
 
+/// A windowless app with the game's world, streaming and player plugins on
+/// `MinimalPlugins`: for tests and `terravox bench`.
+pub fn headless_app(options: PlayOptions) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .insert_resource(ui::PanelOpen(false))
+        .add_plugins((config::plugin(options), streaming::plugin, player::plugin));
+    app
+}
+
+/// Figures of a headless streaming run.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamingFigures {
+    /// From the first frame until the whole view distance was loaded.
+    pub time_to_load: std::time::Duration,
+    /// Frames run meanwhile.
+    pub frames: u32,
+    /// Median and 90th percentile main-thread time of one frame (all game systems).
+    pub frame_median: std::time::Duration,
+    /// 90th percentile of the same.
+    pub frame_p90: std::time::Duration,
+}
+
+/// Streams `options.view_distance` around the spawn in a headless app and measures it.
+pub fn measure_streaming(
+    options: PlayOptions,
+    timeout: std::time::Duration,
+) -> Result<StreamingFigures, String> {
+    use std::time::Instant;
+    let mut app = headless_app(options);
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    loop {
+        let t = Instant::now();
+        app.update();
+        frames.push(t.elapsed());
+        if app.world().resource::<streaming::Chunks>().fully_loaded() {
+            break;
+        }
+        if start.elapsed() > timeout {
+            return Err(format!("the view distance did not load within {timeout:?}"));
+        }
+        // Leave the workers the cores, as a frame at 60 FPS would.
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let time_to_load = start.elapsed();
+    let n = frames.len() as u32;
+    frames.sort();
+    let q = |f: f64| frames[((frames.len() - 1) as f64 * f) as usize];
+    Ok(StreamingFigures {
+        time_to_load,
+        frames: n,
+        frame_median: q(0.5),
+        frame_p90: q(0.9),
+    })
+}
+
 /// Opens the game window and runs until it is closed (or the screenshot is taken).
 pub fn run(options: PlayOptions) -> Result<(), String> {
     terravox_worldgen::Generator::new(&options.world).map_err(|e| e.to_string())?;

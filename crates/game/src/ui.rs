@@ -3,8 +3,12 @@
 
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use terravox_worldgen::{GeneratorConfig, IslandLayout, NoiseKind, Seed, WorldConfig, presets};
+use terravox_worldgen::map::{MapImage, MapView};
+use terravox_worldgen::{
+    Generator, GeneratorConfig, IslandLayout, NoiseKind, Seed, WorldConfig, map, presets,
+};
 
 use crate::config::{ActiveWorld, StartWithPanel, ViewDistance, WorldChanged};
 use crate::player::Player;
@@ -36,7 +40,8 @@ pub fn plugin(app: &mut App) {
     }
     app.init_resource::<PanelOpen>()
         .add_systems(Startup, init_panel)
-        .add_systems(Update, toggle_panel)
+        .init_resource::<Preview>()
+        .add_systems(Update, (toggle_panel, update_preview))
         .add_systems(EguiPrimaryContextPass, (draw_stats, draw_panel));
 }
 
@@ -112,6 +117,102 @@ fn draw_stats(
             });
         });
     Ok(())
+}
+
+/// Preview map size in pixels.
+pub const PREVIEW_PIXELS: u32 = 192;
+/// The preview recentres when the player moves this far from its centre.
+const PREVIEW_RECENTRE: i32 = 64;
+
+/// The live preview map of the pending config around the player.
+#[derive(Resource, Default)]
+pub struct Preview {
+    /// The config and view the latest image (or running task) is for.
+    pub wanted: Option<(WorldConfig, MapView)>,
+    task: Option<Task<(WorldConfig, MapView, MapImage)>>,
+    /// The latest finished image, not yet uploaded to egui.
+    pub image: Option<(MapView, MapImage)>,
+    texture: Option<(MapView, egui::TextureHandle)>,
+}
+
+/// The map view a preview of `cfg` around `feet` uses: a wider scale for islands.
+pub fn preview_view(cfg: &WorldConfig, feet: Vec3) -> MapView {
+    let snap = |v: f32| (v as i32).div_euclid(PREVIEW_RECENTRE) * PREVIEW_RECENTRE;
+    let blocks_per_pixel = match cfg.generator {
+        GeneratorConfig::Density(_) => 3,
+        GeneratorConfig::Islands(_) => 8,
+    };
+    MapView {
+        center: [snap(feet.x), snap(feet.z)],
+        size: [PREVIEW_PIXELS, PREVIEW_PIXELS],
+        blocks_per_pixel,
+    }
+}
+
+fn update_preview(
+    open: Res<PanelOpen>,
+    state: Option<Res<PanelState>>,
+    player: Query<&Transform, With<Player>>,
+    mut preview: ResMut<Preview>,
+) {
+    let preview = &mut *preview;
+    if let Some(task) = &mut preview.task
+        && let Some((cfg, view, img)) = check_ready(task)
+    {
+        preview.task = None;
+        if preview.wanted.as_ref() == Some(&(cfg, view)) {
+            preview.image = Some((view, img));
+        }
+    }
+    let (Some(state), true) = (state, open.0) else {
+        return;
+    };
+    let feet = player.single().map(|t| t.translation).unwrap_or_default();
+    let wanted = (state.pending.clone(), preview_view(&state.pending, feet));
+    if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {
+        return;
+    }
+    let Ok(generator) = Generator::new(&wanted.0) else {
+        preview.wanted = Some(wanted);
+        preview.image = None;
+        preview.texture = None;
+        return;
+    };
+    let (cfg, view) = wanted.clone();
+    preview.wanted = Some(wanted);
+    preview.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        let img = map::render(&generator, &view);
+        (cfg, view, img)
+    }));
+}
+
+/// Draws the preview with the player marked.
+fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: Vec3) {
+    if let Some((view, img)) = preview.image.take() {
+        let color = egui::ColorImage::from_rgb([img.width as usize, img.height as usize], &img.rgb);
+        let tex = ui
+            .ctx()
+            .load_texture("preview", color, egui::TextureOptions::NEAREST);
+        preview.texture = Some((view, tex));
+    }
+    let Some((view, tex)) = &preview.texture else {
+        ui.label("preview: computing…");
+        return;
+    };
+    let size = egui::vec2(PREVIEW_PIXELS as f32, PREVIEW_PIXELS as f32);
+    let response = ui.image((tex.id(), size));
+    let [px, py] = view.pixel_of(feet.x as f64, feet.z as f64);
+    let at = response.rect.min + egui::vec2(px as f32, py as f32);
+    ui.painter().circle(
+        at,
+        4.0,
+        egui::Color32::RED,
+        egui::Stroke::new(1.5, egui::Color32::WHITE),
+    );
+    ui.label(format!(
+        "preview: {} blocks across, you are the red dot",
+        view.size[0] * view.blocks_per_pixel
+    ));
 }
 
 /// A slider for an `f64` parameter with a tooltip.
@@ -312,7 +413,10 @@ fn draw_panel(
     mut world: ResMut<ActiveWorld>,
     mut view: ResMut<ViewDistance>,
     mut changed: MessageWriter<WorldChanged>,
+    mut preview: ResMut<Preview>,
+    player: Query<&Transform, With<Player>>,
 ) -> Result {
+    let feet = player.single().map(|t| t.translation).unwrap_or_default();
     if !open.0 {
         return Ok(());
     }
@@ -321,130 +425,137 @@ fn draw_panel(
     egui::Window::new("World generator")
         .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
         .default_width(360.0)
-        .max_height(680.0)
+        .default_height(680.0)
         .collapsible(false)
         .show(ctx, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.heading("World generator");
-                ui.horizontal(|ui| {
-                    ui.label("Preset:");
-                    for name in presets::names() {
-                        if ui.button(name).clicked() {
-                            match presets::builtin(name) {
-                                Ok(cfg) => {
-                                    state.pending = cfg.with_seed(Seed::new(state.seed.clone()))
+            egui::ScrollArea::vertical()
+                .max_height(640.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label("Preset:");
+                        for name in presets::names() {
+                            if ui.button(name).clicked() {
+                                match presets::builtin(name) {
+                                    Ok(cfg) => {
+                                        state.pending = cfg.with_seed(Seed::new(state.seed.clone()))
+                                    }
+                                    Err(e) => state.message = Some((false, e.to_string())),
                                 }
-                                Err(e) => state.message = Some((false, e.to_string())),
                             }
                         }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("Generator:");
+                        let is_density =
+                            matches!(state.pending.generator, GeneratorConfig::Density(_));
+                        if ui
+                            .selectable_label(is_density, "Cliffs (3D density)")
+                            .clicked()
+                            && !is_density
+                        {
+                            state.pending.generator = presets::builtin("cliffs")
+                                .map(|c| c.generator)
+                                .unwrap_or(state.pending.generator.clone());
+                        }
+                        if ui.selectable_label(!is_density, "Islands (2D)").clicked() && is_density
+                        {
+                            state.pending.generator = presets::builtin("islands")
+                                .map(|c| c.generator)
+                                .unwrap_or(state.pending.generator.clone());
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("Seed:");
+                        ui.text_edit_singleline(&mut state.seed);
+                        if ui.button("🎲").on_hover_text("Random seed").clicked() {
+                            let t = std::time::SystemTime::now()
+                                .duration_since(std::time::UNIX_EPOCH)
+                                .map(|d| d.as_nanos())
+                                .unwrap_or(0);
+                            state.seed = (terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000)
+                                .to_string();
+                        }
+                    });
+                    state.pending.seed = Seed::new(state.seed.clone());
+                    ui.add(
+                        egui::Slider::new(&mut state.pending.sea_level, -64..=128)
+                            .text("sea level"),
+                    )
+                    .on_hover_text("Air at or below this height is water.");
+                    show_preview(ui, &mut preview, feet);
+                    ui.separator();
+                    edit_generator(ui, &mut state.pending);
+                    ui.separator();
+                    let problems = state.pending.problems();
+                    for p in &problems {
+                        ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
                     }
-                });
-                ui.horizontal(|ui| {
-                    ui.label("Generator:");
-                    let is_density = matches!(state.pending.generator, GeneratorConfig::Density(_));
                     if ui
-                        .selectable_label(is_density, "Cliffs (3D density)")
+                        .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
+                        .on_hover_text("Rebuild the world around you")
                         .clicked()
-                        && !is_density
                     {
-                        state.pending.generator = presets::builtin("cliffs")
-                            .map(|c| c.generator)
-                            .unwrap_or(state.pending.generator.clone());
-                    }
-                    if ui.selectable_label(!is_density, "Islands (2D)").clicked() && is_density {
-                        state.pending.generator = presets::builtin("islands")
-                            .map(|c| c.generator)
-                            .unwrap_or(state.pending.generator.clone());
-                    }
-                });
-                ui.horizontal(|ui| {
-                    ui.label("Seed:");
-                    ui.text_edit_singleline(&mut state.seed);
-                    if ui.button("🎲").on_hover_text("Random seed").clicked() {
-                        let t = std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map(|d| d.as_nanos())
-                            .unwrap_or(0);
-                        state.seed =
-                            (terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000).to_string();
-                    }
-                });
-                state.pending.seed = Seed::new(state.seed.clone());
-                ui.add(
-                    egui::Slider::new(&mut state.pending.sea_level, -64..=128).text("sea level"),
-                )
-                .on_hover_text("Air at or below this height is water.");
-                ui.separator();
-                edit_generator(ui, &mut state.pending);
-                ui.separator();
-                let problems = state.pending.problems();
-                for p in &problems {
-                    ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
-                }
-                if ui
-                    .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
-                    .on_hover_text("Rebuild the world around you")
-                    .clicked()
-                {
-                    match world.replace(state.pending.clone()) {
-                        Ok(()) => {
-                            changed.write(WorldChanged);
-                            state.code = world.config.to_world_code();
-                            state.message = Some((true, "world rebuilt".into()));
-                        }
-                        Err(e) => state.message = Some((false, e.to_string())),
-                    }
-                }
-                ui.separator();
-                ui.label("World code (copy to share, paste to load):");
-                ui.add(
-                    egui::TextEdit::multiline(&mut state.code)
-                        .desired_rows(3)
-                        .desired_width(f32::INFINITY),
-                );
-                ui.horizontal(|ui| {
-                    if ui.button("Copy current").clicked() {
-                        state.code = world.config.to_world_code();
-                        ui.ctx().copy_text(state.code.clone());
-                    }
-                    if ui.button("Load code").clicked() {
-                        match WorldConfig::from_ron(&state.code) {
-                            Ok(cfg) => {
-                                state.seed = cfg.seed.text().to_owned();
-                                state.pending = cfg;
-                                state.message = Some((true, "code loaded: press Apply".into()));
+                        match world.replace(state.pending.clone()) {
+                            Ok(()) => {
+                                changed.write(WorldChanged);
+                                state.code = world.config.to_world_code();
+                                state.message = Some((true, "world rebuilt".into()));
                             }
-                            Err(e) => state.message = Some((false, format!("bad world code: {e}"))),
+                            Err(e) => state.message = Some((false, e.to_string())),
                         }
                     }
-                });
-                ui.horizontal(|ui| {
-                    ui.text_edit_singleline(&mut state.save_path);
-                    if ui.button("Save RON").clicked() {
-                        let text = world.config.to_ron_pretty();
-                        state.message = Some(match std::fs::write(&state.save_path, text) {
-                            Ok(()) => (true, format!("saved {}", state.save_path)),
-                            Err(e) => (false, format!("cannot save {}: {e}", state.save_path)),
-                        });
+                    ui.separator();
+                    ui.label("World code (copy to share, paste to load):");
+                    ui.add(
+                        egui::TextEdit::multiline(&mut state.code)
+                            .desired_rows(3)
+                            .desired_width(f32::INFINITY),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button("Copy current").clicked() {
+                            state.code = world.config.to_world_code();
+                            ui.ctx().copy_text(state.code.clone());
+                        }
+                        if ui.button("Load code").clicked() {
+                            match WorldConfig::from_ron(&state.code) {
+                                Ok(cfg) => {
+                                    state.seed = cfg.seed.text().to_owned();
+                                    state.pending = cfg;
+                                    state.message = Some((true, "code loaded: press Apply".into()));
+                                }
+                                Err(e) => {
+                                    state.message = Some((false, format!("bad world code: {e}")))
+                                }
+                            }
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.text_edit_singleline(&mut state.save_path);
+                        if ui.button("Save RON").clicked() {
+                            let text = world.config.to_ron_pretty();
+                            state.message = Some(match std::fs::write(&state.save_path, text) {
+                                Ok(()) => (true, format!("saved {}", state.save_path)),
+                                Err(e) => (false, format!("cannot save {}: {e}", state.save_path)),
+                            });
+                        }
+                    });
+                    if let Some((ok, msg)) = &state.message {
+                        let color = if *ok {
+                            egui::Color32::from_rgb(90, 190, 90)
+                        } else {
+                            egui::Color32::from_rgb(230, 70, 60)
+                        };
+                        ui.colored_label(color, msg);
+                    }
+                    ui.separator();
+                    let mut v = view.0;
+                    if ui
+                        .add(egui::Slider::new(&mut v, ViewDistance::RANGE).text("view distance"))
+                        .changed()
+                    {
+                        view.0 = v;
                     }
                 });
-                if let Some((ok, msg)) = &state.message {
-                    let color = if *ok {
-                        egui::Color32::from_rgb(90, 190, 90)
-                    } else {
-                        egui::Color32::from_rgb(230, 70, 60)
-                    };
-                    ui.colored_label(color, msg);
-                }
-                ui.separator();
-                let mut v = view.0;
-                if ui
-                    .add(egui::Slider::new(&mut v, ViewDistance::RANGE).text("view distance"))
-                    .changed()
-                {
-                    view.0 = v;
-                }
-            });
         });
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! Meshing speed on surface chunks of the default world, against block-mesh's
 //! `greedy_quads` (no ambient occlusion) on the same chunks; prints quad counts.
 
+#![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
+
 use block_mesh::ndshape::{ConstShape, ConstShape3u32};
 use block_mesh::{
     GreedyQuadsBuffer, MergeVoxel, RIGHT_HANDED_Y_UP_CONFIG, Voxel, VoxelVisibility, greedy_quads,

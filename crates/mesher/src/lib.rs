@@ -236,9 +236,9 @@ impl Masks {
                 o |= og << (8 * g);
                 w |= wg << (8 * g);
             }
-            for x in 32..P {
-                o |= (row[x].is_opaque() as u64) << x;
-                w |= ((row[x] == Block::Water) as u64) << x;
+            for (x, b) in row.iter().enumerate().skip(32) {
+                o |= (b.is_opaque() as u64) << x;
+                w |= ((*b == Block::Water) as u64) << x;
             }
             self.opaque[i] = o;
             self.water[i] = w;
