@@ -140,7 +140,7 @@ pub fn preview_view(cfg: &WorldConfig, feet: Vec3) -> MapView {
     let snap = |v: f32| (v as i32).div_euclid(PREVIEW_RECENTRE) * PREVIEW_RECENTRE;
     let blocks_per_pixel = match cfg.generator {
         GeneratorConfig::Density(_) => 3,
-        GeneratorConfig::Islands(_) => 8,
+        GeneratorConfig::Islands(_) => 5,
     };
     MapView {
         center: [snap(feet.x), snap(feet.z)],
