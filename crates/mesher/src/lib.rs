@@ -121,7 +121,7 @@ impl Quad {
 }
 
 /// Vertex and index data of one surface, ready for a GPU mesh.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Surface {
     /// Chunk-local vertex positions.
     pub positions: Vec<[f32; 3]>,
@@ -134,6 +134,21 @@ pub struct Surface {
     pub indices: Vec<u32>,
     /// The merged quads, in emission order (four vertices each).
     pub quads: Vec<Quad>,
+    /// Linear colour of every block.
+    palette: [[f32; 3]; Block::ALL.len()],
+}
+
+impl Default for Surface {
+    fn default() -> Self {
+        Self {
+            positions: Vec::new(),
+            normals: Vec::new(),
+            colors: Vec::new(),
+            indices: Vec::new(),
+            quads: Vec::new(),
+            palette: Block::ALL.map(|b| b.color().map(srgb_to_linear)),
+        }
+    }
 }
 
 impl Surface {
@@ -313,19 +328,25 @@ fn plane_rows(masks: &Masks, face: Face, pass: Pass, layer: usize) -> [u32; N] {
         Some(open) => open[i],
     };
     let l = layer + 1; // padded index of the layer
-    std::array::from_fn(|r| {
-        let rp = r + 1;
-        let bits = match face {
-            // Rows along x indexed by (y = layer, z = row), against the next layer.
-            Face::PosY => solid[l * P + rp] & other((l + 1) * P + rp),
-            Face::NegY => solid[l * P + rp] & other((l - 1) * P + rp),
-            // Rows along x indexed by (y = row, z = layer).
-            Face::PosZ => solid[rp * P + l] & other(rp * P + l + 1),
-            Face::NegZ => solid[rp * P + l] & other(rp * P + l - 1),
-            Face::PosX | Face::NegX => return masks.x_planes[layer][r],
-        };
-        ((bits & INTERIOR) >> 1) as u32
-    })
+    let mut rows = [0u32; N];
+    if matches!(face, Face::PosX | Face::NegX) {
+        return masks.x_planes[layer];
+    }
+    // First row of this layer, first row of the neighbouring layer, and the stride
+    // between rows r and r + 1.
+    let (me, next, stride) = match face {
+        // Rows along x indexed by (y = layer, z = row), against the next layer.
+        Face::PosY => (l * P + 1, (l + 1) * P + 1, 1),
+        Face::NegY => (l * P + 1, (l - 1) * P + 1, 1),
+        // Rows along x indexed by (y = row, z = layer).
+        Face::PosZ => (P + l, P + l + 1, P),
+        _ => (P + l, P + l - 1, P),
+    };
+    for (r, row) in rows.iter_mut().enumerate() {
+        let bits = solid[me + r * stride] & other(next + r * stride);
+        *row = ((bits & INTERIOR) >> 1) as u32;
+    }
+    rows
 }
 
 /// Block-local coordinates of plane cell `(layer, row, col)` for a face.
@@ -429,7 +450,7 @@ fn mesh_faces(blocks: &[Block], masks: &mut Masks, face: Face, pass: Pass, out: 
                 let mut r1 = r;
                 while r1 + 1 < N
                     && rows[r1 + 1] & span == span
-                    && masks.keys[r1 + 1][c0..=c1] == masks.keys[r][c0..=c1]
+                    && masks.keys[r1 + 1][c0..=c1].iter().all(|&k| k == key)
                 {
                     r1 += 1;
                 }
@@ -474,64 +495,54 @@ fn srgb_to_linear(c: u8) -> f32 {
     }
 }
 
-/// Every block's colour in linear RGB, computed once.
-fn linear_colors() -> &'static [[f32; 3]; Block::ALL.len()] {
-    static COLORS: std::sync::LazyLock<[[f32; 3]; Block::ALL.len()]> =
-        std::sync::LazyLock::new(|| Block::ALL.map(|b| b.color().map(srgb_to_linear)));
-    &COLORS
-}
-
 /// A small, stable brightness variation by vertex position: `0.94..=1.06`.
 #[inline]
-fn variation(p: [f32; 3]) -> f32 {
-    let h = (p[0] as i32 as u32).wrapping_mul(0x8da6_b343)
-        ^ (p[1] as i32 as u32).wrapping_mul(0xd816_3841)
-        ^ (p[2] as i32 as u32).wrapping_mul(0xcb1a_b31f);
+fn variation(p: [i32; 3]) -> f32 {
+    let h = (p[0] as u32).wrapping_mul(0x8da6_b343)
+        ^ (p[1] as u32).wrapping_mul(0xd816_3841)
+        ^ (p[2] as u32).wrapping_mul(0xcb1a_b31f);
     let h = h ^ (h >> 15);
-    0.94 + (h % 1024) as f32 / 1023.0 * 0.12
+    0.94 + (h & 1023) as f32 * (0.12 / 1023.0)
 }
 
+#[inline]
 fn emit(out: &mut Surface, q: Quad) {
     let (d, r, c) = q.face.axes();
-    let mut base = [q.min[0] as f32, q.min[1] as f32, q.min[2] as f32];
-    if q.face.positive() {
-        base[d] += 1.0;
-    }
-    let corner = |dr: f32, dc: f32| {
+    let mut base = q.min.map(i32::from);
+    base[d] += q.face.positive() as i32;
+    let (h, w) = (
+        (q.max[r] - q.min[r]) as i32 + 1,
+        (q.max[c] - q.min[c]) as i32 + 1,
+    );
+    let corner = |dr: i32, dc: i32| {
         let mut p = base;
         p[r] += dr;
         p[c] += dc;
         p
     };
-    let h = (q.max[r] - q.min[r]) as f32 + 1.0;
-    let w = (q.max[c] - q.min[c]) as f32 + 1.0;
-    let mut verts = [
-        corner(0.0, 0.0),
-        corner(0.0, w),
-        corner(h, w),
-        corner(h, 0.0),
-    ];
+    let mut verts = [corner(0, 0), corner(0, w), corner(h, w), corner(h, 0)];
     let mut ao = q.ao;
     if q.face.reversed() {
         verts.swap(1, 3);
         ao.swap(1, 3);
     }
     let n = q.face.normal().map(|v| v as f32);
-    let rgb = linear_colors()[q.block as usize];
+    let rgb = out.palette[q.block as usize];
     let alpha = if q.block == Block::Water { 0.7 } else { 1.0 };
     let start = out.positions.len() as u32;
-    for (v, a) in verts.iter().zip(ao) {
-        let light = AO_LIGHT[a as usize] * variation(*v);
-        out.positions.push(*v);
-        out.normals.push(n);
-        out.colors
-            .push([rgb[0] * light, rgb[1] * light, rgb[2] * light, alpha]);
-    }
-    let i = |k: u32| start + k;
-    if ao[0] as u32 + ao[2] as u32 >= ao[1] as u32 + ao[3] as u32 {
-        out.indices.extend([i(0), i(1), i(2), i(0), i(2), i(3)]);
+    let colors: [[f32; 4]; 4] = std::array::from_fn(|k| {
+        let light = AO_LIGHT[ao[k] as usize] * variation(verts[k]);
+        [rgb[0] * light, rgb[1] * light, rgb[2] * light, alpha]
+    });
+    out.positions
+        .extend_from_slice(&verts.map(|v| v.map(|a| a as f32)));
+    out.normals.extend_from_slice(&[n; 4]);
+    out.colors.extend_from_slice(&colors);
+    let order = if ao[0] as u32 + ao[2] as u32 >= ao[1] as u32 + ao[3] as u32 {
+        [0, 1, 2, 0, 2, 3]
     } else {
-        out.indices.extend([i(1), i(2), i(3), i(1), i(3), i(0)]);
-    }
+        [1, 2, 3, 1, 3, 0]
+    };
+    out.indices.extend_from_slice(&order.map(|k| start + k));
     out.quads.push(q);
 }
