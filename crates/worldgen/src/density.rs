@@ -278,10 +278,22 @@ impl DensityGen {
                             let hi = lerp(lerp(c[4], c[5], tx), lerp(c[6], c[7], tx), tz);
                             if lo > 0.0 && hi > 0.0 {
                                 *mask |= bits;
-                            } else if lo > 0.0 || hi > 0.0 {
+                            } else if lo > 0.0 {
+                                // `lerp` is monotonic in t: the solid blocks are a
+                                // run from the bottom of the segment...
                                 for ly in ys..=ye {
-                                    *mask |= ((lerp(lo, hi, cell(ly, STEP_Y).1) > 0.0) as u64)
-                                        << (ly + 1);
+                                    if lerp(lo, hi, cell(ly, STEP_Y).1) <= 0.0 {
+                                        break;
+                                    }
+                                    *mask |= 1 << (ly + 1);
+                                }
+                            } else if hi > 0.0 {
+                                // ...or a run from the top.
+                                for ly in (ys..=ye).rev() {
+                                    if lerp(lo, hi, cell(ly, STEP_Y).1) <= 0.0 {
+                                        break;
+                                    }
+                                    *mask |= 1 << (ly + 1);
                                 }
                             }
                         }

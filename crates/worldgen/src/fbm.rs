@@ -113,7 +113,7 @@ impl Fbm {
             y * o.frequency + o.offset[1],
             z * o.frequency + o.offset[2],
         ];
-        o.base.get3(p).clamp(-1.0, 1.0) * o.amplitude
+        unit(o.base.get3(p)) * o.amplitude
     }
 
     /// The largest absolute sum octaves `from..` can still add.
@@ -127,7 +127,7 @@ impl Fbm {
     /// The field value of a full octave sum, in `[-1, 1]`.
     #[inline]
     pub fn finish(&self, sum: f64) -> f64 {
-        (sum * self.inv_amplitude_sum).clamp(-1.0, 1.0)
+        unit(sum * self.inv_amplitude_sum)
     }
 
     /// The 3D field at a world position, in `[-1, 1]`.
@@ -146,9 +146,21 @@ impl Fbm {
         let mut sum = 0.0;
         for o in &self.octaves {
             let p = [x * o.frequency + o.offset[0], z * o.frequency + o.offset[2]];
-            sum += o.base.get2(p).clamp(-1.0, 1.0) * o.amplitude;
+            sum += unit(o.base.get2(p)) * o.amplitude;
         }
         self.finish(sum)
+    }
+}
+
+/// Clamps a (never NaN) value to `[-1, 1]`; the same result as `f64::clamp`.
+#[inline(always)]
+fn unit(v: f64) -> f64 {
+    if v > 1.0 {
+        1.0
+    } else if v < -1.0 {
+        -1.0
+    } else {
+        v
     }
 }
 
