@@ -5,7 +5,7 @@ use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use bevy_egui::input::EguiWantsInput;
-use terravox_voxel::{BlockPos, ChunkPos};
+use terravox_voxel::BlockPos;
 use terravox_worldgen::Generator;
 
 use crate::config::{ActiveWorld, ViewDistance, WorldChanged};
@@ -376,9 +376,4 @@ fn update_stream_center(player: Query<&Transform, With<Player>>, mut center: Res
     if let Ok(t) = player.single() {
         center.0 = t.translation;
     }
-}
-
-/// The chunk the player is in.
-pub fn player_chunk(feet: Vec3) -> ChunkPos {
-    ChunkPos::containing(feet.to_array())
 }

@@ -107,7 +107,7 @@ pub struct StreamStats {
     pub mesh: Duration,
     /// Results dropped because their world was replaced or they were no longer wanted.
     pub dropped: u64,
-    /// Main-thread time spent in streaming systems in the last frame.
+    /// Main-thread time of the last frame spent applying finished chunks.
     pub main_thread: Duration,
 }
 

@@ -103,6 +103,10 @@ fn draw_stats(
                     per(stats.generate),
                     per(stats.mesh)
                 ));
+                ui.label(format!(
+                    "applying chunks: {:.0} µs last frame",
+                    stats.main_thread.as_secs_f64() * 1e6
+                ));
                 let c = terravox_voxel::ChunkPos::containing(pos.to_array());
                 ui.label(format!(
                     "pos {:.1} {:.1} {:.1}  chunk {} {} {}",

@@ -152,16 +152,10 @@ impl Fbm {
     }
 }
 
-/// Clamps a (never NaN) value to `[-1, 1]`; the same result as `f64::clamp`.
+/// Clamps a value to `[-1, 1]`.
 #[inline(always)]
 fn unit(v: f64) -> f64 {
-    if v > 1.0 {
-        1.0
-    } else if v < -1.0 {
-        -1.0
-    } else {
-        v
-    }
+    v.clamp(-1.0, 1.0)
 }
 
 #[cfg(test)]
