@@ -121,7 +121,7 @@ impl Quad {
 }
 
 /// Vertex and index data of one surface, ready for a GPU mesh.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Surface {
     /// Chunk-local vertex positions.
     pub positions: Vec<[f32; 3]>,

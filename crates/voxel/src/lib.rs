@@ -12,6 +12,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod raycast;
+
 /// Blocks along one side of a chunk.
 pub const CHUNK: i32 = 32;
 /// Blocks along one side of a padded chunk (the chunk plus a one-block border).
@@ -164,6 +166,42 @@ impl BlockPos {
                 self.z.rem_euclid(CHUNK),
             ],
         )
+    }
+}
+
+impl BlockPos {
+    /// Every chunk whose padded `34^3` region holds this block, with the block's padded
+    /// local coordinates (`-1..=32`) there: its own chunk first, then the neighbours
+    /// whose padding it is (one to seven of them, on a face, edge or corner).
+    pub fn holders(self) -> impl Iterator<Item = (ChunkPos, [i32; 3])> {
+        let (own, local) = self.to_chunk();
+        // Per axis: the chunk offsets whose padded range holds the local coordinate.
+        let options = |l: i32| -> &'static [i32] {
+            match l {
+                0 => &[0, -1],
+                31 => &[0, 1],
+                _ => &[0],
+            }
+        };
+        let (ox, oy, oz) = (options(local[0]), options(local[1]), options(local[2]));
+        oy.iter().flat_map(move |&dy| {
+            oz.iter().flat_map(move |&dz| {
+                ox.iter().map(move |&dx| {
+                    let c = ChunkPos::new(own.x + dx, own.y + dy, own.z + dz);
+                    let l = [
+                        local[0] - dx * CHUNK,
+                        local[1] - dy * CHUNK,
+                        local[2] - dz * CHUNK,
+                    ];
+                    (c, l)
+                })
+            })
+        })
+    }
+
+    /// This position moved by `d`.
+    pub const fn offset(self, d: [i32; 3]) -> Self {
+        Self::new(self.x + d[0], self.y + d[1], self.z + d[2])
     }
 }
 
@@ -393,6 +431,27 @@ mod tests {
         let (c, l) = BlockPos::new(0, 31, 32).to_chunk();
         assert_eq!(c, ChunkPos::new(0, 0, 1));
         assert_eq!(l, [0, 31, 0]);
+    }
+
+    #[test]
+    fn holders_cover_own_chunk_and_padding_neighbours() {
+        let inner: Vec<_> = BlockPos::new(5, 6, 7).holders().collect();
+        assert_eq!(inner, vec![(ChunkPos::new(0, 0, 0), [5, 6, 7])]);
+        let corner: Vec<_> = BlockPos::new(-1, 0, 31).holders().collect();
+        assert_eq!(corner.len(), 8);
+        assert_eq!(corner[0], (ChunkPos::new(-1, 0, 0), [31, 0, 31]));
+        for (c, l) in &corner {
+            assert!(l.iter().all(|&v| in_padded(v)), "{l:?}");
+            assert_eq!(c.local_to_world(*l), BlockPos::new(-1, 0, 31));
+        }
+        let face: Vec<_> = BlockPos::new(32, 10, 10).holders().collect();
+        assert_eq!(
+            face,
+            vec![
+                (ChunkPos::new(1, 0, 0), [0, 10, 10]),
+                (ChunkPos::new(0, 0, 0), [32, 10, 10])
+            ]
+        );
     }
 
     #[test]

@@ -1,0 +1,17 @@
+//! The player's changes to a world: a sparse [`Edits`] overlay on the generated
+//! blocks, and the crash-safe [`save`] files that keep it between sessions.
+//!
+//! Edits belong to one world, identified by its full [`WorldConfig`]
+//! (seed, generator and every parameter): the same config always finds the same
+//! edits, another config has its own. A generated chunk plus [`Edits::apply`] is the
+//! chunk the player sees; since generation is deterministic, that is all a save needs.
+//!
+//! This crate never depends on Bevy.
+//!
+//! [`WorldConfig`]: terravox_worldgen::WorldConfig
+
+pub mod overlay;
+pub mod save;
+
+pub use overlay::{Edits, LocalEdit, apply_local};
+pub use save::{LoadError, Opened, SAVE_VERSION, SaveDir, SaveError, SaveFile, default_save_dir};

@@ -1,0 +1,160 @@
+//! The sparse edit overlay: blocks the player changed, laid over the generated world.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos};
+
+/// A padded local coordinate (`-1..=32` on each axis) and the block to put there.
+pub type LocalEdit = ([i32; 3], Block);
+
+/// The blocks the player changed in one world, grouped by chunk. Iteration order is
+/// fixed (by chunk, then by position inside it), so saves are deterministic.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Edits {
+    chunks: BTreeMap<ChunkPos, BTreeMap<u16, Block>>,
+    len: usize,
+}
+
+/// Index of a local coordinate (`0..32` each) inside a chunk: x fastest, then z, y.
+fn index(l: [i32; 3]) -> u16 {
+    ((l[1] * CHUNK + l[2]) * CHUNK + l[0]) as u16
+}
+
+fn local(i: u16) -> [i32; 3] {
+    let i = i as i32;
+    [i % CHUNK, i / (CHUNK * CHUNK), (i / CHUNK) % CHUNK]
+}
+
+impl Edits {
+    /// No edits.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records that the block at `pos` is now `block`. Returns whether the overlay
+    /// changed.
+    pub fn set(&mut self, pos: BlockPos, block: Block) -> bool {
+        let (c, l) = pos.to_chunk();
+        let old = self.chunks.entry(c).or_default().insert(index(l), block);
+        if old.is_none() {
+            self.len += 1;
+        }
+        old != Some(block)
+    }
+
+    /// The edited block at `pos`, if it was edited.
+    pub fn get(&self, pos: BlockPos) -> Option<Block> {
+        let (c, l) = pos.to_chunk();
+        self.chunks.get(&c)?.get(&index(l)).copied()
+    }
+
+    /// Number of edited blocks.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was edited.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every edit, in the overlay's fixed order.
+    pub fn iter(&self) -> impl Iterator<Item = (BlockPos, Block)> + '_ {
+        self.chunks.iter().flat_map(|(c, blocks)| {
+            blocks
+                .iter()
+                .map(move |(&i, &b)| (c.local_to_world(local(i)), b))
+        })
+    }
+
+    /// The edits that fall inside `chunk`'s padded region (its own blocks and its
+    /// one-block border), as padded local coordinates: what a worker task lays over a
+    /// freshly generated chunk.
+    pub fn for_chunk(&self, chunk: ChunkPos) -> Vec<LocalEdit> {
+        let mut out = Vec::new();
+        let o = chunk.origin();
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                for dx in -1..=1 {
+                    let n = ChunkPos::new(chunk.x + dx, chunk.y + dy, chunk.z + dz);
+                    let Some(blocks) = self.chunks.get(&n) else {
+                        continue;
+                    };
+                    let no = n.origin();
+                    for (&i, &b) in blocks {
+                        let l = local(i);
+                        let rel = [no.x + l[0] - o.x, no.y + l[1] - o.y, no.z + l[2] - o.z];
+                        if rel.iter().all(|&v| (-1..=CHUNK).contains(&v)) {
+                            out.push((rel, b));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Lays the overlay over a generated `chunk` at `pos` (padding included).
+    pub fn apply(&self, pos: ChunkPos, chunk: &mut Chunk) {
+        apply_local(chunk, &self.for_chunk(pos));
+    }
+
+    /// Every chunk whose padded region holds an edit: the chunks that differ from the
+    /// generated world.
+    pub fn touched_chunks(&self) -> BTreeSet<ChunkPos> {
+        self.iter()
+            .flat_map(|(p, _)| p.holders().map(|(c, _)| c))
+            .collect()
+    }
+}
+
+/// Sets each listed padded local coordinate of `chunk` (from [`Edits::for_chunk`]).
+pub fn apply_local(chunk: &mut Chunk, edits: &[LocalEdit]) {
+    for &([x, y, z], b) in edits {
+        chunk.set(x, y, z, b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_round_trips() {
+        for l in [[0, 0, 0], [31, 31, 31], [5, 17, 30], [31, 0, 1]] {
+            assert_eq!(local(index(l)), l);
+        }
+    }
+
+    #[test]
+    fn set_get_len_and_overwrite() {
+        let mut e = Edits::new();
+        assert!(e.set(BlockPos::new(-1, -40, 33), Block::Brick));
+        assert!(!e.set(BlockPos::new(-1, -40, 33), Block::Brick));
+        assert!(e.set(BlockPos::new(-1, -40, 33), Block::Air));
+        assert!(e.set(BlockPos::new(0, 0, 0), Block::Stone));
+        assert_eq!(e.len(), 2);
+        assert_eq!(e.get(BlockPos::new(-1, -40, 33)), Some(Block::Air));
+        assert_eq!(e.get(BlockPos::new(1, 0, 0)), None);
+        let all: Vec<_> = e.iter().collect();
+        assert!(all.contains(&(BlockPos::new(-1, -40, 33), Block::Air)));
+        assert!(all.contains(&(BlockPos::new(0, 0, 0), Block::Stone)));
+    }
+
+    #[test]
+    fn a_border_edit_reaches_every_chunk_whose_padding_holds_it() {
+        let mut e = Edits::new();
+        let p = BlockPos::new(-1, 31, 0);
+        e.set(p, Block::Planks);
+        let touched = e.touched_chunks();
+        assert_eq!(touched.len(), 8);
+        for (c, l) in p.holders() {
+            assert!(touched.contains(&c));
+            assert_eq!(e.for_chunk(c), vec![(l, Block::Planks)]);
+            let mut chunk = Chunk::Uniform(Block::Air);
+            e.apply(c, &mut chunk);
+            assert_eq!(chunk.get(l[0], l[1], l[2]), Block::Planks);
+        }
+        assert!(e.for_chunk(ChunkPos::new(1, 0, 0)).is_empty());
+    }
+}
