@@ -46,7 +46,7 @@ pub fn raycast(
     mut probe: impl FnMut(BlockPos) -> Probe,
 ) -> Option<RayHit> {
     let len = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
-    if !(len.is_finite() && len > 0.0) || !origin.iter().all(|v| v.is_finite()) {
+    if !(len.is_finite() && len > 0.0 && origin.iter().all(|v| v.is_finite())) {
         return None;
     }
     let d = dir.map(|v| v / len);
