@@ -92,6 +92,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         view_distance: terravox_game::DEFAULT_VIEW_DISTANCE,
         screenshot: None,
         panel_open: false,
+        save_dir: None,
     };
     let f = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
     println!(

@@ -77,6 +77,10 @@ struct PlayArgs {
     /// With --screenshot: wait at least this many seconds after loading.
     #[arg(long)]
     seconds: Option<f32>,
+    /// Folder for saved edits (default: the platform's data folder, e.g.
+    /// ~/.local/share/terravox).
+    #[arg(long)]
+    save_dir: Option<PathBuf>,
     /// Start with the generator panel open.
     #[arg(long)]
     panel: bool,
@@ -151,6 +155,13 @@ fn play(args: PlayArgs) -> Result<(), String> {
             seconds: args.seconds.unwrap_or(0.0),
         }),
         panel_open: args.panel,
+        save_dir: args.save_dir.or_else(|| {
+            let dir = terravox_edits::default_save_dir();
+            if dir.is_none() {
+                eprintln!("terravox: no data folder on this platform; edits will not be saved (use --save-dir)");
+            }
+            dir
+        }),
     };
     terravox_game::run(options)
 }

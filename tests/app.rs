@@ -21,6 +21,7 @@ fn app(preset: &str, view: u32) -> App {
         view_distance: view,
         screenshot: None,
         panel_open: false,
+        save_dir: None,
     })
 }
 

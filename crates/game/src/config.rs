@@ -1,6 +1,8 @@
-//! The active world: its config, generator and epoch, plus start-up options.
+//! The active world: its config, generator and epoch, plus start-up options and
+//! on-screen notices.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use terravox_worldgen::{ConfigError, Generator, WorldConfig};
@@ -61,6 +63,37 @@ pub struct StartWithPanel(pub bool);
 #[derive(Message, Clone, Copy, Debug)]
 pub struct WorldChanged;
 
+/// Messages the player must see without opening the panel (an unreadable save, a
+/// failed write), shown on screen for [`Notices::SHOW_FOR`] and written to the log by
+/// whoever pushes them.
+#[derive(Resource, Debug, Default)]
+pub struct Notices {
+    items: Vec<(String, Instant)>,
+}
+
+impl Notices {
+    /// How long a notice stays on screen.
+    pub const SHOW_FOR: Duration = Duration::from_secs(20);
+
+    /// Adds a notice.
+    pub fn push(&mut self, message: impl Into<String>) {
+        self.items.push((message.into(), Instant::now()));
+    }
+
+    /// Every notice ever pushed, oldest first.
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        self.items.iter().map(|(m, _)| m.as_str())
+    }
+
+    /// The notices still on screen.
+    pub fn current(&self) -> impl Iterator<Item = &str> {
+        self.items
+            .iter()
+            .filter(|(_, t)| t.elapsed() < Self::SHOW_FOR)
+            .map(|(m, _)| m.as_str())
+    }
+}
+
 /// The config plugin, from the start-up options.
 pub fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
     move |app: &mut App| {
@@ -73,6 +106,7 @@ pub fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
             ))
             .insert_resource(AutoScreenshot(options.screenshot.clone()))
             .insert_resource(StartWithPanel(options.panel_open))
+            .init_resource::<Notices>()
             .add_message::<WorldChanged>();
     }
 }

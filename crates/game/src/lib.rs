@@ -1,13 +1,17 @@
 //! The terravox game: Bevy plugins that stream generated chunks around a first-person
 //! player, draw them, and let the user retune the generator live in an egui panel.
 //!
-//! One plugin per concern, as in `shared/DESIGN.md`: [`config`] (the active world and
-//! start-up options), [`streaming`] (which chunks exist, worker tasks, applying
-//! results), [`player`] (input, movement, collision, camera), [`render`] (meshes,
-//! materials, light, fog, screenshots) and [`ui`] (the panel and stats).
+//! One plugin per concern, as in `shared/DESIGN.md`: [`config`] (the active world,
+//! start-up options, notices), [`streaming`] (which chunks exist, worker tasks,
+//! applying results and edits), [`player`] (input, movement, collision, camera),
+//! [`editing`] (the targeted block, breaking, placing, the hotbar), [`persistence`]
+//! (each world's edits and their save file), [`render`] (meshes, materials, light, fog,
+//! the target outline, screenshots) and [`ui`] (the panel, stats, hotbar, notices).
 //! [`GamePlugin`] adds them all; [`run`] opens the window.
 
 pub mod config;
+pub mod editing;
+pub mod persistence;
 pub mod player;
 pub mod render;
 pub mod streaming;
@@ -18,6 +22,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
+use terravox_edits::SaveDir;
 use terravox_worldgen::WorldConfig;
 
 /// Default view distance in chunks.
@@ -46,6 +51,8 @@ pub struct PlayOptions {
     pub screenshot: Option<ScreenshotPlan>,
     /// Start with the panel open.
     pub panel_open: bool,
+    /// Folder for each world's saved edits; `None` keeps edits in memory only.
+    pub save_dir: Option<PathBuf>,
 }
 
 /// All game plugins (everything but Bevy's own and egui).
@@ -58,21 +65,30 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
             config::plugin(self.options.clone()),
+            persistence::plugin(self.options.save_dir.clone().map(SaveDir::new)),
             streaming::plugin,
             player::plugin,
+            editing::plugin,
             render::plugin,
             ui::plugin,
         ));
     }
 }
 
-/// A windowless app with the game's world, streaming and player plugins on
-/// `MinimalPlugins`: for tests and `terravox bench`.
+/// A windowless app with the game's world, saves, streaming, player and editing
+/// plugins on `MinimalPlugins`: for tests and `terravox bench`.
 pub fn headless_app(options: PlayOptions) -> App {
     let mut app = App::new();
+    let saves = options.save_dir.clone().map(SaveDir::new);
     app.add_plugins(MinimalPlugins)
         .insert_resource(ui::PanelOpen(false))
-        .add_plugins((config::plugin(options), streaming::plugin, player::plugin));
+        .add_plugins((
+            config::plugin(options),
+            persistence::plugin(saves),
+            streaming::plugin,
+            player::plugin,
+            editing::plugin,
+        ));
     app
 }
 

@@ -159,8 +159,8 @@ fn grab_cursor(
     cursor.visible = !grab;
 }
 
-/// Whether the cursor is grabbed (mouse look and movement keys active).
-fn grabbed(cursor: &Query<&CursorOptions, With<PrimaryWindow>>) -> bool {
+/// Whether the cursor is grabbed (mouse look, movement keys and editing active).
+pub fn grabbed(cursor: &Query<&CursorOptions, With<PrimaryWindow>>) -> bool {
     cursor
         .single()
         .is_ok_and(|c| c.grab_mode != CursorGrabMode::None)

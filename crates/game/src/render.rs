@@ -1,5 +1,5 @@
-//! Drawing: chunk meshes from mesher surfaces, materials, sun, sky, fog, and the
-//! automated screenshot.
+//! Drawing: chunk meshes from mesher surfaces, materials, sun, sky, fog, the outline
+//! of the targeted block, and the automated screenshot.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
@@ -11,6 +11,7 @@ use terravox_mesher::Surface;
 use terravox_voxel::CHUNK;
 
 use crate::config::{AutoScreenshot, ViewDistance};
+use crate::editing::Target;
 use crate::player::PlayerCamera;
 use crate::streaming::{ChunkMeshed, Chunks};
 
@@ -35,10 +36,15 @@ pub fn plugin(app: &mut App) {
             ..default()
         })
         .init_resource::<ScreenshotState>()
-        .add_systems(Startup, (setup_materials, spawn_sun))
+        .add_systems(Startup, (setup_materials, spawn_sun, spawn_outline))
         .add_systems(
             Update,
-            (spawn_chunk_meshes, update_fog, take_auto_screenshot)
+            (
+                spawn_chunk_meshes,
+                update_fog,
+                update_outline.after(crate::editing::update_target),
+                take_auto_screenshot,
+            )
                 .after(crate::streaming::StreamingSystems::Apply),
         );
 }
@@ -105,6 +111,10 @@ fn spawn_chunk_meshes(
             (m.pos.y * CHUNK) as f32,
             (m.pos.z * CHUNK) as f32,
         );
+        // A remesh or reload replaces the chunk's previous meshes.
+        for e in loaded.entities.drain(..) {
+            commands.entity(e).despawn();
+        }
         for (surface, material) in [(&m.opaque, &materials.opaque), (&m.water, &materials.water)] {
             // Empty meshes are never uploaded.
             if surface.is_empty() {
@@ -118,6 +128,71 @@ fn spawn_chunk_meshes(
                 ))
                 .id();
             loaded.entities.push(e);
+        }
+    }
+}
+
+/// Marks the outline drawn around the targeted block.
+#[derive(Component, Debug)]
+pub struct TargetOutline;
+
+/// The twelve edges of a unit cube as thin boxes (centre, size), a hair larger than
+/// the block so they are never hidden in its faces.
+pub fn outline_edges(thickness: f32) -> Vec<(Vec3, Vec3)> {
+    let (lo, hi) = (-0.002, 1.002);
+    let mid = 0.5;
+    let long = hi - lo + thickness;
+    let mut edges = Vec::new();
+    for a in [lo, hi] {
+        for b in [lo, hi] {
+            edges.push((Vec3::new(mid, a, b), Vec3::new(long, thickness, thickness)));
+            edges.push((Vec3::new(a, mid, b), Vec3::new(thickness, long, thickness)));
+            edges.push((Vec3::new(a, b, mid), Vec3::new(thickness, thickness, long)));
+        }
+    }
+    edges
+}
+
+fn spawn_outline(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let material = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.05, 0.05, 0.05),
+        unlit: true,
+        ..default()
+    });
+    commands
+        .spawn((
+            TargetOutline,
+            Transform::default(),
+            Visibility::Hidden,
+            bevy::light::NotShadowCaster,
+        ))
+        .with_children(|parent| {
+            for (centre, size) in outline_edges(0.025) {
+                parent.spawn((
+                    Mesh3d(meshes.add(Cuboid::from_size(size))),
+                    MeshMaterial3d(material.clone()),
+                    Transform::from_translation(centre),
+                    bevy::light::NotShadowCaster,
+                ));
+            }
+        });
+}
+
+fn update_outline(
+    target: Res<Target>,
+    mut outline: Query<(&mut Transform, &mut Visibility), With<TargetOutline>>,
+) {
+    for (mut t, mut v) in &mut outline {
+        match target.0 {
+            Some(hit) => {
+                t.translation = Vec3::new(hit.pos.x as f32, hit.pos.y as f32, hit.pos.z as f32);
+                *v = Visibility::Visible;
+            }
+            None => *v = Visibility::Hidden,
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Chunk streaming: which chunks should exist around the player, worker tasks that
-//! generate and mesh them off the main thread, and applying their results.
+//! generate and mesh them off the main thread, and applying their results. Chunks are
+//! generated with the world's edits laid over them; an edit changes the loaded blocks
+//! at once and remeshes every chunk that holds the block on a worker task.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -8,11 +10,13 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use terravox_edits::{LocalEdit, apply_local};
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
 use terravox_worldgen::Generator;
 
 use crate::config::{ActiveWorld, ViewDistance, WorldChanged};
+use crate::persistence::WorldEdits;
 
 /// Chunks above and below the player's chunk that are kept loaded.
 pub const VERTICAL_RADIUS: i32 = 3;
@@ -33,6 +37,21 @@ pub struct LoadedChunk {
     pub blocks: Arc<Chunk>,
     /// Entities drawing it (opaque and water), if it has faces.
     pub entities: Vec<Entity>,
+    /// Bumped by every edit of its blocks; a remesh result for an older revision is
+    /// dropped.
+    pub revision: u64,
+}
+
+/// What a remesh task returns.
+pub struct Remeshed {
+    /// Which chunk.
+    pub pos: ChunkPos,
+    /// The revision of the blocks it meshed.
+    pub revision: u64,
+    /// Opaque surface.
+    pub opaque: Surface,
+    /// Water surface.
+    pub water: Surface,
 }
 
 /// What a worker returns.
@@ -66,6 +85,13 @@ pub struct Chunks {
     pub wanted: Vec<ChunkPos>,
     /// The same, as a set.
     pub wanted_set: HashSet<ChunkPos>,
+    /// Remesh tasks of edited chunks, newest revision only.
+    pub remesh: HashMap<ChunkPos, Task<Remeshed>>,
+    /// Edited loaded chunks waiting for a remesh task.
+    pub remesh_wanted: HashSet<ChunkPos>,
+    /// Loaded chunks to generate again (their edits were discarded); the old mesh stays
+    /// until the new one arrives.
+    pub reload: HashSet<ChunkPos>,
     /// Chunk the wanted set was computed around, and the view distance then.
     wanted_for: Option<(ChunkPos, u32)>,
 }
@@ -93,6 +119,53 @@ impl Chunks {
             && self.missing() == 0
             && self.in_flight.is_empty()
             && self.ready.is_empty()
+            && self.remesh.is_empty()
+            && self.remesh_wanted.is_empty()
+            && self.reload.is_empty()
+    }
+
+    /// Sets the block at `p` in every loaded chunk that holds it (its own chunk and
+    /// the neighbours whose padding it is) and queues their remesh; tasks and results
+    /// for holders not yet loaded are cancelled, so they are generated again with the
+    /// edit. Returns `false` (and changes nothing) if `p`'s own chunk is not loaded.
+    pub fn set_block(&mut self, p: BlockPos, block: Block) -> bool {
+        if !self.loaded.contains_key(&p.to_chunk().0) {
+            return false;
+        }
+        for (c, [x, y, z]) in p.holders() {
+            if let Some(lc) = self.loaded.get_mut(&c) {
+                // A reload in progress was generated without this edit: start it again.
+                let pending =
+                    self.in_flight.remove(&c).is_some() | self.ready.iter().any(|r| r.pos == c);
+                if pending {
+                    self.ready.retain(|r| r.pos != c);
+                    self.reload.insert(c);
+                }
+                if lc.blocks.get(x, y, z) != block {
+                    Arc::make_mut(&mut lc.blocks).set(x, y, z, block);
+                    lc.revision += 1;
+                    self.remesh_wanted.insert(c);
+                }
+            } else {
+                self.in_flight.remove(&c);
+                self.ready.retain(|r| r.pos != c);
+            }
+        }
+        true
+    }
+
+    /// Generates `chunks` again where they are loaded (after their edits were
+    /// discarded), and drops pending results for them.
+    pub fn reload(&mut self, chunks: impl IntoIterator<Item = ChunkPos>) {
+        for c in chunks {
+            self.in_flight.remove(&c);
+            self.ready.retain(|r| r.pos != c);
+            self.remesh.remove(&c);
+            self.remesh_wanted.remove(&c);
+            if self.loaded.contains_key(&c) {
+                self.reload.insert(c);
+            }
+        }
     }
 }
 
@@ -152,7 +225,12 @@ pub fn plugin(app: &mut App) {
                 )
                     .chain()
                     .in_set(StreamingSystems::Plan),
-                (poll_chunk_tasks, apply_ready_chunks)
+                (
+                    spawn_remesh_tasks,
+                    poll_remesh_tasks,
+                    poll_chunk_tasks,
+                    apply_ready_chunks,
+                )
                     .chain()
                     .in_set(StreamingSystems::Apply),
             ),
@@ -191,15 +269,28 @@ thread_local! {
     static BUFFERS: RefCell<MeshBuffers> = RefCell::new(MeshBuffers::default());
 }
 
-/// Generates and meshes one chunk: the body of a worker task.
-pub fn build_chunk(generator: &Generator, pos: ChunkPos, epoch: u64) -> ChunkResult {
-    let t0 = Instant::now();
-    let blocks = Arc::new(generator.generate(pos));
-    let t1 = Instant::now();
-    let (opaque, water) = BUFFERS.with_borrow_mut(|b| {
-        mesh_chunk(&blocks, b);
+/// Meshes a chunk with this thread's reusable buffers.
+fn mesh(blocks: &Chunk) -> (Surface, Surface) {
+    BUFFERS.with_borrow_mut(|b| {
+        mesh_chunk(blocks, b);
         (b.opaque.clone(), b.water.clone())
-    });
+    })
+}
+
+/// Generates one chunk, lays the edits inside its padded region over it, and meshes
+/// it: the body of a worker task.
+pub fn build_chunk(
+    generator: &Generator,
+    pos: ChunkPos,
+    epoch: u64,
+    edits: &[LocalEdit],
+) -> ChunkResult {
+    let t0 = Instant::now();
+    let mut blocks = generator.generate(pos);
+    apply_local(&mut blocks, edits);
+    let blocks = Arc::new(blocks);
+    let t1 = Instant::now();
+    let (opaque, water) = mesh(&blocks);
     ChunkResult {
         pos,
         epoch,
@@ -229,6 +320,9 @@ fn clear_on_world_change(
     stats.dropped += (chunks.in_flight.len() + chunks.ready.len()) as u64;
     chunks.in_flight.clear();
     chunks.ready.clear();
+    chunks.remesh.clear();
+    chunks.remesh_wanted.clear();
+    chunks.reload.clear();
     chunks.wanted_for = None;
 }
 
@@ -256,6 +350,9 @@ fn unload_far_chunks(
         .filter(|&p| should_unload(c, p, view.0))
         .collect();
     for p in far {
+        chunks.remesh.remove(&p);
+        chunks.remesh_wanted.remove(&p);
+        chunks.reload.remove(&p);
         if let Some(lc) = chunks.loaded.remove(&p) {
             for e in lc.entities {
                 commands.entity(e).despawn();
@@ -275,23 +372,79 @@ fn unload_far_chunks(
     }
 }
 
-fn spawn_chunk_tasks(world: Res<ActiveWorld>, mut chunks: ResMut<Chunks>) {
+fn spawn_chunk_tasks(world: Res<ActiveWorld>, edits: Res<WorldEdits>, mut chunks: ResMut<Chunks>) {
     let pool = AsyncComputeTaskPool::get();
     let chunks = &mut *chunks;
-    for &pos in &chunks.wanted {
+    // Reloads first: the player is looking at them.
+    let order: Vec<ChunkPos> = chunks
+        .reload
+        .iter()
+        .copied()
+        .chain(chunks.wanted.iter().copied())
+        .collect();
+    for pos in order {
         if chunks.in_flight.len() >= MAX_IN_FLIGHT {
             break;
         }
-        if chunks.loaded.contains_key(&pos)
+        if (chunks.loaded.contains_key(&pos) && !chunks.reload.contains(&pos))
             || chunks.in_flight.contains_key(&pos)
             || chunks.ready.iter().any(|r| r.pos == pos)
         {
             continue;
         }
+        chunks.reload.remove(&pos);
         let generator = world.generator.clone();
         let epoch = world.epoch;
-        let task = pool.spawn(async move { build_chunk(&generator, pos, epoch) });
+        let local = edits.edits.for_chunk(pos);
+        let task = pool.spawn(async move { build_chunk(&generator, pos, epoch, &local) });
         chunks.in_flight.insert(pos, (epoch, task));
+    }
+}
+
+fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {
+    let pool = AsyncComputeTaskPool::get();
+    let chunks = &mut *chunks;
+    for pos in chunks.remesh_wanted.drain() {
+        let Some(lc) = chunks.loaded.get(&pos) else {
+            continue;
+        };
+        let (blocks, revision) = (lc.blocks.clone(), lc.revision);
+        // Replacing an older remesh task cancels it.
+        let task = pool.spawn(async move {
+            let (opaque, water) = mesh(&blocks);
+            Remeshed {
+                pos,
+                revision,
+                opaque,
+                water,
+            }
+        });
+        chunks.remesh.insert(pos, task);
+    }
+}
+
+fn poll_remesh_tasks(mut chunks: ResMut<Chunks>, mut meshed: MessageWriter<ChunkMeshed>) {
+    let chunks = &mut *chunks;
+    let mut done = Vec::new();
+    for (pos, task) in chunks.remesh.iter_mut() {
+        if let Some(r) = check_ready(task) {
+            done.push((*pos, r));
+        }
+    }
+    for (pos, r) in done {
+        chunks.remesh.remove(&pos);
+        if chunks
+            .loaded
+            .get(&pos)
+            .is_some_and(|lc| lc.revision == r.revision)
+        {
+            // Sent even when empty, so the old mesh is removed.
+            meshed.write(ChunkMeshed {
+                pos,
+                opaque: r.opaque,
+                water: r.water,
+            });
+        }
     }
 }
 
@@ -332,15 +485,24 @@ fn apply_ready_chunks(
             stats.dropped += 1;
             continue;
         }
+        if chunks.reload.contains(&r.pos) {
+            // Generated before a newer reload was asked for: another task follows.
+            stats.dropped += 1;
+            continue;
+        }
         let has_faces = !r.opaque.is_empty() || !r.water.is_empty();
+        // A reloaded chunk keeps its entities until the new mesh replaces them.
+        let old = chunks.loaded.remove(&r.pos);
+        let replaces = old.as_ref().is_some_and(|o| !o.entities.is_empty());
         chunks.loaded.insert(
             r.pos,
             LoadedChunk {
                 blocks: r.blocks,
-                entities: Vec::new(),
+                entities: old.map(|o| o.entities).unwrap_or_default(),
+                revision: 0,
             },
         );
-        if has_faces {
+        if has_faces || replaces {
             uploads += 1;
             meshed.write(ChunkMeshed {
                 pos: r.pos,

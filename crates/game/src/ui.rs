@@ -1,5 +1,5 @@
-//! The egui panel (Tab): generator, parameters, seed, presets, world code, view
-//! distance; and the stats overlay.
+//! The egui panel (Tab): generator, parameters, seed, presets, world code, saved
+//! edits, view distance; the stats overlay, crosshair, hotbar and notices.
 
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
@@ -10,7 +10,9 @@ use terravox_worldgen::{
     Generator, GeneratorConfig, IslandLayout, NoiseKind, Seed, WorldConfig, map, presets,
 };
 
-use crate::config::{ActiveWorld, StartWithPanel, ViewDistance, WorldChanged};
+use crate::config::{ActiveWorld, Notices, StartWithPanel, ViewDistance, WorldChanged};
+use crate::editing::{HOTBAR, Hotbar};
+use crate::persistence::{DiscardEdits, WorldEdits};
 use crate::player::Player;
 use crate::streaming::{Chunks, StreamStats};
 
@@ -31,6 +33,8 @@ pub struct PanelState {
     pub save_path: String,
     /// Last status or error message.
     pub message: Option<(bool, String)>,
+    /// The discard button was pressed once; a second button confirms.
+    pub confirm_discard: bool,
 }
 
 /// The UI plugin.
@@ -42,7 +46,10 @@ pub fn plugin(app: &mut App) {
         .add_systems(Startup, init_panel)
         .init_resource::<Preview>()
         .add_systems(Update, (toggle_panel, update_preview))
-        .add_systems(EguiPrimaryContextPass, (draw_stats, draw_panel));
+        .add_systems(
+            EguiPrimaryContextPass,
+            (draw_stats, draw_hud, draw_panel, draw_saves).chain(),
+        );
 }
 
 fn init_panel(mut commands: Commands, world: Res<ActiveWorld>, start: Option<Res<StartWithPanel>>) {
@@ -53,6 +60,7 @@ fn init_panel(mut commands: Commands, world: Res<ActiveWorld>, start: Option<Res
         code: world.config.to_world_code(),
         save_path: "world.ron".into(),
         message: None,
+        confirm_discard: false,
     });
 }
 
@@ -117,8 +125,160 @@ fn draw_stats(
                     world.config.generator_name(),
                     world.config.seed.text()
                 ));
-                ui.label("Tab: panel");
+                ui.label("Tab: panel   LMB break  RMB place  1-9 / wheel: block");
             });
+        });
+    Ok(())
+}
+
+/// An egui colour from a block's colour.
+fn block_color(b: terravox_voxel::Block) -> egui::Color32 {
+    let [r, g, bl] = b.color();
+    egui::Color32::from_rgb(r, g, bl)
+}
+
+/// Crosshair, hotbar and notices: drawn whenever the panel is closed (notices always).
+fn draw_hud(
+    mut contexts: EguiContexts,
+    open: Res<PanelOpen>,
+    hotbar: Res<Hotbar>,
+    notices: Res<Notices>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let current: Vec<&str> = notices.current().collect();
+    if !current.is_empty() {
+        egui::Area::new(egui::Id::new("notices"))
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 12.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style())
+                    .fill(egui::Color32::from_rgb(90, 25, 20))
+                    .show(ui, |ui| {
+                        ui.set_max_width(560.0);
+                        for n in current {
+                            ui.colored_label(egui::Color32::WHITE, n);
+                        }
+                    });
+            });
+    }
+    if open.0 {
+        return Ok(());
+    }
+    let centre = ctx.content_rect().center();
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::new("crosshair"),
+    ));
+    for (stroke, half) in [(4.0, 9.0), (2.0, 8.0)] {
+        let color = if stroke > 3.0 {
+            egui::Color32::from_black_alpha(160)
+        } else {
+            egui::Color32::WHITE
+        };
+        let s = egui::Stroke::new(stroke, color);
+        painter.line_segment(
+            [
+                centre - egui::vec2(half, 0.0),
+                centre + egui::vec2(half, 0.0),
+            ],
+            s,
+        );
+        painter.line_segment(
+            [
+                centre - egui::vec2(0.0, half),
+                centre + egui::vec2(0.0, half),
+            ],
+            s,
+        );
+    }
+    egui::Area::new(egui::Id::new("hotbar"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.vertical_centered(|ui| ui.label(hotbar.block().name()));
+                ui.horizontal(|ui| {
+                    for (i, b) in HOTBAR.iter().enumerate() {
+                        let (rect, _) =
+                            ui.allocate_exact_size(egui::vec2(40.0, 40.0), egui::Sense::hover());
+                        let p = ui.painter();
+                        p.rect_filled(rect.shrink(3.0), 3.0, block_color(*b));
+                        let selected = i == hotbar.selected;
+                        let stroke = if selected {
+                            egui::Stroke::new(3.0, egui::Color32::WHITE)
+                        } else {
+                            egui::Stroke::new(1.0, egui::Color32::from_gray(60))
+                        };
+                        p.rect_stroke(rect.shrink(1.5), 4.0, stroke, egui::StrokeKind::Middle);
+                        p.text(
+                            rect.left_top() + egui::vec2(6.0, 4.0),
+                            egui::Align2::LEFT_TOP,
+                            (i + 1).to_string(),
+                            egui::FontId::proportional(12.0),
+                            egui::Color32::BLACK,
+                        );
+                    }
+                });
+            });
+        });
+    Ok(())
+}
+
+/// The panel's saved-edits window: location, count, state, discard (asking first).
+fn draw_saves(
+    mut contexts: EguiContexts,
+    open: Res<PanelOpen>,
+    mut state: ResMut<PanelState>,
+    edits: Res<WorldEdits>,
+    mut discard: MessageWriter<DiscardEdits>,
+) -> Result {
+    if !open.0 {
+        state.confirm_discard = false;
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Your edits")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            match edits.path() {
+                Some(p) => ui.label(format!("Saved to {}", p.display())),
+                None => ui.label("Not saved: this session has no save folder"),
+            };
+            ui.label(format!(
+                "{} edited blocks{}",
+                edits.edits.len(),
+                if edits.dirty {
+                    " (unsaved changes)"
+                } else {
+                    ""
+                }
+            ));
+            ui.label(&edits.status);
+            if state.confirm_discard {
+                ui.colored_label(
+                    egui::Color32::from_rgb(230, 70, 60),
+                    format!(
+                        "Discard all {} edited blocks of this world? This cannot be undone.",
+                        edits.edits.len()
+                    ),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button("Yes, discard").clicked() {
+                        discard.write(DiscardEdits);
+                        state.confirm_discard = false;
+                    }
+                    if ui.button("Keep them").clicked() {
+                        state.confirm_discard = false;
+                    }
+                });
+            } else if ui
+                .add_enabled(!edits.edits.is_empty(), egui::Button::new("Discard edits…"))
+                .on_hover_text("Return this world to its generated state")
+                .clicked()
+            {
+                state.confirm_discard = true;
+            }
         });
     Ok(())
 }

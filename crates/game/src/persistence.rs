@@ -1,0 +1,205 @@
+//! The active world's edits and their save file: loaded when a world starts (and when
+//! the panel switches worlds), saved every few seconds when something changed, when
+//! switching worlds and on exit. An unreadable save is moved aside with a message.
+
+use bevy::prelude::*;
+use terravox_edits::{Edits, SaveDir};
+use terravox_voxel::{Block, BlockPos};
+use terravox_worldgen::WorldConfig;
+
+use crate::config::{ActiveWorld, Notices, WorldChanged};
+use crate::streaming::{Chunks, StreamingSystems};
+
+/// Seconds between autosaves while there are unsaved edits.
+pub const AUTOSAVE_SECONDS: f32 = 5.0;
+
+/// The edits of the world being played, and where they are saved.
+#[derive(Resource, Debug)]
+pub struct WorldEdits {
+    /// The world they belong to.
+    pub world: WorldConfig,
+    /// The edited blocks.
+    pub edits: Edits,
+    /// Where saves go; `None` keeps edits in memory only (tests, benchmarks).
+    pub saves: Option<SaveDir>,
+    /// Edits not yet on disk.
+    pub dirty: bool,
+    /// The outcome of the last load or save, for the panel.
+    pub status: String,
+    /// Seconds (app time) of the last save attempt.
+    last_save: f32,
+}
+
+impl WorldEdits {
+    /// Opens `world`'s edits from `saves`: an unreadable save is moved aside and
+    /// reported in `notices`.
+    pub fn open(world: &WorldConfig, saves: Option<SaveDir>, notices: &mut Notices) -> Self {
+        let (edits, status) = match &saves {
+            None => (
+                Edits::new(),
+                "edits are not saved (no save folder)".to_owned(),
+            ),
+            Some(dir) => {
+                let opened = dir.open(world);
+                let status = match opened.problem {
+                    Some(problem) => {
+                        error!("{problem}");
+                        notices.push(problem.clone());
+                        problem
+                    }
+                    None if opened.edits.is_empty() => "no edits yet".to_owned(),
+                    None => format!("loaded {} edited blocks", opened.edits.len()),
+                };
+                (opened.edits, status)
+            }
+        };
+        Self {
+            world: world.clone(),
+            edits,
+            saves,
+            dirty: false,
+            status,
+            last_save: 0.0,
+        }
+    }
+
+    /// The save file of this world, if saving is on.
+    pub fn path(&self) -> Option<std::path::PathBuf> {
+        self.saves.as_ref().map(|d| d.path_for(&self.world))
+    }
+
+    /// Records an edit (call after [`Chunks::set_block`] accepted it).
+    pub fn record(&mut self, pos: BlockPos, block: Block) {
+        if self.edits.set(pos, block) {
+            self.dirty = true;
+        }
+    }
+
+    /// Writes the edits now if there are unsaved ones. Errors go to the status, the
+    /// log and `notices`; the edits stay dirty so the next autosave retries.
+    pub fn save(&mut self, now: f32, notices: &mut Notices) {
+        self.last_save = now;
+        let Some(dir) = &self.saves else { return };
+        if !self.dirty {
+            return;
+        }
+        match dir.save(&self.world, &self.edits) {
+            Ok(()) => {
+                self.dirty = false;
+                self.status = format!("saved {} edited blocks", self.edits.len());
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                error!("{msg}");
+                if self.status != msg {
+                    notices.push(msg.clone());
+                }
+                self.status = msg;
+            }
+        }
+    }
+
+    /// Forgets every edit of this world and deletes its save; the chunks they touched
+    /// are generated again.
+    pub fn discard(&mut self, chunks: &mut Chunks, notices: &mut Notices) {
+        let touched = self.edits.touched_chunks();
+        let count = self.edits.len();
+        self.edits = Edits::new();
+        self.dirty = false;
+        if let Some(dir) = &self.saves
+            && let Err(e) = dir.delete(&self.world)
+        {
+            error!("{e}");
+            notices.push(e.to_string());
+        }
+        self.status = format!("discarded {count} edited blocks");
+        chunks.reload(touched);
+    }
+}
+
+/// Where saves go, from the start-up options.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SaveSetting(pub Option<SaveDir>);
+
+/// Asks to discard the active world's edits (the panel has confirmed it).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct DiscardEdits;
+
+/// Persistence systems: switching, discarding and saving edits (before streaming
+/// plans, so new tasks see the right edits).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PersistenceSystems;
+
+/// The persistence plugin; `saves: None` keeps edits in memory only.
+pub fn plugin(saves: Option<SaveDir>) -> impl Fn(&mut App) {
+    move |app: &mut App| {
+        app.insert_resource(SaveSetting(saves.clone()))
+            .add_message::<DiscardEdits>()
+            .add_systems(PreStartup, open_edits)
+            .add_systems(
+                Update,
+                (switch_world_edits, discard_edits, autosave)
+                    .chain()
+                    .in_set(PersistenceSystems)
+                    .before(StreamingSystems::Plan),
+            )
+            .add_systems(Last, save_on_exit);
+    }
+}
+
+fn open_edits(
+    mut commands: Commands,
+    world: Res<ActiveWorld>,
+    setting: Res<SaveSetting>,
+    mut notices: ResMut<Notices>,
+) {
+    commands.insert_resource(WorldEdits::open(
+        &world.config,
+        setting.0.clone(),
+        &mut notices,
+    ));
+}
+
+fn switch_world_edits(
+    mut changed: MessageReader<WorldChanged>,
+    world: Res<ActiveWorld>,
+    time: Res<Time>,
+    mut edits: ResMut<WorldEdits>,
+    mut notices: ResMut<Notices>,
+) {
+    if changed.read().count() == 0 || edits.world == world.config {
+        return;
+    }
+    edits.save(time.elapsed_secs(), &mut notices);
+    let saves = edits.saves.clone();
+    *edits = WorldEdits::open(&world.config, saves, &mut notices);
+}
+
+fn discard_edits(
+    mut asked: MessageReader<DiscardEdits>,
+    mut edits: ResMut<WorldEdits>,
+    mut chunks: ResMut<Chunks>,
+    mut notices: ResMut<Notices>,
+) {
+    if asked.read().count() > 0 {
+        edits.discard(&mut chunks, &mut notices);
+    }
+}
+
+fn autosave(time: Res<Time>, mut edits: ResMut<WorldEdits>, mut notices: ResMut<Notices>) {
+    let now = time.elapsed_secs();
+    if edits.dirty && now - edits.last_save >= AUTOSAVE_SECONDS {
+        edits.save(now, &mut notices);
+    }
+}
+
+fn save_on_exit(
+    mut exit: MessageReader<AppExit>,
+    time: Res<Time>,
+    mut edits: ResMut<WorldEdits>,
+    mut notices: ResMut<Notices>,
+) {
+    if exit.read().count() > 0 {
+        edits.save(time.elapsed_secs(), &mut notices);
+    }
+}

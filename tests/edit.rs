@@ -1,0 +1,431 @@
+//! Editing and saving in the headless game: breaking and placing across chunk
+//! borders and at negative coordinates, neighbour remeshes with watertight seams,
+//! edits kept through unloads, world switches and restarts, autosave, discarding,
+//! and unreadable saves moved aside.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use terravox_edits::SaveDir;
+use terravox_game::PlayOptions;
+use terravox_game::config::{ActiveWorld, Notices, WorldChanged};
+use terravox_game::editing::{self, EditRefused, find_target};
+use terravox_game::persistence::{DiscardEdits, WorldEdits};
+use terravox_game::player::Player;
+use terravox_game::streaming::{ChunkMeshed, Chunks, StreamingSystems};
+use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
+use terravox_voxel::raycast::RayHit;
+use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
+use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
+
+fn world() -> WorldConfig {
+    presets::builtin("cliffs")
+        .unwrap()
+        .with_seed(Seed::new("edit-test"))
+}
+
+/// A fresh, empty save folder for one test.
+fn save_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("terravox-edit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The last meshes sent for each chunk, as the render plugin would receive them.
+#[derive(Resource, Default)]
+struct Meshed(HashMap<ChunkPos, (Surface, Surface)>);
+
+fn record_meshes(mut meshed: MessageReader<ChunkMeshed>, mut out: ResMut<Meshed>) {
+    for m in meshed.read() {
+        out.0.insert(m.pos, (m.opaque.clone(), m.water.clone()));
+    }
+}
+
+fn app(world: WorldConfig, dir: Option<PathBuf>) -> App {
+    let mut app = terravox_game::headless_app(PlayOptions {
+        world,
+        view_distance: 4,
+        screenshot: None,
+        panel_open: false,
+        save_dir: dir,
+    });
+    app.init_resource::<Meshed>()
+        .add_systems(Update, record_meshes.after(StreamingSystems::Apply));
+    app
+}
+
+fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> bool) {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < end {
+        app.update();
+        if done(app) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    panic!("timed out");
+}
+
+fn load(app: &mut App) {
+    run_until(app, 120, |a| a.world().resource::<Chunks>().fully_loaded());
+}
+
+fn block(app: &App, p: BlockPos) -> Option<Block> {
+    app.world().resource::<Chunks>().block(p)
+}
+
+/// Breaks the top block of column `(x, z)` by aiming at it from above, as a player
+/// would. Returns its position.
+fn break_top(app: &mut App, x: i32, z: i32) -> BlockPos {
+    let top = app
+        .world()
+        .resource::<ActiveWorld>()
+        .generator
+        .surface_height(x, z);
+    let hit = aim_down(app, x, z, top + 4);
+    assert_eq!(hit.pos, BlockPos::new(x, top, z));
+    assert_eq!(hit.normal, [0, 1, 0]);
+    edit(app, |chunks, edits| {
+        editing::break_block(chunks, edits, &hit)
+    })
+    .unwrap()
+}
+
+/// The ray from above `(x, y, z)` straight down.
+fn aim_down(app: &App, x: i32, z: i32, y: i32) -> RayHit {
+    let origin = Vec3::new(x as f32 + 0.5, y as f32 + 0.5, z as f32 + 0.5);
+    find_target(app.world().resource::<Chunks>(), origin, Vec3::NEG_Y).expect("a target")
+}
+
+fn edit<T>(app: &mut App, f: impl FnOnce(&mut Chunks, &mut WorldEdits) -> T) -> T {
+    app.world_mut()
+        .resource_scope(|world, mut edits: Mut<WorldEdits>| {
+            f(&mut world.resource_mut::<Chunks>(), &mut edits)
+        })
+}
+
+fn remeshed(app: &mut App) {
+    run_until(app, 30, |a| {
+        let c = a.world().resource::<Chunks>();
+        c.remesh.is_empty() && c.remesh_wanted.is_empty() && c.fully_loaded()
+    });
+}
+
+/// The loaded blocks of `c` equal the generated chunk with the edits laid over it,
+/// and the mesh last sent for it is the mesh of those blocks.
+fn check_chunk(app: &App, c: ChunkPos) {
+    let chunks = app.world().resource::<Chunks>();
+    let loaded = &chunks.loaded[&c].blocks;
+    let generator = &app.world().resource::<ActiveWorld>().generator;
+    let mut expected = generator.generate(c);
+    app.world()
+        .resource::<WorldEdits>()
+        .edits
+        .apply(c, &mut expected);
+    assert_eq!(**loaded, expected, "blocks of {c:?}");
+    let mut b = MeshBuffers::default();
+    mesh_chunk(loaded, &mut b);
+    let (opaque, water) = &app.world().resource::<Meshed>().0[&c];
+    assert_eq!(*opaque, b.opaque, "opaque mesh of {c:?} is stale");
+    assert_eq!(*water, b.water, "water mesh of {c:?} is stale");
+}
+
+/// Every padding block of `a` that lies in `b` equals `b`'s own block there, and vice
+/// versa: the two meshes meet without holes or hidden faces.
+fn check_seam(app: &App, a: ChunkPos, b: ChunkPos) {
+    let chunks = app.world().resource::<Chunks>();
+    for (p, q) in [(a, b), (b, a)] {
+        let (pc, qc) = (&chunks.loaded[&p].blocks, &chunks.loaded[&q].blocks);
+        for y in -1..=CHUNK {
+            for z in -1..=CHUNK {
+                for x in -1..=CHUNK {
+                    let w = p.local_to_world([x, y, z]);
+                    let (owner, l) = w.to_chunk();
+                    if owner == q {
+                        assert_eq!(pc.get(x, y, z), qc.get(l[0], l[1], l[2]), "{w:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_sides() {
+    let mut app = app(world(), None);
+    load(&mut app);
+    // x = -1 is the last column of chunk x = -1; its neighbour x = 0 holds it as padding.
+    let broken = break_top(&mut app, -1, -5);
+    assert_eq!(block(&app, broken), Some(Block::Air));
+    let (own, _) = broken.to_chunk();
+    assert_eq!(own.x, -1);
+    let neighbour = ChunkPos::new(0, own.y, own.z);
+    {
+        let chunks = app.world().resource::<Chunks>();
+        let padding = chunks.loaded[&neighbour].blocks.get(
+            -1,
+            broken.y - own.y * CHUNK,
+            broken.z - own.z * CHUNK,
+        );
+        assert_eq!(
+            padding,
+            Block::Air,
+            "the neighbour's padding follows the edit"
+        );
+        assert!(chunks.remesh_wanted.contains(&own) && chunks.remesh_wanted.contains(&neighbour));
+    }
+    app.world_mut().resource_mut::<Meshed>().0.clear();
+    remeshed(&mut app);
+    for c in [own, neighbour] {
+        check_chunk(&app, c);
+    }
+    check_seam(&app, own, neighbour);
+
+    // Place a brick on the block below the hole, on the other side of the border.
+    let below = aim_down(&app, -1, -5, broken.y + 3);
+    assert_eq!(below.pos, broken.offset([0, -1, 0]));
+    let placed = edit(&mut app, |c, e| {
+        editing::place_block(c, e, Vec3::new(40.5, 200.0, 40.5), &below, Block::Brick)
+    })
+    .unwrap();
+    assert_eq!(placed, broken);
+    assert_eq!(block(&app, broken), Some(Block::Brick));
+    // Placing into a solid block is refused.
+    let again = edit(&mut app, |c, e| {
+        editing::place_block(c, e, Vec3::new(40.5, 200.0, 40.5), &below, Block::Stone)
+    });
+    assert_eq!(again, Err(EditRefused::Occupied));
+    remeshed(&mut app);
+    for c in [own, neighbour] {
+        check_chunk(&app, c);
+    }
+    check_seam(&app, own, neighbour);
+    assert_eq!(app.world().resource::<WorldEdits>().edits.len(), 1);
+}
+
+#[test]
+fn placing_into_the_players_own_box_is_refused() {
+    let mut app = app(world(), None);
+    load(&mut app);
+    let feet = {
+        let mut q = app.world_mut().query_filtered::<&Transform, With<Player>>();
+        q.single(app.world()).unwrap().translation
+    };
+    let standing_on = BlockPos::containing((feet - Vec3::Y * 0.5).to_array());
+    assert_eq!(
+        block(&app, standing_on).map(|b| b.is_solid()),
+        Some(true),
+        "the player stands on ground"
+    );
+    let hit = RayHit {
+        pos: standing_on,
+        normal: [0, 1, 0],
+        distance: 1.0,
+    };
+    // At the feet, and at head height (the upper block of the body).
+    for hit in [
+        hit,
+        RayHit {
+            pos: standing_on.offset([0, 1, 0]),
+            ..hit
+        },
+    ] {
+        let r = edit(&mut app, |c, e| {
+            editing::place_block(c, e, feet, &hit, Block::Planks)
+        });
+        assert_eq!(r, Err(EditRefused::InsidePlayer));
+    }
+    assert!(app.world().resource::<WorldEdits>().edits.is_empty());
+    // Beside the body it works.
+    let beside = RayHit {
+        pos: standing_on.offset([2, 0, 0]),
+        normal: [0, 1, 0],
+        distance: 2.0,
+    };
+    if block(&app, beside.pos).is_some_and(|b| b.is_solid())
+        && block(&app, beside.pos.offset([0, 1, 0])) == Some(Block::Air)
+    {
+        let r = edit(&mut app, |c, e| {
+            editing::place_block(c, e, feet, &beside, Block::Planks)
+        });
+        assert_eq!(r, Ok(beside.pos.offset([0, 1, 0])));
+    }
+}
+
+#[test]
+fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
+    let dir = save_dir("survive");
+    let cfg = world();
+    let mut first = app(cfg.clone(), Some(dir.clone()));
+    load(&mut first);
+    let a = break_top(&mut first, 3, 4);
+    let b = break_top(&mut first, -33, -2);
+    remeshed(&mut first);
+
+    // Unload: walk the player 10 chunks away and back.
+    let home = {
+        let mut q = first
+            .world_mut()
+            .query_filtered::<&mut Transform, With<Player>>();
+        let mut t = q.single_mut(first.world_mut()).unwrap();
+        let home = t.translation;
+        t.translation.x += 10.0 * CHUNK as f32;
+        home
+    };
+    run_until(&mut first, 120, |app| {
+        !app.world()
+            .resource::<Chunks>()
+            .loaded
+            .contains_key(&a.to_chunk().0)
+    });
+    {
+        let mut q = first
+            .world_mut()
+            .query_filtered::<(&mut Transform, &mut Player), With<Player>>();
+        let (mut t, mut p) = q.single_mut(first.world_mut()).unwrap();
+        t.translation = home + Vec3::Y * 2.0;
+        p.velocity = Vec3::ZERO;
+    }
+    load(&mut first);
+    assert_eq!(
+        block(&first, a),
+        Some(Block::Air),
+        "edit kept through an unload"
+    );
+
+    // Switch to another seed: its own (no) edits; back again: the edits return.
+    let other = cfg.clone().with_seed(Seed::new("edit-test-other"));
+    switch_world(&mut first, other.clone());
+    assert!(first.world().resource::<WorldEdits>().edits.is_empty());
+    let generator = Generator::new(&other).unwrap();
+    let top = generator.surface_height(a.x, a.z);
+    if top == a.y {
+        assert_ne!(block(&first, a), Some(Block::Air));
+    }
+    switch_world(&mut first, cfg.clone());
+    assert_eq!(first.world().resource::<WorldEdits>().edits.len(), 2);
+    assert_eq!(block(&first, a), Some(Block::Air));
+    assert_eq!(block(&first, b), Some(Block::Air));
+
+    // Exit saves; a new game in the same folder shows the same blocks and meshes.
+    first.world_mut().write_message(AppExit::Success);
+    first.update();
+    assert!(!first.world().resource::<WorldEdits>().dirty);
+    let mut second = app(cfg.clone(), Some(dir.clone()));
+    load(&mut second);
+    assert_eq!(second.world().resource::<WorldEdits>().edits.len(), 2);
+    for p in [a, b] {
+        let c = p.to_chunk().0;
+        let blocks = |app: &App| app.world().resource::<Chunks>().loaded[&c].blocks.clone();
+        assert_eq!(blocks(&first), blocks(&second), "blocks of {c:?}");
+        check_chunk(&second, c);
+        let (m1, m2) = (
+            &first.world().resource::<Meshed>().0[&c],
+            &second.world().resource::<Meshed>().0[&c],
+        );
+        assert_eq!(m1, m2, "mesh of {c:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn switch_world(app: &mut App, cfg: WorldConfig) {
+    app.world_mut()
+        .resource_mut::<ActiveWorld>()
+        .replace(cfg)
+        .unwrap();
+    app.world_mut().write_message(WorldChanged);
+    load(app);
+}
+
+#[test]
+fn autosave_writes_within_seconds_and_discard_restores_the_generated_world() {
+    let dir = save_dir("autosave");
+    let cfg = world();
+    let mut app = app(cfg.clone(), Some(dir.clone()));
+    load(&mut app);
+    let original = {
+        let top = app
+            .world()
+            .resource::<ActiveWorld>()
+            .generator
+            .surface_height(5, 5);
+        block(&app, BlockPos::new(5, top, 5)).unwrap()
+    };
+    let p = break_top(&mut app, 5, 5);
+    let path = SaveDir::new(&dir).path_for(&cfg);
+    assert!(!path.exists(), "not saved at once");
+    // Let game time run a quarter second per frame: the autosave comes within 5
+    // seconds of game time.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        250,
+    )));
+    for _ in 0..22 {
+        app.update();
+    }
+    assert!(path.exists(), "autosaved");
+    assert_eq!(SaveDir::new(&dir).load(&cfg).unwrap().len(), 1);
+
+    app.world_mut().write_message(DiscardEdits);
+    remeshed(&mut app);
+    assert!(app.world().resource::<WorldEdits>().edits.is_empty());
+    assert_eq!(
+        block(&app, p),
+        Some(original),
+        "back to the generated block"
+    );
+    assert!(!path.exists(), "the save is deleted");
+    check_chunk(&app, p.to_chunk().0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn unreadable_saves_are_reported_moved_aside_and_the_game_starts() {
+    let cfg = world();
+    for (name, text) in [
+        (
+            "truncated",
+            "// terravox world edits\n(\n    version: 1,\n    world: (\n        vers",
+        ),
+        ("garbage", "\u{0}\u{7f}PNG this is not a save"),
+        ("version", "(version: 99, world: (), edits: [])"),
+    ] {
+        let dir = save_dir(name);
+        let path = SaveDir::new(&dir).path_for(&cfg);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, text).unwrap();
+        let mut app = app(cfg.clone(), Some(dir.clone()));
+        load(&mut app);
+        let notices: Vec<String> = app
+            .world()
+            .resource::<Notices>()
+            .all()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(notices.len(), 1, "{name}: {notices:?}");
+        assert!(
+            notices[0].contains("could not be loaded"),
+            "{name}: {notices:?}"
+        );
+        if name == "version" {
+            assert!(notices[0].contains("version 99"), "{notices:?}");
+        }
+        assert!(!path.exists(), "{name}: moved aside");
+        let moved: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(moved.len(), 1, "{name}");
+        assert_eq!(std::fs::read_to_string(&moved[0]).unwrap(), text, "{name}");
+        assert!(app.world().resource::<WorldEdits>().edits.is_empty());
+        // The game goes on: edits work and save next to the moved file.
+        break_top(&mut app, 1, 1);
+        app.world_mut().write_message(AppExit::Success);
+        app.update();
+        assert_eq!(SaveDir::new(&dir).load(&cfg).unwrap().len(), 1, "{name}");
+        assert_eq!(std::fs::read_to_string(&moved[0]).unwrap(), text, "{name}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
