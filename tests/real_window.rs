@@ -1,10 +1,16 @@
 //! The real-window test: the release binary under Xvfb with Mesa's software Vulkan
-//! renders terrain and sky, different seeds give different pictures, and `--panel`
-//! draws the panel. Ignored by default (it needs `xvfb-run` and takes minutes);
+//! renders terrain and sky, different seeds give different pictures, `--panel` draws
+//! the panel, and edits saved in `--save-dir` are loaded and drawn. Ignored by default (it needs `xvfb-run` and takes minutes);
 //! `.ci/run` runs it with `--ignored`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use terravox_edits::{Edits, SaveDir};
+use terravox_game::editing::eye_ray;
+use terravox_game::player::{Player, SPAWN_PITCH, SPAWN_YAW, spawn_point};
+use terravox_voxel::{Block, BlockPos};
+use terravox_worldgen::{Generator, Seed, WorldConfig};
 
 fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("real_window");
@@ -12,9 +18,13 @@ fn out_dir() -> PathBuf {
     dir
 }
 
-/// Runs the game under Xvfb and returns the screenshot's RGB pixels.
-fn screenshot(name: &str, extra: &[&str]) -> (u32, u32, Vec<u8>) {
+/// Runs the game under Xvfb with saves in `saves` (a fresh folder unless given) and
+/// returns the screenshot's RGB pixels.
+fn screenshot(name: &str, extra: &[&str], saves: Option<&Path>) -> (u32, u32, Vec<u8>) {
     let dir = out_dir();
+    let fresh = dir.join(format!("saves-{name}"));
+    let _ = std::fs::remove_dir_all(&fresh);
+    let saves = saves.unwrap_or(&fresh);
     let path = dir.join(format!("{name}.png"));
     let _ = std::fs::remove_file(&path);
     let runtime = dir.join("xdg");
@@ -31,7 +41,9 @@ fn screenshot(name: &str, extra: &[&str]) -> (u32, u32, Vec<u8>) {
             "-screen 0 1280x720x24",
             env!("CARGO_BIN_EXE_terravox"),
         ])
-        .args(["--view-distance", "4", "--screenshot"])
+        .args(["--view-distance", "4", "--save-dir"])
+        .arg(saves)
+        .arg("--screenshot")
         .arg(&path)
         .args(extra)
         .env("WGPU_BACKEND", "vulkan")
@@ -81,7 +93,7 @@ fn is_sky(p: &[u8]) -> bool {
 #[test]
 #[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
 fn game_renders_terrain_sky_and_panel() {
-    let a = screenshot("seed_a", &["--seed", "alpha"]);
+    let a = screenshot("seed_a", &["--seed", "alpha"], None);
     let (w, h, ref px) = a;
     assert!(
         colours(&a, 0, 0, w, h) > 50,
@@ -95,7 +107,7 @@ fn game_renders_terrain_sky_and_panel() {
         "no terrain: {sky} of {total} pixels are sky"
     );
 
-    let b = screenshot("seed_b", &["--seed", "beta", "--preset", "islands"]);
+    let b = screenshot("seed_b", &["--seed", "beta", "--preset", "islands"], None);
     let differing =
         a.2.chunks(3)
             .zip(b.2.chunks(3))
@@ -108,7 +120,7 @@ fn game_renders_terrain_sky_and_panel() {
 
     // The panel is an egui window at the top left: many distinct colours (text on a
     // dark frame) where the no-panel run shows terrain or sky.
-    let c = screenshot("panel", &["--seed", "alpha", "--panel"]);
+    let c = screenshot("panel", &["--seed", "alpha", "--panel"], None);
     let dark = |img: &(u32, u32, Vec<u8>)| {
         let mut n = 0;
         for y in 40..400 {
@@ -125,4 +137,57 @@ fn game_renders_terrain_sky_and_panel() {
         dark(&c),
         dark(&a)
     );
+}
+
+/// Reddish pixels (bricks: red well above green and blue) in a rectangle.
+fn brick_pixels(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> usize {
+    let mut n = 0;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let i = ((y * img.0 + x) * 3) as usize;
+            let [r, g, b] = [img.2[i], img.2[i + 1], img.2[i + 2]].map(|v| v as f32);
+            n += (r > 50.0 && r > 1.8 * g && r > 1.8 * b) as usize;
+        }
+    }
+    n
+}
+
+#[test]
+#[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
+fn saved_edits_are_loaded_and_drawn() {
+    // A 7-block cube of bricks six blocks in front of the spawn, saved for the world.
+    let world = WorldConfig::default().with_seed(Seed::new("alpha"));
+    let generator = Generator::new(&world).unwrap();
+    let player = Player {
+        yaw: SPAWN_YAW,
+        pitch: SPAWN_PITCH,
+        ..Player::default()
+    };
+    let (eye, dir) = eye_ray(spawn_point(&generator), &player);
+    let centre = BlockPos::containing((eye + dir * 6.0).to_array());
+    let mut edits = Edits::new();
+    for y in -3..=3 {
+        for z in -3..=3 {
+            for x in -3..=3 {
+                edits.set(centre.offset([x, y, z]), Block::Brick);
+            }
+        }
+    }
+    let saves = out_dir().join("saves-bricks");
+    let _ = std::fs::remove_dir_all(&saves);
+    SaveDir::new(&saves).save(&world, &edits).unwrap();
+
+    let img = screenshot("bricks", &["--seed", "alpha"], Some(&saves));
+    // The middle of the screen (around the crosshair) is bricks.
+    let (w, h) = (img.0, img.1);
+    let (x0, y0, x1, y1) = (w / 2 - 100, h / 2 - 80, w / 2 + 100, h / 2 + 80);
+    let bricks = brick_pixels(&img, x0, y0, x1, y1);
+    let area = ((x1 - x0) * (y1 - y0)) as usize;
+    assert!(
+        bricks > area * 3 / 4,
+        "the saved bricks are not drawn: {bricks} of {area} pixels"
+    );
+    // The save was read, not replaced or moved aside.
+    let loaded = SaveDir::new(&saves).load(&world).unwrap();
+    assert_eq!(loaded, edits);
 }

@@ -29,6 +29,10 @@ pub const FLY: f32 = 16.0;
 pub const GRAVITY: f32 = 28.0;
 /// Jump take-off speed.
 pub const JUMP: f32 = 8.6;
+/// The view direction a new player starts with: yaw (radians around +y)...
+pub const SPAWN_YAW: f32 = -0.6;
+/// ...and pitch (radians, negative looks down).
+pub const SPAWN_PITCH: f32 = -0.25;
 /// Below this height the player is put back on the surface.
 pub const WORLD_FLOOR: f32 = -1024.0;
 
@@ -90,8 +94,8 @@ fn spawn_player(mut commands: Commands, world: Res<ActiveWorld>, view: Option<Re
     commands
         .spawn((
             Player {
-                yaw: -0.6,
-                pitch: -0.25,
+                yaw: SPAWN_YAW,
+                pitch: SPAWN_PITCH,
                 ..default()
             },
             Transform::from_translation(feet),
@@ -108,8 +112,8 @@ fn spawn_player(mut commands: Commands, world: Res<ActiveWorld>, view: Option<Re
                 }),
                 Transform::from_xyz(0.0, EYE, 0.0).with_rotation(Quat::from_euler(
                     EulerRot::YXZ,
-                    -0.6,
-                    -0.25,
+                    SPAWN_YAW,
+                    SPAWN_PITCH,
                     0.0,
                 )),
                 fog_for(view),
