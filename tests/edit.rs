@@ -429,3 +429,28 @@ fn unreadable_saves_are_reported_moved_aside_and_the_game_starts() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+#[test]
+fn a_save_that_cannot_be_read_or_moved_is_never_overwritten() {
+    // The save folder is a file: nothing can be read, moved or written there.
+    let base = save_dir("not-a-folder");
+    std::fs::create_dir_all(&base).unwrap();
+    let file = base.join("saves");
+    std::fs::write(&file, "precious").unwrap();
+    let mut app = app(world(), Some(file.clone()));
+    load(&mut app);
+    let notices: Vec<String> = app
+        .world()
+        .resource::<Notices>()
+        .all()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(notices[0].contains("could not be loaded"), "{notices:?}");
+    assert!(app.world().resource::<WorldEdits>().path().is_none());
+    break_top(&mut app, 2, 2);
+    app.world_mut().write_message(AppExit::Success);
+    app.update();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "precious");
+    let _ = std::fs::remove_dir_all(base);
+}

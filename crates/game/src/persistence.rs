@@ -32,8 +32,9 @@ pub struct WorldEdits {
 
 impl WorldEdits {
     /// Opens `world`'s edits from `saves`: an unreadable save is moved aside and
-    /// reported in `notices`.
-    pub fn open(world: &WorldConfig, saves: Option<SaveDir>, notices: &mut Notices) -> Self {
+    /// reported in `notices`. If it cannot even be moved aside, saving is off for this
+    /// world, so the file is never overwritten.
+    pub fn open(world: &WorldConfig, mut saves: Option<SaveDir>, notices: &mut Notices) -> Self {
         let (edits, status) = match &saves {
             None => (
                 Edits::new(),
@@ -45,6 +46,9 @@ impl WorldEdits {
                     Some(problem) => {
                         error!("{problem}");
                         notices.push(problem.clone());
+                        if opened.moved_to.is_none() {
+                            saves = None;
+                        }
                         problem
                     }
                     None if opened.edits.is_empty() => "no edits yet".to_owned(),

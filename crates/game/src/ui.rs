@@ -243,7 +243,7 @@ fn draw_saves(
             ui.set_max_width(420.0);
             match edits.path() {
                 Some(p) => ui.label(format!("Saved to {}", p.display())),
-                None => ui.label("Not saved: this session has no save folder"),
+                None => ui.label("Edits are not saved in this session"),
             };
             ui.label(format!(
                 "{} edited blocks{}",
