@@ -262,6 +262,7 @@ impl Masks {
     }
 
     /// Gathers the visible ±x faces of every layer into `x_planes`.
+    #[inline(always)]
     fn gather_x(&mut self, face: Face, pass: Pass) {
         self.x_planes = [[0; N]; N];
         for y in 0..N {
@@ -305,12 +306,16 @@ pub fn mesh_chunk(chunk: &Chunk, buffers: &mut MeshBuffers) {
     let masks = &mut *buffers.masks;
     masks.fill(&blocks[..]);
     let has_water = masks.water.iter().any(|&w| w & INTERIOR != 0);
-    for face in Face::ALL {
-        mesh_faces(blocks, masks, face, Pass::Opaque, &mut buffers.opaque);
-        if has_water {
-            mesh_faces(blocks, masks, face, Pass::Water, &mut buffers.water);
-        }
+    // One instance per face and pass, so every axis choice is a constant.
+    macro_rules! faces {
+        ($($f:literal),*) => {$(
+            mesh_faces::<$f, false>(blocks, masks, &mut buffers.opaque);
+            if has_water {
+                mesh_faces::<$f, true>(blocks, masks, &mut buffers.water);
+            }
+        )*};
     }
+    faces!(0, 1, 2, 3, 4, 5);
 }
 
 /// Bits 1..=32: the chunk's own blocks along a row.
@@ -318,6 +323,7 @@ const INTERIOR: u64 = ((1u64 << N) - 1) << 1;
 
 /// Visible faces of one plane, row by row (bit `c` = column `c`); the plane's
 /// `(row, col) -> (x, y, z)` mapping is [`Face::axes`].
+#[inline(always)]
 fn plane_rows(masks: &Masks, face: Face, pass: Pass, layer: usize) -> [u32; N] {
     let (solid, open) = match pass {
         Pass::Opaque => (&masks.opaque, None),
@@ -350,7 +356,7 @@ fn plane_rows(masks: &Masks, face: Face, pass: Pass, layer: usize) -> [u32; N] {
 }
 
 /// Block-local coordinates of plane cell `(layer, row, col)` for a face.
-#[inline]
+#[inline(always)]
 fn coords(face: Face, layer: usize, row: usize, col: usize) -> [i32; 3] {
     let (d, r, c) = face.axes();
     let mut p = [0; 3];
@@ -362,7 +368,7 @@ fn coords(face: Face, layer: usize, row: usize, col: usize) -> [i32; 3] {
 
 /// The 3x3 opaque neighbourhood in front of the face of block `p`: bit
 /// `(dr + 1) * 3 + (dc + 1)` is the block at row offset `dr`, column offset `dc`.
-#[inline]
+#[inline(always)]
 fn front_neighbourhood(masks: &Masks, face: Face, p: [i32; 3]) -> usize {
     let n = face.normal();
     let f = [p[0] + n[0], p[1] + n[1], p[2] + n[2]].map(|v| (v + 1) as usize);
@@ -413,7 +419,14 @@ const fn vertex_ao(n: usize, dr: i32, dc: i32) -> u8 {
     }
 }
 
-fn mesh_faces(blocks: &[Block], masks: &mut Masks, face: Face, pass: Pass, out: &mut Surface) {
+/// Meshes the faces of direction `Face::ALL[F]`, of water if `WATER`, else opaque.
+fn mesh_faces<const F: usize, const WATER: bool>(
+    blocks: &[Block],
+    masks: &mut Masks,
+    out: &mut Surface,
+) {
+    let face = Face::ALL[F];
+    let pass = if WATER { Pass::Water } else { Pass::Opaque };
     if matches!(face, Face::PosX | Face::NegX) {
         masks.gather_x(face, pass);
     }
@@ -505,7 +518,7 @@ fn variation(p: [i32; 3]) -> f32 {
     0.94 + (h & 1023) as f32 * (0.12 / 1023.0)
 }
 
-#[inline]
+#[inline(always)]
 fn emit(out: &mut Surface, q: Quad) {
     let (d, r, c) = q.face.axes();
     let mut base = q.min.map(i32::from);
