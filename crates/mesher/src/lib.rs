@@ -247,13 +247,21 @@ impl Masks {
             let (mut o, mut w) = (0u64, 0u64);
             for (g, eight) in row.chunks_exact(8).enumerate() {
                 let v = u64::from_le_bytes(std::array::from_fn(|k| eight[k] as u8));
-                let (og, wg) = classify8(v);
+                // Runs of air or stone (most of a chunk) need no classification.
+                let (og, wg) = match v {
+                    0 => (0, 0),
+                    0x0202_0202_0202_0202 => (0xff, 0),
+                    _ => classify8(v),
+                };
                 o |= og << (8 * g);
                 w |= wg << (8 * g);
             }
-            for (x, b) in row.iter().enumerate().skip(32) {
-                o |= (b.is_opaque() as u64) << x;
-                w |= ((*b == Block::Water) as u64) << x;
+            // The last two blocks, zero-extended (zero bytes are air: neither bit).
+            let tail = row[32] as u64 | (row[33] as u64) << 8;
+            if tail != 0 {
+                let (ot, wt) = classify8(tail);
+                o |= ot << 32;
+                w |= wt << 32;
             }
             self.opaque[i] = o;
             self.water[i] = w;
