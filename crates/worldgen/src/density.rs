@@ -12,7 +12,7 @@
 //! - a lattice segment whose two ends share a sign is filled without per-block work
 //!   (linear interpolation between same-signed values keeps that sign).
 
-use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, PADDED, dense_array};
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, PADDED, PADDED_VOLUME};
 
 use crate::config::DensityConfig;
 use crate::fbm::Fbm;
@@ -38,13 +38,32 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + (b - a) * t
 }
 
-/// Lattice cell index (relative to the chunk's first lattice point) and fraction of a
-/// local coordinate.
-#[inline]
-fn cell(local: i32, step: i32) -> (usize, f64) {
-    let v = local + step;
-    ((v / step) as usize, (v % step) as f64 / step as f64)
+/// The interpolation fraction of a local coordinate (`-1..`) inside its lattice cell.
+const fn frac(local: i32, step: i32) -> f64 {
+    ((local + step) % step) as f64 / step as f64
 }
+
+/// [`frac`] across (x and z) for local `-1..=32`, indexed by `local + 1`.
+const FRAC_XZ: [f64; PADDED] = {
+    let mut t = [0.0; PADDED];
+    let mut i = 0;
+    while i < PADDED {
+        t[i] = frac(i as i32 - 1, STEP_XZ);
+        i += 1;
+    }
+    t
+};
+
+/// [`frac`] up for local `-1..=TOP`, indexed by `local + 1`.
+const FRAC_Y: [f64; (TOP + 2) as usize] = {
+    let mut t = [0.0; (TOP + 2) as usize];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = frac(i as i32 - 1, STEP_Y);
+        i += 1;
+    }
+    t
+};
 
 /// Block rules shared by the density generator's chunks, surface queries and maps.
 #[derive(Clone, Copy, Debug)]
@@ -184,14 +203,15 @@ impl DensityGen {
         }
         let o = pos.origin();
         let (x0, y0, z0) = (o.x / STEP_XZ - 1, o.y / STEP_Y - 1, o.z / STEP_XZ - 1);
-        let world = |p: usize| {
+        // World coordinates of every lattice point, `[j][k][i]`.
+        let world: [(f64, f64, f64); NP] = std::array::from_fn(|p| {
             let (i, k, j) = (p % NXZ, (p / NXZ) % NXZ, p / (NXZ * NXZ));
             (
                 ((x0 + i as i32) * STEP_XZ) as f64,
                 ((y0 + j as i32) * STEP_Y) as f64,
                 ((z0 + k as i32) * STEP_XZ) as f64,
             )
-        };
+        });
 
         let octaves = self.fbm.octaves();
         // Per lattice level: the octave sum at which the density crosses the threshold
@@ -215,7 +235,7 @@ impl DensityGen {
             let last = m + 1 == octaves;
             let rest = self.fbm.rest(m + 1);
             for p in (0..NP).filter(|&p| active[p]) {
-                let (x, y, z) = world(p);
+                let (x, y, z) = world[p];
                 sums[p] += self.fbm.octave3(m, x, y, z);
                 let r = roots[p / (NXZ * NXZ)];
                 sign[p] = if last {
@@ -273,7 +293,7 @@ impl DensityGen {
                         Some(_) => {}
                         None => {
                             let c = corners.map(|n| values[n]);
-                            let (tx, tz) = (cell(lx, STEP_XZ).1, cell(lz, STEP_XZ).1);
+                            let (tx, tz) = (FRAC_XZ[(lx + 1) as usize], FRAC_XZ[(lz + 1) as usize]);
                             let lo = lerp(lerp(c[0], c[1], tx), lerp(c[2], c[3], tx), tz);
                             let hi = lerp(lerp(c[4], c[5], tx), lerp(c[6], c[7], tx), tz);
                             if lo > 0.0 && hi > 0.0 {
@@ -282,7 +302,7 @@ impl DensityGen {
                                 // `lerp` is monotonic in t: the solid blocks are a
                                 // run from the bottom of the segment...
                                 for ly in ys..=ye {
-                                    if lerp(lo, hi, cell(ly, STEP_Y).1) <= 0.0 {
+                                    if lerp(lo, hi, FRAC_Y[(ly + 1) as usize]) <= 0.0 {
                                         break;
                                     }
                                     *mask |= 1 << (ly + 1);
@@ -290,7 +310,7 @@ impl DensityGen {
                             } else if hi > 0.0 {
                                 // ...or a run from the top.
                                 for ly in (ys..=ye).rev() {
-                                    if lerp(lo, hi, cell(ly, STEP_Y).1) <= 0.0 {
+                                    if lerp(lo, hi, FRAC_Y[(ly + 1) as usize]) <= 0.0 {
                                         break;
                                     }
                                     *mask |= 1 << (ly + 1);
@@ -317,28 +337,33 @@ impl DensityGen {
             return Chunk::Uniform(Block::Stone);
         }
         let oy = pos.y * CHUNK;
-        let mut blocks = dense_array(Block::Air);
-        for (layer, ly) in blocks.chunks_exact_mut(PADDED * PADDED).zip(-1..=CHUNK) {
+        // Every layer is written once, in order: no pre-filled array.
+        let mut blocks: Vec<Block> = Vec::with_capacity(PADDED_VOLUME);
+        for ly in -1..=CHUNK {
             let (y, shift) = (oy + ly, ly + 1);
             let fluid = self.surface.fluid_block(y);
             if any >> shift & 1 == 0 {
-                layer.fill(fluid);
+                blocks.resize(blocks.len() + PADDED * PADDED, fluid);
             } else if all >> shift & 0b11111 == 0b11111 {
-                layer.fill(Block::Stone);
+                blocks.resize(blocks.len() + PADDED * PADDED, Block::Stone);
             } else {
-                let s = |d| self.surface.solid_block(y, d);
-                let lut = [s(0), s(1), s(2), s(3), Block::Stone, fluid];
-                for (b, &m) in layer.iter_mut().zip(masks.iter()) {
-                    let bits = m >> shift;
-                    let idx = if bits & 1 == 0 {
-                        5
+                // The block for each pattern of this block and the four above it
+                // (bit 0: solid here; bits 1..=4: solid above).
+                let lut: [Block; 32] = std::array::from_fn(|bits| {
+                    if bits & 1 == 0 {
+                        fluid
                     } else {
-                        ((!bits) >> 1).trailing_zeros().min(4) as usize
-                    };
-                    *b = lut[idx];
-                }
+                        let depth = ((!bits >> 1) | 16).trailing_zeros() as i32;
+                        self.surface.solid_block(y, depth)
+                    }
+                });
+                blocks.extend(masks.iter().map(|&m| lut[(m >> shift) as usize & 31]));
             }
         }
+        let blocks: Box<[Block; PADDED_VOLUME]> = blocks
+            .into_boxed_slice()
+            .try_into()
+            .expect("PADDED_VOLUME blocks were written");
         Chunk::Dense(blocks)
     }
 
