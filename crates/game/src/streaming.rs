@@ -375,29 +375,30 @@ fn unload_far_chunks(
 fn spawn_chunk_tasks(world: Res<ActiveWorld>, edits: Res<WorldEdits>, mut chunks: ResMut<Chunks>) {
     let pool = AsyncComputeTaskPool::get();
     let chunks = &mut *chunks;
-    // Reloads first: the player is looking at them.
-    let order: Vec<ChunkPos> = chunks
-        .reload
-        .iter()
-        .copied()
-        .chain(chunks.wanted.iter().copied())
-        .collect();
-    for pos in order {
-        if chunks.in_flight.len() >= MAX_IN_FLIGHT {
-            break;
-        }
-        if (chunks.loaded.contains_key(&pos) && !chunks.reload.contains(&pos))
-            || chunks.in_flight.contains_key(&pos)
-            || chunks.ready.iter().any(|r| r.pos == pos)
-        {
-            continue;
-        }
-        chunks.reload.remove(&pos);
+    let spawn = |chunks: &mut Chunks, pos: ChunkPos| {
         let generator = world.generator.clone();
         let epoch = world.epoch;
         let local = edits.edits.for_chunk(pos);
         let task = pool.spawn(async move { build_chunk(&generator, pos, epoch, &local) });
         chunks.in_flight.insert(pos, (epoch, task));
+    };
+    // Reloads first: the player may be looking at them.
+    let reloads: Vec<ChunkPos> = chunks.reload.drain().collect();
+    for pos in reloads {
+        spawn(chunks, pos);
+    }
+    for i in 0..chunks.wanted.len() {
+        if chunks.in_flight.len() >= MAX_IN_FLIGHT {
+            break;
+        }
+        let pos = chunks.wanted[i];
+        if chunks.loaded.contains_key(&pos)
+            || chunks.in_flight.contains_key(&pos)
+            || chunks.ready.iter().any(|r| r.pos == pos)
+        {
+            continue;
+        }
+        spawn(chunks, pos);
     }
 }
 
@@ -481,12 +482,10 @@ fn apply_ready_chunks(
         stats.chunks += 1;
         stats.generate += r.generate;
         stats.mesh += r.mesh;
-        if r.epoch != world.epoch || !chunks.wanted_set.contains(&r.pos) {
-            stats.dropped += 1;
-            continue;
-        }
-        if chunks.reload.contains(&r.pos) {
-            // Generated before a newer reload was asked for: another task follows.
+        // Reloads of loaded chunks are applied even where no longer wanted (within
+        // the unload margin), so no stale blocks stay.
+        let wanted = chunks.wanted_set.contains(&r.pos) || chunks.loaded.contains_key(&r.pos);
+        if r.epoch != world.epoch || !wanted {
             stats.dropped += 1;
             continue;
         }
