@@ -147,7 +147,8 @@ pub fn plugin(saves: Option<SaveDir>) -> impl Fn(&mut App) {
                     .in_set(PersistenceSystems)
                     .before(StreamingSystems::Plan),
             )
-            .add_systems(Last, save_on_exit);
+            // After the window plugin's exit check, which runs in `Last` too.
+            .add_systems(Last, save_on_exit.after(bevy::window::ExitSystems));
     }
 }
 
