@@ -22,7 +22,6 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
-use terravox_edits::SaveDir;
 use terravox_worldgen::WorldConfig;
 
 /// Default view distance in chunks.
@@ -65,7 +64,7 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
             config::plugin(self.options.clone()),
-            persistence::plugin(self.options.save_dir.clone().map(SaveDir::new)),
+            persistence::plugin(self.options.save_dir.clone()),
             streaming::plugin,
             player::plugin,
             editing::plugin,
@@ -79,7 +78,7 @@ impl Plugin for GamePlugin {
 /// plugins on `MinimalPlugins`: for tests and `terravox bench`.
 pub fn headless_app(options: PlayOptions) -> App {
     let mut app = App::new();
-    let saves = options.save_dir.clone().map(SaveDir::new);
+    let saves = options.save_dir.clone();
     app.add_plugins(MinimalPlugins)
         .insert_resource(ui::PanelOpen(false))
         .add_plugins((

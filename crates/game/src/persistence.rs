@@ -2,6 +2,8 @@
 //! the panel switches worlds), saved every few seconds when something changed, when
 //! switching worlds and on exit. An unreadable save is moved aside with a message.
 
+use std::path::PathBuf;
+
 use bevy::prelude::*;
 use terravox_edits::{Edits, SaveDir};
 use terravox_voxel::{Block, BlockPos};
@@ -134,8 +136,9 @@ pub struct DiscardEdits;
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PersistenceSystems;
 
-/// The persistence plugin; `saves: None` keeps edits in memory only.
-pub fn plugin(saves: Option<SaveDir>) -> impl Fn(&mut App) {
+/// The persistence plugin, saving under `save_dir`; `None` keeps edits in memory only.
+pub fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
+    let saves = save_dir.map(SaveDir::new);
     move |app: &mut App| {
         app.insert_resource(SaveSetting(saves.clone()))
             .add_message::<DiscardEdits>()
