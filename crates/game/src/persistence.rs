@@ -70,7 +70,7 @@ impl WorldEdits {
     }
 
     /// The save file of this world, if saving is on.
-    pub fn path(&self) -> Option<std::path::PathBuf> {
+    pub fn path(&self) -> Option<PathBuf> {
         self.saves.as_ref().map(|d| d.path_for(&self.world))
     }
 
