@@ -1,5 +1,5 @@
-//! `terravox bench`: chunk generation and meshing throughput on all cores, and the
-//! per-chunk medians on one core.
+//! `terravox bench`: chunk generation and meshing throughput on all cores, the
+//! per-chunk medians on one core, streaming and editing in a headless game, and saves.
 
 use std::time::{Duration, Instant};
 
@@ -88,13 +88,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         );
     }
     let options = terravox_game::PlayOptions {
-        world: cfg,
+        world: cfg.clone(),
         view_distance: terravox_game::DEFAULT_VIEW_DISTANCE,
         screenshot: None,
         panel_open: false,
         save_dir: None,
     };
-    let f = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
+    let (f, mut app) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
     println!(
         "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",
         terravox_game::DEFAULT_VIEW_DISTANCE,
@@ -102,6 +102,46 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         f.frames,
         f.frame_median,
         f.frame_p90
+    );
+    let e = terravox_game::measure_editing(&mut app, 200)?;
+    println!(
+        "editing: {} blocks broken one at a time; remeshed (with border neighbours) after median {:?}, p90 {:?}, max {:?}",
+        e.edits, e.median, e.p90, e.max
+    );
+    save_figures(&cfg)
+}
+
+/// Times atomic saves and loads of 10,000 edits in a temporary folder.
+fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
+    use terravox_edits::{Edits, SaveDir};
+    use terravox_voxel::{Block, BlockPos};
+    let dir = std::env::temp_dir().join(format!("terravox-bench-{}", std::process::id()));
+    let saves = SaveDir::new(&dir);
+    let mut edits = Edits::new();
+    for i in 0..10_000 {
+        edits.set(
+            BlockPos::new(i % 100 - 50, 40 + i / 1000, (i / 100) % 10),
+            Block::Brick,
+        );
+    }
+    let (mut save_t, mut load_t) = (Vec::new(), Vec::new());
+    for _ in 0..10 {
+        let t = Instant::now();
+        saves.save(world, &edits).map_err(|e| e.to_string())?;
+        save_t.push(t.elapsed());
+        let t = Instant::now();
+        let loaded = saves.load(world).map_err(|e| e.to_string())?;
+        load_t.push(t.elapsed());
+        if loaded != edits {
+            return Err("a saved world loaded differently".into());
+        }
+    }
+    let size = std::fs::metadata(saves.path_for(world)).map_or(0, |m| m.len());
+    let _ = std::fs::remove_dir_all(&dir);
+    let ((sm, s10, s90), (lm, l10, l90)) = (median(save_t), median(load_t));
+    println!(
+        "saves: 10,000 edits ({} KB): atomic save median {sm:?} (p10 {s10:?}, p90 {s90:?}); load median {lm:?} (p10 {l10:?}, p90 {l90:?})",
+        size / 1024
     );
     Ok(())
 }

@@ -313,7 +313,7 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
     // Exit saves; a new game in the same folder shows the same blocks and meshes.
     first.world_mut().write_message(AppExit::Success);
     first.update();
-    assert!(!first.world().resource::<WorldEdits>().dirty);
+    assert!(!first.world().resource::<WorldEdits>().dirty());
     let mut second = app(cfg.clone(), Some(dir.clone()));
     load(&mut second);
     assert_eq!(second.world().resource::<WorldEdits>().edits.len(), 2);
@@ -365,6 +365,15 @@ fn autosave_writes_within_seconds_and_discard_restores_the_generated_world() {
     for _ in 0..22 {
         app.update();
     }
+    assert!(
+        app.world().resource::<WorldEdits>().writing() || path.exists(),
+        "autosave started within 5 seconds of game time"
+    );
+    // The write runs on an I/O task; its outcome is taken in on a later frame.
+    run_until(&mut app, 30, |a| {
+        let e = a.world().resource::<WorldEdits>();
+        !e.writing() && !e.dirty()
+    });
     assert!(path.exists(), "autosaved");
     assert_eq!(SaveDir::new(&dir).load(&cfg).unwrap().len(), 1);
 

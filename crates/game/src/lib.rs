@@ -104,11 +104,12 @@ pub struct StreamingFigures {
     pub frame_p90: std::time::Duration,
 }
 
-/// Streams `options.view_distance` around the spawn in a headless app and measures it.
+/// Streams `options.view_distance` around the spawn in a headless app and measures it;
+/// returns the figures and the loaded app.
 pub fn measure_streaming(
     options: PlayOptions,
     timeout: std::time::Duration,
-) -> Result<StreamingFigures, String> {
+) -> Result<(StreamingFigures, App), String> {
     use std::time::Instant;
     let mut app = headless_app(options);
     let start = Instant::now();
@@ -130,11 +131,83 @@ pub fn measure_streaming(
     let n = frames.len() as u32;
     frames.sort();
     let q = |f: f64| frames[((frames.len() - 1) as f64 * f) as usize];
-    Ok(StreamingFigures {
+    let figures = StreamingFigures {
         time_to_load,
         frames: n,
         frame_median: q(0.5),
         frame_p90: q(0.9),
+    };
+    Ok((figures, app))
+}
+
+/// Figures of block edits in a headless game.
+#[derive(Clone, Copy, Debug)]
+pub struct EditFigures {
+    /// Edits made.
+    pub edits: usize,
+    /// Median time from an edit until every chunk holding the block has its new mesh.
+    pub median: std::time::Duration,
+    /// 90th percentile of the same.
+    pub p90: std::time::Duration,
+    /// The slowest edit.
+    pub max: std::time::Duration,
+}
+
+/// Breaks `edits` surface blocks around the player of a loaded headless app, one at a
+/// time, and measures how long until their chunks (and border neighbours) are remeshed.
+pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, String> {
+    use std::time::Instant;
+    use terravox_voxel::{Block, BlockPos};
+    let feet = {
+        let mut q = app
+            .world_mut()
+            .query_filtered::<&Transform, With<player::Player>>();
+        q.single(app.world())
+            .map_err(|e| e.to_string())?
+            .translation
+    };
+    let mut times = Vec::new();
+    for i in 0..edits as i32 {
+        // A spiral-ish walk over the columns around the player, crossing chunk borders.
+        let (x, z) = (
+            feet.x as i32 + i % 23 - 11,
+            feet.z as i32 + (i / 23) % 23 - 11,
+        );
+        let chunks = app.world().resource::<streaming::Chunks>();
+        let top = (feet.y as i32 - 24..feet.y as i32 + 24)
+            .rev()
+            .map(|y| BlockPos::new(x, y, z))
+            .find(|&p| chunks.block(p).is_some_and(|b| b.is_solid()))
+            .ok_or("no ground near the player")?;
+        let start = Instant::now();
+        app.world_mut()
+            .resource_scope(|world, mut edits: Mut<persistence::WorldEdits>| {
+                let mut chunks = world.resource_mut::<streaming::Chunks>();
+                if chunks.set_block(top, Block::Air) {
+                    edits.record(top, Block::Air);
+                }
+            });
+        let mut frames = 0;
+        loop {
+            app.update();
+            frames += 1;
+            let c = app.world().resource::<streaming::Chunks>();
+            if c.remesh.is_empty() && c.remesh_wanted.is_empty() {
+                break;
+            }
+            if frames > 10_000 {
+                return Err("an edit was never remeshed".into());
+            }
+        }
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
+    Ok(EditFigures {
+        edits,
+        median: q(0.5),
+        p90: q(0.9),
+        max: q(1.0),
     })
 }
 

@@ -1,11 +1,13 @@
 //! The active world's edits and their save file: loaded when a world starts (and when
-//! the panel switches worlds), saved every few seconds when something changed, when
-//! switching worlds and on exit. An unreadable save is moved aside with a message.
+//! the panel switches worlds), saved every few seconds when something changed (written
+//! on an I/O task, off the main thread), and saved at once when switching worlds and on
+//! exit. An unreadable save is moved aside with a message.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use terravox_edits::{Edits, SaveDir};
+use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
+use terravox_edits::{Edits, SaveDir, SaveError};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::WorldConfig;
 
@@ -24,12 +26,16 @@ pub struct WorldEdits {
     pub edits: Edits,
     /// Where saves go; `None` keeps edits in memory only (tests, benchmarks).
     pub saves: Option<SaveDir>,
-    /// Edits not yet on disk.
-    pub dirty: bool,
     /// The outcome of the last load or save, for the panel.
     pub status: String,
+    /// Bumped by every change of the edits.
+    revision: u64,
+    /// The revision on disk.
+    saved: u64,
     /// Seconds (app time) of the last save attempt.
     last_save: f32,
+    /// A background write and the revision it writes.
+    writing: Option<Task<(u64, Result<(), SaveError>)>>,
 }
 
 impl WorldEdits {
@@ -63,10 +69,22 @@ impl WorldEdits {
             world: world.clone(),
             edits,
             saves,
-            dirty: false,
             status,
+            revision: 0,
+            saved: 0,
             last_save: 0.0,
+            writing: None,
         }
+    }
+
+    /// Whether some edits are not on disk yet.
+    pub fn dirty(&self) -> bool {
+        self.revision != self.saved
+    }
+
+    /// Whether a background write is under way.
+    pub fn writing(&self) -> bool {
+        self.writing.is_some()
     }
 
     /// The save file of this world, if saving is on.
@@ -77,21 +95,16 @@ impl WorldEdits {
     /// Records an edit (call after [`Chunks::set_block`] accepted it).
     pub fn record(&mut self, pos: BlockPos, block: Block) {
         if self.edits.set(pos, block) {
-            self.dirty = true;
+            self.revision += 1;
         }
     }
 
-    /// Writes the edits now if there are unsaved ones. Errors go to the status, the
-    /// log and `notices`; the edits stay dirty so the next autosave retries.
-    pub fn save(&mut self, now: f32, notices: &mut Notices) {
-        self.last_save = now;
-        let Some(dir) = &self.saves else { return };
-        if !self.dirty {
-            return;
-        }
-        match dir.save(&self.world, &self.edits) {
+    /// Takes in the outcome of a write of `revision`. Errors go to the status, the log
+    /// and `notices`; the edits stay dirty so the next autosave retries.
+    fn finished(&mut self, revision: u64, result: Result<(), SaveError>, notices: &mut Notices) {
+        match result {
             Ok(()) => {
-                self.dirty = false;
+                self.saved = self.saved.max(revision);
                 self.status = format!("saved {} edited blocks", self.edits.len());
             }
             Err(e) => {
@@ -105,13 +118,62 @@ impl WorldEdits {
         }
     }
 
+    /// Waits for a background write, if one is under way.
+    fn finish_writing(&mut self, notices: &mut Notices) {
+        if let Some(task) = self.writing.take() {
+            let (revision, result) = block_on(task);
+            self.finished(revision, result, notices);
+        }
+    }
+
+    /// Takes in a finished background write without waiting.
+    fn poll_writing(&mut self, notices: &mut Notices) {
+        if let Some(task) = &mut self.writing
+            && let Some((revision, result)) = check_ready(task)
+        {
+            self.writing = None;
+            self.finished(revision, result, notices);
+        }
+    }
+
+    /// Writes the edits now, on this thread, if some are not on disk (after any
+    /// background write): for switching worlds and exiting.
+    pub fn save(&mut self, now: f32, notices: &mut Notices) {
+        self.finish_writing(notices);
+        self.last_save = now;
+        let Some(dir) = &self.saves else { return };
+        if !self.dirty() {
+            return;
+        }
+        let result = dir.save(&self.world, &self.edits);
+        self.finished(self.revision, result, notices);
+    }
+
+    /// Starts writing the edits on an I/O task if some are not on disk and no write
+    /// is under way: the autosave, which must not stall a frame.
+    pub fn save_in_background(&mut self, now: f32) {
+        if self.writing.is_some() || !self.dirty() {
+            return;
+        }
+        let Some(dir) = self.saves.clone() else {
+            return;
+        };
+        self.last_save = now;
+        let (world, edits, revision) = (self.world.clone(), self.edits.clone(), self.revision);
+        self.writing =
+            Some(IoTaskPool::get().spawn(async move { (revision, dir.save(&world, &edits)) }));
+    }
+
     /// Forgets every edit of this world and deletes its save; the chunks they touched
     /// are generated again.
     pub fn discard(&mut self, chunks: &mut Chunks, notices: &mut Notices) {
+        // A write under way would bring the file back after the delete.
+        self.finish_writing(notices);
         let touched = self.edits.touched_chunks();
         let count = self.edits.len();
         self.edits = Edits::new();
-        self.dirty = false;
+        self.revision += 1;
+        self.saved = self.revision;
         if let Some(dir) = &self.saves
             && let Err(e) = dir.delete(&self.world)
         {
@@ -195,9 +257,10 @@ fn discard_edits(
 }
 
 fn autosave(time: Res<Time>, mut edits: ResMut<WorldEdits>, mut notices: ResMut<Notices>) {
+    edits.poll_writing(&mut notices);
     let now = time.elapsed_secs();
-    if edits.dirty && now - edits.last_save >= AUTOSAVE_SECONDS {
-        edits.save(now, &mut notices);
+    if edits.dirty() && now - edits.last_save >= AUTOSAVE_SECONDS {
+        edits.save_in_background(now);
     }
 }
 

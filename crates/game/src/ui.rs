@@ -248,7 +248,7 @@ fn draw_saves(
             ui.label(format!(
                 "{} edited blocks{}",
                 edits.edits.len(),
-                if edits.dirty {
+                if edits.dirty() {
                     " (unsaved changes)"
                 } else {
                     ""
