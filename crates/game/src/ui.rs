@@ -142,10 +142,10 @@ fn draw_hud(
     mut contexts: EguiContexts,
     open: Res<PanelOpen>,
     hotbar: Res<Hotbar>,
-    notices: Res<Notices>,
+    mut notices: ResMut<Notices>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let current: Vec<&str> = notices.current().collect();
+    let current = notices.to_show();
     if !current.is_empty() {
         egui::Area::new(egui::Id::new("notices"))
             .anchor(egui::Align2::CENTER_TOP, [0.0, 12.0])
