@@ -184,7 +184,6 @@ fn select_block(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn edit_blocks(
     mouse: Option<Res<ButtonInput<MouseButton>>>,
     cursor: Query<&CursorOptions, With<PrimaryWindow>>,
