@@ -1,10 +1,12 @@
 //! Headless app tests: the game's streaming and player plugins in a Bevy `App` with
 //! `MinimalPlugins` (no window, no GPU).
 
+mod common;
+
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
+use common::run_until;
 use terravox_game::PlayOptions;
 use terravox_game::config::{ActiveWorld, ViewDistance, WorldChanged};
 use terravox_game::player::{self, MoveInput, Player};
@@ -23,19 +25,6 @@ fn app(preset: &str, view: u32) -> App {
         panel_open: false,
         save_dir: None,
     })
-}
-
-/// Updates until `done` or the deadline.
-fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> bool) {
-    let end = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < end {
-        app.update();
-        if done(app) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    panic!("timed out");
 }
 
 fn player_feet(app: &mut App) -> Vec3 {

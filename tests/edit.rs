@@ -3,12 +3,15 @@
 //! edits kept through unloads, world switches and restarts, autosave, discarding,
 //! and unreadable saves moved aside.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use common::run_until;
 use terravox_edits::SaveDir;
 use terravox_game::PlayOptions;
 use terravox_game::config::{ActiveWorld, Notices, WorldChanged};
@@ -57,20 +60,17 @@ fn app(world: WorldConfig, dir: Option<PathBuf>) -> App {
     app
 }
 
-fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> bool) {
-    let end = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < end {
-        app.update();
-        if done(app) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    panic!("timed out");
-}
-
 fn load(app: &mut App) {
     run_until(app, 120, |a| a.world().resource::<Chunks>().fully_loaded());
+}
+
+/// Every notice the game showed.
+fn notices(app: &App) -> Vec<String> {
+    app.world()
+        .resource::<Notices>()
+        .all()
+        .map(str::to_owned)
+        .collect()
 }
 
 fn block(app: &App, p: BlockPos) -> Option<Block> {
@@ -407,12 +407,7 @@ fn unreadable_saves_are_reported_moved_aside_and_the_game_starts() {
         std::fs::write(&path, text).unwrap();
         let mut app = app(cfg.clone(), Some(dir.clone()));
         load(&mut app);
-        let notices: Vec<String> = app
-            .world()
-            .resource::<Notices>()
-            .all()
-            .map(str::to_owned)
-            .collect();
+        let notices = notices(&app);
         assert_eq!(notices.len(), 1, "{name}: {notices:?}");
         assert!(
             notices[0].contains("could not be loaded"),
@@ -448,12 +443,7 @@ fn a_save_that_cannot_be_read_or_moved_is_never_overwritten() {
     std::fs::write(&file, "precious").unwrap();
     let mut app = app(world(), Some(file.clone()));
     load(&mut app);
-    let notices: Vec<String> = app
-        .world()
-        .resource::<Notices>()
-        .all()
-        .map(str::to_owned)
-        .collect();
+    let notices = notices(&app);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].contains("could not be loaded"), "{notices:?}");
     assert!(app.world().resource::<WorldEdits>().path().is_none());
