@@ -262,7 +262,7 @@ proptest! {
     fn random_chunks_are_watertight(blocks in proptest::collection::vec(random_block(), 64), seed in any::<u64>()) {
         // Random blocks in an 8-block cube region plus random padding, tiled by a seed.
         let chunk = Chunk::from_fn(|x, y, z| {
-            let h = (x as u64 * 73_856_093) ^ (y as u64 * 19_349_663) ^ (z as u64 * 83_492_791) ^ seed;
+            let h = (x as u64).wrapping_mul(73_856_093) ^ (y as u64).wrapping_mul(19_349_663) ^ (z as u64).wrapping_mul(83_492_791) ^ seed;
             blocks[(h % 64) as usize]
         });
         assert_watertight(&chunk);

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::params::{self, Param};
 use crate::seed::Seed;
 
 /// The version of the generators' output. A world code carries it; a config with
@@ -188,7 +189,7 @@ impl ConfigError {
     }
 }
 
-/// Collects range checks with field paths.
+/// Collects problems with their field paths.
 struct Check {
     errors: Vec<ConfigError>,
 }
@@ -202,43 +203,20 @@ impl Check {
         });
     }
 
-    /// `lo (<|<=) v (<|<=) hi`, and finite.
-    fn range(&mut self, field: &str, v: f64, lo: f64, lo_open: bool, hi: f64, hi_open: bool) {
-        let ok = v.is_finite()
-            && (if lo_open { v > lo } else { v >= lo })
-            && (if hi_open { v < hi } else { v <= hi });
-        if !ok {
-            let expected = format!(
-                "a finite number in {}{lo}, {hi}{}",
-                if lo_open { "(" } else { "[" },
-                if hi_open { ")" } else { "]" }
-            );
-            self.fail(field, v, &expected);
+    /// Checks every parameter of a table on `config`, naming fields `{prefix}{field}`.
+    fn params<C>(&mut self, prefix: &str, table: &[Param<C>], config: &C) {
+        for p in table {
+            let v = (p.get)(config);
+            if !p.spec.allows(v) {
+                self.fail(&format!("{prefix}{}", p.field), v, &p.spec.expected());
+            }
         }
-    }
-
-    fn int_range(&mut self, field: &str, v: i64, lo: i64, hi: i64) {
-        if !(lo..=hi).contains(&v) {
-            self.fail(field, v, &format!("an integer in {lo}..={hi}"));
-        }
-    }
-
-    fn octaves(&mut self, field: &str, v: u32) {
-        self.int_range(field, v as i64, 1, 16);
-    }
-    fn persistence(&mut self, field: &str, v: f64) {
-        self.range(field, v, 0.0, true, 1.0, false);
-    }
-    fn lacunarity(&mut self, field: &str, v: f64) {
-        self.range(field, v, 1.0, false, 8.0, false);
     }
 }
 
-/// Heights that stay far from `i32` overflow in any arithmetic the generators do.
-const HEIGHT_LIMIT: i64 = 1 << 20;
-
 impl WorldConfig {
-    /// Every problem with this config, each naming its field. Empty when valid.
+    /// Every problem with this config, each naming its field. Empty when valid. The
+    /// ranges come from [`crate::params`]; rules between fields are checked here.
     pub fn problems(&self) -> Vec<ConfigError> {
         let mut c = Check { errors: Vec::new() };
         if self.version != GENERATOR_VERSION {
@@ -248,119 +226,17 @@ impl WorldConfig {
                 &format!("{GENERATOR_VERSION} (this build's generator version)"),
             );
         }
-        c.int_range(
-            "sea_level",
-            self.sea_level as i64,
-            -HEIGHT_LIMIT,
-            HEIGHT_LIMIT,
-        );
+        c.params("", &params::WORLD, self);
         match &self.generator {
-            GeneratorConfig::Density(d) => {
-                let n = &d.noise;
-                c.range(
-                    "generator.noise.frequency",
-                    n.frequency,
-                    0.0,
-                    true,
-                    1.0,
-                    false,
-                );
-                c.octaves("generator.noise.octaves", n.octaves);
-                c.persistence("generator.noise.persistence", n.persistence);
-                c.lacunarity("generator.noise.lacunarity", n.lacunarity);
-                c.range("generator.scale", d.scale, 0.0, true, 1024.0, false);
-                c.range("generator.offset", d.offset, -4096.0, false, 4096.0, false);
-                c.range(
-                    "generator.cliff_scale",
-                    d.cliff_scale,
-                    0.0,
-                    false,
-                    16.0,
-                    false,
-                );
-                c.range(
-                    "generator.threshold",
-                    d.threshold,
-                    -1024.0,
-                    false,
-                    1024.0,
-                    false,
-                );
-                c.int_range(
-                    "generator.snow_line",
-                    d.snow_line as i64,
-                    -HEIGHT_LIMIT,
-                    HEIGHT_LIMIT,
-                );
-            }
+            GeneratorConfig::Density(d) => c.params("generator.", &params::DENSITY, d),
             GeneratorConfig::Islands(i) => {
-                c.range(
-                    "generator.noise_scale",
-                    i.noise_scale,
-                    1.0,
-                    false,
-                    1e6,
-                    false,
-                );
-                c.octaves("generator.octaves", i.octaves);
-                c.persistence("generator.persistence", i.persistence);
-                c.lacunarity("generator.lacunarity", i.lacunarity);
-                c.range(
-                    "generator.island_size",
-                    i.island_size,
-                    0.0,
-                    true,
-                    1e6,
-                    false,
-                );
-                c.range("generator.radius", i.radius, 0.0, true, 4.0, false);
-                c.range("generator.steepness", i.steepness, 1.0, false, 5.0, false);
-                c.range(
-                    "generator.attenuation",
-                    i.attenuation,
-                    0.0,
-                    true,
-                    1.0,
-                    false,
-                );
-                c.range(
-                    "generator.centre_offset[0]",
-                    i.centre_offset[0],
-                    -1e6,
-                    false,
-                    1e6,
-                    false,
-                );
-                c.range(
-                    "generator.centre_offset[1]",
-                    i.centre_offset[1],
-                    -1e6,
-                    false,
-                    1e6,
-                    false,
-                );
-                c.range(
-                    "generator.height_scale",
-                    i.height_scale,
-                    1.0,
-                    false,
-                    512.0,
-                    false,
-                );
-                let b = &i.bands;
-                let bands = [
-                    ("generator.bands.deep_water", b.deep_water),
-                    ("generator.bands.shallow_water", b.shallow_water),
-                    ("generator.bands.sand", b.sand),
-                    ("generator.bands.grass", b.grass),
-                    ("generator.bands.forest", b.forest),
-                    ("generator.bands.rock", b.rock),
-                ];
+                c.params("generator.", &params::ISLANDS, i);
                 let mut below = 0.0;
-                for (field, v) in bands {
-                    if !(v.is_finite() && v > below && v < 1.0) {
+                for band in &params::BANDS {
+                    let v = (band.get)(i);
+                    if !(band.spec.allows(v) && v > below) {
                         c.fail(
-                            field,
+                            &format!("generator.{}", band.field),
                             v,
                             &format!("a number in ({below}, 1), above the band below it"),
                         );
@@ -369,15 +245,21 @@ impl WorldConfig {
                     }
                 }
                 if let IslandLayout::Archipelago { cell_size, jitter } = i.layout {
+                    let [cells, jitters] = &params::ARCHIPELAGO;
+                    c.params(
+                        "generator.",
+                        std::slice::from_ref(jitters),
+                        &(cell_size, jitter),
+                    );
                     let reach = i.island_size * i.radius;
-                    c.range("generator.layout.jitter", jitter, 0.0, false, 1.0, false);
-                    if !(cell_size.is_finite() && cell_size >= 2.0 * reach && cell_size <= 1e6) {
+                    if !(cells.spec.allows(cell_size) && cell_size >= 2.0 * reach) {
                         c.fail(
                             "generator.layout.cell_size",
                             cell_size,
                             &format!(
-                                "a finite number in [{}, 1000000] (twice island_size * radius)",
-                                2.0 * reach
+                                "a finite number in [{}, {}] (at least twice island_size * radius)",
+                                (2.0 * reach).max(cells.spec.min),
+                                cells.spec.max
                             ),
                         );
                     }
@@ -429,12 +311,5 @@ impl WorldConfig {
             GeneratorConfig::Density(_) => "Cliffs",
             GeneratorConfig::Islands(_) => "Islands",
         }
-    }
-}
-
-impl Default for WorldConfig {
-    /// The default world: the `cliffs` preset.
-    fn default() -> Self {
-        crate::presets::builtin("cliffs").expect("the cliffs preset is built in and valid")
     }
 }

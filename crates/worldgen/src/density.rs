@@ -16,6 +16,7 @@ use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, PADDED, PADDED_VOLUME};
 
 use crate::config::DensityConfig;
 use crate::fbm::Fbm;
+use crate::surface::Surface;
 
 /// Lattice spacing across (x and z), in blocks.
 pub const STEP_XZ: i32 = 4;
@@ -64,52 +65,6 @@ const FRAC_Y: [f64; (TOP + 2) as usize] = {
     }
     t
 };
-
-/// Block rules shared by the density generator's chunks, surface queries and maps.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Surface {
-    pub sea_level: i32,
-    pub snow_line: i32,
-}
-
-impl Surface {
-    /// The block of a solid at height `y` with `depth` solid blocks above it.
-    #[inline]
-    pub fn solid_block(self, y: i32, depth: i32) -> Block {
-        let sea = self.sea_level;
-        match depth {
-            0 if y >= self.snow_line => Block::Snow,
-            0 if y < sea - 6 => Block::Gravel,
-            0 if y <= sea + 1 => Block::Sand,
-            0 => Block::Grass,
-            1..=3 if y + depth <= sea + 1 => Block::Sand,
-            1..=3 => Block::Dirt,
-            _ => Block::Stone,
-        }
-    }
-
-    /// The block of a non-solid at height `y`.
-    #[inline]
-    pub fn fluid_block(self, y: i32) -> Block {
-        if y <= self.sea_level {
-            Block::Water
-        } else {
-            Block::Air
-        }
-    }
-
-    /// A chunk holding no solid block.
-    pub fn fluid_chunk(self, pos: ChunkPos) -> Chunk {
-        let oy = pos.y * CHUNK;
-        if oy + CHUNK <= self.sea_level {
-            Chunk::Uniform(Block::Water)
-        } else if oy - 1 > self.sea_level {
-            Chunk::Uniform(Block::Air)
-        } else {
-            Chunk::from_fn(|_, y, _| self.fluid_block(oy + y))
-        }
-    }
-}
 
 /// The density generator, ready to make chunks.
 #[derive(Clone, Debug)]

@@ -14,9 +14,9 @@
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, PADDED, dense_array, padded_index};
 
 use crate::config::{IslandConfig, IslandLayout};
-use crate::density::Surface;
 use crate::fbm::Fbm;
 use crate::seed::mix64;
+use crate::surface::Surface;
 
 /// An island centre and how far its land can reach.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,19 +1,27 @@
 //! World generation for terravox: a [`WorldConfig`] (seed, generator, parameters) turns
 //! into chunks, column heights and top-down maps.
 //!
-//! Two generators, as in `shared/DESIGN.md`: a 3D density field ("Cliffs") and a 2D
+//! Two generators (see `docs/design.md`): a 3D density field ("Cliffs") and a 2D
 //! heightmap with an island falloff ("Islands"). A [`Generator`] is `Send + Sync`,
 //! holds no global state, and [`Generator::generate`] is a pure function of the config
 //! and the chunk position: the same seed and settings give bit-identical chunks on any
 //! thread, in any order. Pure Rust, no Bevy.
+//!
+//! Modules, lowest first: `seed` (seeds and fixed mixing), `config` (the serde world
+//! config and its validation), [`params`] (every numeric parameter's range and
+//! tooltip, once), `presets` (built-in worlds, config files), `fbm` (seeded fractal
+//! noise), `surface` (block rules both generators share), `density` and `islands`
+//! (the two generators), [`map`] (top-down images).
 
 pub mod config;
 mod density;
 mod fbm;
 mod islands;
 pub mod map;
+pub mod params;
 pub mod presets;
 pub mod seed;
+mod surface;
 
 pub use config::{
     Bands, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig, IslandConfig,

@@ -74,6 +74,13 @@ pub fn builtin(name: &str) -> Result<WorldConfig, LoadError> {
     })
 }
 
+impl Default for WorldConfig {
+    /// The default world: the `cliffs` preset.
+    fn default() -> Self {
+        builtin("cliffs").expect("the cliffs preset is built in and valid")
+    }
+}
+
 /// Reads and validates a world config from a RON file.
 pub fn load_file(path: &Path) -> Result<WorldConfig, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {

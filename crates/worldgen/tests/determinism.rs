@@ -82,11 +82,16 @@ fn seeds_decide_the_world() {
         assert_ne!(hashes[0], hashes[1], "{preset}");
         assert_ne!(hashes[1], hashes[2], "{preset}");
         assert_ne!(hashes[0], hashes[2], "{preset}");
+        // A text seed is its FNV-1a hash: the same world as that integer seed, and
+        // another world than the integer seeds above.
         let text = world_hash(&generator(preset, "a text seed"), &fixed_chunks());
+        let value = Seed::new("a text seed").value();
         assert_eq!(
             text,
-            world_hash(&generator(preset, "a text seed"), &fixed_chunks())
+            world_hash(&generator(preset, &value.to_string()), &fixed_chunks()),
+            "{preset}"
         );
+        assert!(!hashes.contains(&text), "{preset}");
     }
     // An integer seed is that integer, so "42" and " 42 " are one world.
     let a = presets::builtin("cliffs")

@@ -225,3 +225,17 @@ proptest! {
         prop_assert!(Generator::new(&c).is_err());
     }
 }
+
+#[test]
+fn the_parameter_reference_matches_the_table() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/parameters.md");
+    let want = terravox_worldgen::params::markdown_table();
+    if std::env::var_os("TERRAVOX_BLESS").is_some() {
+        std::fs::write(path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(
+        have, want,
+        "docs/parameters.md is stale: run TERRAVOX_BLESS=1 cargo test -p terravox-worldgen --test validation"
+    );
+}

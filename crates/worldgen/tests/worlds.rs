@@ -181,15 +181,13 @@ fn density_surface_has_grass_dirt_and_stone_layers() {
         let (p, l) = terravox_voxel::BlockPos::new(x, top - d, z).to_chunk();
         g.generate(p).get(l[0], l[1], l[2])
     };
+    // Three blocks of dirt under the grass, then stone at the first solid block below.
     for d in 1..=3 {
-        assert!(
-            matches!(
-                below(d),
-                Block::Dirt | Block::Stone | Block::Air | Block::Water
-            ),
-            "{:?}",
-            below(d)
-        );
+        assert_eq!(below(d), Block::Dirt, "{d} below the grass");
     }
-    assert_eq!(below(1), Block::Dirt);
+    let deeper = (4..64)
+        .map(below)
+        .find(|b| b.is_solid())
+        .expect("solid ground below the dirt");
+    assert_eq!(deeper, Block::Stone);
 }

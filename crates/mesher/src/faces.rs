@@ -1,0 +1,148 @@
+//! One face direction of a chunk: per-vertex ambient occlusion from the blocks in
+//! front of each face, and greedy merging of equal faces into rectangles.
+
+use terravox_voxel::{Block, padded_index};
+
+use crate::emit::{Surface, emit};
+use crate::masks::{Masks, N, P, Pass, plane_rows};
+use crate::{Face, Quad};
+
+/// Block-local coordinates of plane cell `(layer, row, col)` for a face.
+#[inline(always)]
+fn coords(face: Face, layer: usize, row: usize, col: usize) -> [i32; 3] {
+    let (d, r, c) = face.axes();
+    let mut p = [0; 3];
+    p[d] = layer as i32;
+    p[r] = row as i32;
+    p[c] = col as i32;
+    p
+}
+
+/// The 3x3 opaque neighbourhood in front of the face of block `p`: bit
+/// `(dr + 1) * 3 + (dc + 1)` is the block at row offset `dr`, column offset `dc`.
+#[inline(always)]
+fn front_neighbourhood(masks: &Masks, face: Face, p: [i32; 3]) -> usize {
+    let n = face.normal();
+    let f = [p[0] + n[0], p[1] + n[1], p[2] + n[2]].map(|v| (v + 1) as usize);
+    let row3 = |bits: u64, c: usize| ((bits >> (c - 1)) & 7) as usize;
+    match face {
+        // Rows along z, columns along x: three x-rows of the front layer.
+        Face::PosY | Face::NegY => (0..3).fold(0, |acc, dr| {
+            acc | row3(masks.opaque[f[1] * P + f[2] + dr - 1], f[0]) << (dr * 3)
+        }),
+        // Rows along y, columns along x.
+        Face::PosZ | Face::NegZ => (0..3).fold(0, |acc, dr| {
+            acc | row3(masks.opaque[(f[1] + dr - 1) * P + f[2]], f[0]) << (dr * 3)
+        }),
+        // Rows along y, columns along z: single lookups.
+        Face::PosX | Face::NegX => (0..9).fold(0, |acc, i| {
+            let (dr, dc) = (i / 3, i % 3);
+            let bit = masks.opaque[(f[1] + dr - 1) * P + f[2] + dc - 1] >> f[0] & 1;
+            acc | (bit as usize) << i
+        }),
+    }
+}
+
+/// Packed occlusion levels (2 bits each: A, B, C, D) for every 3x3 neighbourhood,
+/// by the rule `0 if both sides, else 3 - (side1 + side2 + corner)`.
+const AO_TABLE: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut n = 0;
+    while n < 512 {
+        t[n] = vertex_ao(n, -1, -1)
+            | vertex_ao(n, -1, 1) << 2
+            | vertex_ao(n, 1, 1) << 4
+            | vertex_ao(n, 1, -1) << 6;
+        n += 1;
+    }
+    t
+};
+
+/// Occlusion level of the vertex towards `(dr, dc)` in neighbourhood `n`.
+const fn vertex_ao(n: usize, dr: i32, dc: i32) -> u8 {
+    const fn bit(n: usize, dr: i32, dc: i32) -> u8 {
+        ((n >> ((dr + 1) * 3 + dc + 1)) & 1) as u8
+    }
+    let (s1, s2, corner) = (bit(n, dr, 0), bit(n, 0, dc), bit(n, dr, dc));
+    if s1 == 1 && s2 == 1 {
+        0
+    } else {
+        3 - (s1 + s2 + corner)
+    }
+}
+
+/// Meshes the faces of direction `Face::ALL[F]`, of water if `WATER`, else opaque.
+pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
+    blocks: &[Block],
+    masks: &mut Masks,
+    out: &mut Surface,
+) {
+    let face = Face::ALL[F];
+    let pass = if WATER { Pass::Water } else { Pass::Opaque };
+    if matches!(face, Face::PosX | Face::NegX) {
+        masks.gather_x(face, pass);
+    }
+    for layer in 0..N {
+        let mut rows = plane_rows(masks, face, pass, layer);
+        if rows.iter().all(|&r| r == 0) {
+            continue;
+        }
+        // Keys: block in the low byte, the four occlusion levels in the high byte.
+        for (r, &bits) in rows.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let c = b.trailing_zeros() as usize;
+                b &= b - 1;
+                let p = coords(face, layer, r, c);
+                let block = blocks[padded_index(p[0], p[1], p[2])];
+                let ao_bits = match pass {
+                    Pass::Opaque => AO_TABLE[front_neighbourhood(masks, face, p)],
+                    Pass::Water => 0xff,
+                };
+                masks.keys[r][c] = block as u16 | (ao_bits as u16) << 8;
+            }
+        }
+        // Greedy merge: widen along the row, then grow down the rows.
+        for r in 0..N {
+            while rows[r] != 0 {
+                let c0 = rows[r].trailing_zeros() as usize;
+                let key = masks.keys[r][c0];
+                let mut c1 = c0;
+                while c1 + 1 < N && rows[r] >> (c1 + 1) & 1 == 1 && masks.keys[r][c1 + 1] == key {
+                    c1 += 1;
+                }
+                let span = ((u64::MAX >> (64 - (c1 - c0 + 1))) << c0) as u32;
+                let mut r1 = r;
+                while r1 + 1 < N
+                    && rows[r1 + 1] & span == span
+                    && masks.keys[r1 + 1][c0..=c1].iter().all(|&k| k == key)
+                {
+                    r1 += 1;
+                }
+                for row in &mut rows[r..=r1] {
+                    *row &= !span;
+                }
+                let ao_bits = (key >> 8) as u8;
+                let ao = [
+                    ao_bits & 3,
+                    ao_bits >> 2 & 3,
+                    ao_bits >> 4 & 3,
+                    ao_bits >> 6 & 3,
+                ];
+                let block = Block::ALL[(key & 0xff) as usize];
+                let min = coords(face, layer, r, c0).map(|v| v as u8);
+                let max = coords(face, layer, r1, c1).map(|v| v as u8);
+                emit(
+                    out,
+                    Quad {
+                        face,
+                        block,
+                        min,
+                        max,
+                        ao,
+                    },
+                );
+            }
+        }
+    }
+}

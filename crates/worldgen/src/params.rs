@@ -1,0 +1,478 @@
+//! Every numeric world parameter, defined once: its field path, allowed range,
+//! label and tooltip. The same tables drive validation ([`crate::WorldConfig::problems`]),
+//! the game panel's sliders and the parameter reference in `docs/parameters.md`
+//! ([`markdown_table`]), so the three can never disagree.
+//!
+//! Rules between fields (height bands ascending, archipelago cells wide enough for
+//! their islands) are checked in `config.rs` on top of these ranges.
+
+use crate::config::{DensityConfig, IslandConfig, WorldConfig};
+
+/// How a parameter's value is entered and shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// A number on a linear slider.
+    Linear,
+    /// A number spanning orders of magnitude: a logarithmic slider.
+    Log,
+    /// A whole number.
+    Integer,
+}
+
+/// What one parameter is and which values it allows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spec {
+    /// Short label for sliders.
+    pub label: &'static str,
+    /// Lowest value.
+    pub min: f64,
+    /// Whether `min` itself is excluded.
+    pub min_open: bool,
+    /// Highest value.
+    pub max: f64,
+    /// Whether `max` itself is excluded.
+    pub max_open: bool,
+    /// How it is entered.
+    pub scale: Scale,
+    /// What it does, for tooltips and the docs.
+    pub tooltip: &'static str,
+}
+
+impl Spec {
+    /// Whether `v` is allowed (finite and in range; whole for integers).
+    pub fn allows(&self, v: f64) -> bool {
+        v.is_finite()
+            && (if self.min_open {
+                v > self.min
+            } else {
+                v >= self.min
+            })
+            && (if self.max_open {
+                v < self.max
+            } else {
+                v <= self.max
+            })
+            && (self.scale != Scale::Integer || v.fract() == 0.0)
+    }
+
+    /// The allowed values in words, for error messages and the docs.
+    pub fn expected(&self) -> String {
+        match self.scale {
+            Scale::Integer => format!("an integer in {}..={}", self.min, self.max),
+            _ => format!(
+                "a finite number in {}{}, {}{}",
+                if self.min_open { "(" } else { "[" },
+                self.min,
+                self.max,
+                if self.max_open { ")" } else { "]" }
+            ),
+        }
+    }
+}
+
+/// One parameter of a config type `C`: where it lives and how to read and write it.
+pub struct Param<C> {
+    /// Field path below `generator` (or the world, for `sea_level`), as in errors.
+    pub field: &'static str,
+    /// Range, label and tooltip.
+    pub spec: &'static Spec,
+    /// Reads the value as `f64`.
+    pub get: fn(&C) -> f64,
+    /// Writes a value (integers are rounded towards zero).
+    pub set: fn(&mut C, f64),
+}
+
+/// A [`Param`] from a spec, a field path and a place expression on `c`.
+macro_rules! param {
+    ($spec:expr, $field:literal, |$c:ident| $place:expr) => {
+        Param {
+            field: $field,
+            spec: &$spec,
+            get: |$c| $place as f64,
+            set: |$c, v| $place = v as _,
+        }
+    };
+}
+
+/// Heights that stay far from `i32` overflow in any arithmetic the generators do.
+const HEIGHT_LIMIT: f64 = (1 << 20) as f64;
+
+/// fBm octaves, shared by both generators.
+const OCTAVES: Spec = Spec {
+    label: "octaves",
+    min: 1.0,
+    min_open: false,
+    max: 16.0,
+    max_open: false,
+    scale: Scale::Integer,
+    tooltip: "Noise layers, each finer than the last.",
+};
+/// fBm persistence, shared by both generators.
+const PERSISTENCE: Spec = Spec {
+    label: "persistence",
+    min: 0.0,
+    min_open: true,
+    max: 1.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Amplitude kept per octave: higher is rougher.",
+};
+/// fBm lacunarity, shared by both generators.
+const LACUNARITY: Spec = Spec {
+    label: "lacunarity",
+    min: 1.0,
+    min_open: false,
+    max: 8.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Frequency gained per octave.",
+};
+
+const SEA_LEVEL: Spec = Spec {
+    label: "sea level",
+    min: -HEIGHT_LIMIT,
+    min_open: false,
+    max: HEIGHT_LIMIT,
+    max_open: false,
+    scale: Scale::Integer,
+    tooltip: "Air at or below this height is water.",
+};
+
+/// The world-level parameters, for every generator.
+pub const WORLD: [Param<WorldConfig>; 1] = [param!(SEA_LEVEL, "sea_level", |c| c.sea_level)];
+
+const FREQUENCY: Spec = Spec {
+    label: "frequency",
+    min: 0.0,
+    min_open: true,
+    max: 1.0,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "Cycles per block of the first octave: smaller is broader terrain.",
+};
+const SCALE: Spec = Spec {
+    label: "scale",
+    min: 0.0,
+    min_open: true,
+    max: 1024.0,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "Vertical stretch of the density in blocks.",
+};
+const OFFSET: Spec = Spec {
+    label: "offset",
+    min: -4096.0,
+    min_open: false,
+    max: 4096.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Base terrain height in blocks.",
+};
+const CLIFF_SCALE: Spec = Spec {
+    label: "cliff scale",
+    min: 0.0,
+    min_open: false,
+    max: 16.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Extra relief where the noise is high: cliffs and spires.",
+};
+const THRESHOLD: Spec = Spec {
+    label: "threshold",
+    min: -1024.0,
+    min_open: false,
+    max: 1024.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Solid where the density exceeds this.",
+};
+const SNOW_LINE: Spec = Spec {
+    label: "snow line",
+    min: -HEIGHT_LIMIT,
+    min_open: false,
+    max: HEIGHT_LIMIT,
+    max_open: false,
+    scale: Scale::Integer,
+    tooltip: "Surface blocks at or above this height are snow.",
+};
+
+/// The 3D density generator's parameters (the noise kind is chosen from a list).
+pub const DENSITY: [Param<DensityConfig>; 9] = [
+    param!(FREQUENCY, "noise.frequency", |c| c.noise.frequency),
+    param!(OCTAVES, "noise.octaves", |c| c.noise.octaves),
+    param!(PERSISTENCE, "noise.persistence", |c| c.noise.persistence),
+    param!(LACUNARITY, "noise.lacunarity", |c| c.noise.lacunarity),
+    param!(SCALE, "scale", |c| c.scale),
+    param!(OFFSET, "offset", |c| c.offset),
+    param!(CLIFF_SCALE, "cliff_scale", |c| c.cliff_scale),
+    param!(THRESHOLD, "threshold", |c| c.threshold),
+    param!(SNOW_LINE, "snow_line", |c| c.snow_line),
+];
+
+const NOISE_SCALE: Spec = Spec {
+    label: "noise scale",
+    min: 1.0,
+    min_open: false,
+    max: 1e6,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "Blocks per noise unit of the first octave: larger is broader hills.",
+};
+const ISLAND_SIZE: Spec = Spec {
+    label: "island size",
+    min: 0.0,
+    min_open: true,
+    max: 1e6,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "Island size in blocks; with the radius it sets where the sea is reached.",
+};
+const RADIUS: Spec = Spec {
+    label: "radius",
+    min: 0.0,
+    min_open: true,
+    max: 4.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Fraction of the island size at which the sea is reached.",
+};
+const STEEPNESS: Spec = Spec {
+    label: "steepness a",
+    min: 1.0,
+    min_open: false,
+    max: 5.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Falloff steepness: higher is a sharper coast.",
+};
+const ATTENUATION: Spec = Spec {
+    label: "attenuation b",
+    min: 0.0,
+    min_open: true,
+    max: 1.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Falloff attenuation: lower shrinks the island.",
+};
+const CENTRE_X: Spec = Spec {
+    label: "centre x",
+    min: -1e6,
+    min_open: false,
+    max: 1e6,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Shift of the island centre (or the archipelago grid) in blocks, x.",
+};
+const CENTRE_Z: Spec = Spec {
+    label: "centre z",
+    tooltip: "Shift of the island centre (or the archipelago grid) in blocks, z.",
+    ..CENTRE_X
+};
+const HEIGHT_SCALE: Spec = Spec {
+    label: "height scale",
+    min: 1.0,
+    min_open: false,
+    max: 512.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "Blocks of height between normalised height 0 and 1.",
+};
+
+/// The island generator's parameters (noise kind and layout are chosen from lists).
+pub const ISLANDS: [Param<IslandConfig>; 11] = [
+    param!(NOISE_SCALE, "noise_scale", |c| c.noise_scale),
+    param!(OCTAVES, "octaves", |c| c.octaves),
+    param!(PERSISTENCE, "persistence", |c| c.persistence),
+    param!(LACUNARITY, "lacunarity", |c| c.lacunarity),
+    param!(ISLAND_SIZE, "island_size", |c| c.island_size),
+    param!(RADIUS, "radius", |c| c.radius),
+    param!(STEEPNESS, "steepness", |c| c.steepness),
+    param!(ATTENUATION, "attenuation", |c| c.attenuation),
+    param!(CENTRE_X, "centre_offset[0]", |c| c.centre_offset[0]),
+    param!(CENTRE_Z, "centre_offset[1]", |c| c.centre_offset[1]),
+    param!(HEIGHT_SCALE, "height_scale", |c| c.height_scale),
+];
+
+const BAND: Spec = Spec {
+    label: "",
+    min: 0.0,
+    min_open: true,
+    max: 1.0,
+    max_open: true,
+    scale: Scale::Linear,
+    tooltip: "",
+};
+
+/// The island generator's height bands: the top of each band on the normalised
+/// height, ascending (a band must lie above the one below it; above `rock` is snow).
+pub const BANDS: [Param<IslandConfig>; 6] = [
+    param!(
+        Spec {
+            label: "deep water",
+            tooltip: "Top of deep water.",
+            ..BAND
+        },
+        "bands.deep_water",
+        |c| c.bands.deep_water
+    ),
+    param!(
+        Spec {
+            label: "shallow water",
+            tooltip: "Top of shallow water: this band's top is sea level.",
+            ..BAND
+        },
+        "bands.shallow_water",
+        |c| c.bands.shallow_water
+    ),
+    param!(
+        Spec {
+            label: "sand",
+            tooltip: "Top of beaches.",
+            ..BAND
+        },
+        "bands.sand",
+        |c| c.bands.sand
+    ),
+    param!(
+        Spec {
+            label: "grass",
+            tooltip: "Top of grassland.",
+            ..BAND
+        },
+        "bands.grass",
+        |c| c.bands.grass
+    ),
+    param!(
+        Spec {
+            label: "forest",
+            tooltip: "Top of forest.",
+            ..BAND
+        },
+        "bands.forest",
+        |c| c.bands.forest
+    ),
+    param!(
+        Spec {
+            label: "rock",
+            tooltip: "Top of bare rock; snow above.",
+            ..BAND
+        },
+        "bands.rock",
+        |c| c.bands.rock
+    ),
+];
+
+/// The archipelago layout's `(cell_size, jitter)`.
+pub type Cells = (f64, f64);
+
+const CELL_SIZE: Spec = Spec {
+    label: "cell size",
+    min: 0.0,
+    min_open: true,
+    max: 1e6,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "Grid cell per island in blocks; at least twice island size × radius.",
+};
+const JITTER: Spec = Spec {
+    label: "jitter",
+    min: 0.0,
+    min_open: false,
+    max: 1.0,
+    max_open: false,
+    scale: Scale::Linear,
+    tooltip: "How far islands move inside their cells.",
+};
+
+/// The archipelago layout's parameters.
+pub const ARCHIPELAGO: [Param<Cells>; 2] = [
+    param!(CELL_SIZE, "layout.cell_size", |c| c.0),
+    param!(JITTER, "layout.jitter", |c| c.1),
+];
+
+/// The parameter reference as a Markdown table, with each parameter's value in the
+/// built-in preset named in the heading: the text of `docs/parameters.md`.
+pub fn markdown_table() -> String {
+    use crate::config::{GeneratorConfig, IslandLayout};
+    use crate::presets::builtin;
+    fn rows<C>(out: &mut String, prefix: &str, params: &[Param<C>], preset: &C) {
+        for p in params {
+            out.push_str(&format!(
+                "| `{prefix}{}` | {} | {} | {} |\n",
+                p.field,
+                p.spec.expected(),
+                (p.get)(preset),
+                p.spec.tooltip
+            ));
+        }
+    }
+    let header = "| field | allowed | default | what it does |\n| --- | --- | --- | --- |\n";
+    let mut out = String::from(
+        "# World parameters\n\n\
+         Generated from `crates/worldgen/src/params.rs` (the table that also drives\n\
+         validation and the game panel's sliders); a test keeps this file in step.\n\
+         Field paths are as in config files and error messages.\n\n## Every world\n\n",
+    );
+    out.push_str(header);
+    let cliffs = builtin("cliffs").expect("built in");
+    rows(&mut out, "", &WORLD, &cliffs);
+    out.push_str(
+        "\n## `Density` (3D density field; defaults from `cliffs`)\n\n\
+         `noise.kind`: `Perlin`, `OpenSimplex` or `SuperSimplex`.\n\n",
+    );
+    out.push_str(header);
+    if let GeneratorConfig::Density(d) = &cliffs.generator {
+        rows(&mut out, "generator.", &DENSITY, d);
+    }
+    out.push_str(
+        "\n## `Islands` (2D heightmap with island falloff; defaults from `archipelago`)\n\n\
+         `kind`: `Perlin`, `OpenSimplex` or `SuperSimplex`; `layout`: `Single` or\n\
+         `Archipelago(cell_size, jitter)`. Bands must ascend; `layout.cell_size` must be\n\
+         at least twice `island_size * radius`.\n\n",
+    );
+    out.push_str(header);
+    let archipelago = builtin("archipelago").expect("built in");
+    if let GeneratorConfig::Islands(i) = &archipelago.generator {
+        rows(&mut out, "generator.", &ISLANDS, i);
+        rows(&mut out, "generator.", &BANDS, i);
+        if let IslandLayout::Archipelago { cell_size, jitter } = i.layout {
+            rows(&mut out, "generator.", &ARCHIPELAGO, &(cell_size, jitter));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_accept_their_ends_and_refuse_beyond() {
+        assert!(OCTAVES.allows(1.0) && OCTAVES.allows(16.0));
+        assert!(!OCTAVES.allows(0.0) && !OCTAVES.allows(17.0) && !OCTAVES.allows(2.5));
+        assert!(!FREQUENCY.allows(0.0) && FREQUENCY.allows(1.0) && !FREQUENCY.allows(1.01));
+        assert!(!PERSISTENCE.allows(f64::NAN) && !LACUNARITY.allows(f64::INFINITY));
+        assert_eq!(OCTAVES.expected(), "an integer in 1..=16");
+        assert_eq!(FREQUENCY.expected(), "a finite number in (0, 1]");
+    }
+
+    #[test]
+    fn accessors_read_and_write_their_own_field() {
+        let mut cfg = crate::presets::builtin("cliffs").unwrap();
+        let crate::GeneratorConfig::Density(d) = &mut cfg.generator else {
+            panic!("cliffs is a density world");
+        };
+        for (i, p) in DENSITY.iter().enumerate() {
+            let mut copy = d.clone();
+            let v = (p.get)(&copy) + 1.0;
+            (p.set)(&mut copy, v);
+            assert_eq!((p.get)(&copy), v, "{}", p.field);
+            // No other parameter moved.
+            for (j, q) in DENSITY.iter().enumerate() {
+                if i != j {
+                    assert_eq!((q.get)(&copy), (q.get)(d), "{} moved {}", p.field, q.field);
+                }
+            }
+        }
+    }
+}
