@@ -20,9 +20,9 @@ pub struct BenchArgs {
     radius: u32,
 }
 
-fn median(mut v: Vec<Duration>) -> (Duration, Duration, Duration) {
-    v.sort();
-    let q = |f: f64| v[((v.len() - 1) as f64 * f).round() as usize];
+/// Median, 10th and 90th percentile.
+fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
+    let q = terravox_game::quantiles(v);
     (q(0.5), q(0.1), q(0.9))
 }
 
@@ -87,13 +87,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             m90
         );
     }
-    let options = terravox_game::PlayOptions {
-        world: cfg.clone(),
-        view_distance: terravox_game::DEFAULT_VIEW_DISTANCE,
-        screenshot: None,
-        panel_open: false,
-        save_dir: None,
-    };
+    let options = terravox_game::PlayOptions::new(cfg.clone());
     let (f, mut app) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
     println!(
         "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",

@@ -66,16 +66,16 @@ struct PlayArgs {
     #[command(flatten)]
     world: WorldArgs,
     /// View distance in chunks (4..=32).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=32))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(4..=32))]
     view_distance: Option<u32>,
     /// Take a screenshot once the view distance is loaded, then exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
     /// With --screenshot: wait at least this many frames after loading.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     frames: Option<u32>,
     /// With --screenshot: wait at least this many seconds after loading.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     seconds: Option<f32>,
     /// Folder for saved edits (default: the platform's data folder, e.g.
     /// ~/.local/share/terravox).
@@ -84,6 +84,13 @@ struct PlayArgs {
     /// Start with the generator panel open.
     #[arg(long)]
     panel: bool,
+    /// Start with the feet at X,Y,Z (flying, so the view stays put), e.g. 120,80,-40.
+    #[arg(long, value_parser = parse_at, allow_hyphen_values = true)]
+    at: Option<[f32; 3]>,
+    /// Start looking towards YAW,PITCH in degrees (yaw 0 looks towards -z, 90 towards
+    /// -x; pitch -90..=90, up is positive), e.g. 45,-10.
+    #[arg(long, value_parser = parse_look, allow_hyphen_values = true)]
+    look: Option<[f32; 2]>,
 }
 
 #[derive(Args, Debug)]
@@ -91,29 +98,64 @@ struct MapArgs {
     #[command(flatten)]
     world: WorldArgs,
     /// Image width and height in pixels.
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    #[arg(long, default_value_t = 512, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=8192))]
     size: u32,
     /// World column at the centre of the image, as X,Z.
     #[arg(long, default_value = "0,0", value_parser = parse_center, allow_hyphen_values = true)]
     center: [i32; 2],
     /// World blocks per pixel.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=4096))]
     blocks_per_pixel: u32,
     /// Output PNG file.
     #[arg(long)]
     out: PathBuf,
 }
 
+/// `N` comma-separated numbers, e.g. `100,-250`; `shape` names them for the error.
+fn parse_numbers<T: std::str::FromStr, const N: usize>(
+    s: &str,
+    shape: &str,
+) -> Result<[T; N], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != N {
+        return Err(format!("`{s}` is not {shape}"));
+    }
+    let mut out = Vec::with_capacity(N);
+    for v in parts {
+        out.push(
+            v.trim()
+                .parse::<T>()
+                .map_err(|_| format!("`{v}` in `{s}` is not a number of the right kind"))?,
+        );
+    }
+    out.try_into().map_err(|_| format!("`{s}` is not {shape}"))
+}
+
 fn parse_center(s: &str) -> Result<[i32; 2], String> {
-    let (x, z) = s
-        .split_once(',')
-        .ok_or_else(|| format!("`{s}` is not X,Z (for example 100,-250)"))?;
-    let num = |v: &str| {
-        v.trim()
-            .parse::<i32>()
-            .map_err(|_| format!("`{v}` in `{s}` is not an integer"))
-    };
-    Ok([num(x)?, num(z)?])
+    parse_numbers(s, "X,Z in whole blocks (for example 100,-250)")
+}
+
+/// How far from the origin `--at` may place the player (in blocks).
+const AT_LIMIT: f32 = 1_000_000.0;
+
+fn parse_at(s: &str) -> Result<[f32; 3], String> {
+    let at: [f32; 3] = parse_numbers(s, "X,Y,Z (for example 120,80,-40)")?;
+    if at.iter().all(|v| v.is_finite() && v.abs() <= AT_LIMIT) {
+        Ok(at)
+    } else {
+        Err(format!("`{s}`: each coordinate must be within ±{AT_LIMIT}"))
+    }
+}
+
+fn parse_look(s: &str) -> Result<[f32; 2], String> {
+    let [yaw, pitch]: [f32; 2] = parse_numbers(s, "YAW,PITCH in degrees (for example 45,-10)")?;
+    if !yaw.is_finite() {
+        return Err(format!("`{s}`: the yaw must be a finite number of degrees"));
+    }
+    if !(-90.0..=90.0).contains(&pitch) {
+        return Err(format!("`{s}`: the pitch must be within -90..=90 degrees"));
+    }
+    Ok([yaw, pitch])
 }
 
 fn main() -> ExitCode {
@@ -145,7 +187,6 @@ fn play(args: PlayArgs) -> Result<(), String> {
         return Err(format!("--seconds {s} must be a non-negative number"));
     }
     let options = terravox_game::PlayOptions {
-        world,
         view_distance: args
             .view_distance
             .unwrap_or(terravox_game::DEFAULT_VIEW_DISTANCE),
@@ -162,6 +203,9 @@ fn play(args: PlayArgs) -> Result<(), String> {
             }
             dir
         }),
+        at: args.at,
+        look: args.look,
+        ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)
 }

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use terravox_edits::{Edits, SaveDir};
-use terravox_game::editing::eye_ray;
-use terravox_game::player::{Player, SPAWN_PITCH, SPAWN_YAW, spawn_point};
+use terravox_game::{Player, eye_ray, spawn_point};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, Seed, WorldConfig};
 
@@ -155,16 +154,18 @@ fn brick_pixels(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -
 #[test]
 #[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
 fn saved_edits_are_loaded_and_drawn() {
-    // A 3-block cube of bricks right in front of the spawn's eye (clear of the body),
-    // saved for the world.
+    // A 3-block cube of bricks right in front of the eye (clear of the body), saved
+    // for the world; the view is framed with --at and --look.
     let world = WorldConfig::default().with_seed(Seed::new("alpha"));
     let generator = Generator::new(&world).unwrap();
+    let [yaw, pitch] = [30.0f32, -20.0];
     let player = Player {
-        yaw: SPAWN_YAW,
-        pitch: SPAWN_PITCH,
+        yaw: yaw.to_radians(),
+        pitch: pitch.to_radians(),
         ..Player::default()
     };
-    let (eye, dir) = eye_ray(spawn_point(&generator), &player);
+    let feet = spawn_point(&generator);
+    let (eye, dir) = eye_ray(feet, &player);
     let centre = BlockPos::containing((eye + dir * 2.5).to_array());
     let mut edits = Edits::new();
     for y in -1..=1 {
@@ -178,7 +179,13 @@ fn saved_edits_are_loaded_and_drawn() {
     let _ = std::fs::remove_dir_all(&saves);
     SaveDir::new(&saves).save(&world, &edits).unwrap();
 
-    let img = screenshot("bricks", &["--seed", "alpha"], Some(&saves));
+    let at = format!("{},{},{}", feet.x, feet.y, feet.z);
+    let look = format!("{yaw},{pitch}");
+    let img = screenshot(
+        "bricks",
+        &["--seed", "alpha", "--at", &at, "--look", &look],
+        Some(&saves),
+    );
     // The middle of the screen (around the crosshair) is bricks.
     let (w, h) = (img.0, img.1);
     let (x0, y0, x1, y1) = (w / 2 - 100, h / 2 - 80, w / 2 + 100, h / 2 + 80);

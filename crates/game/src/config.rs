@@ -1,48 +1,63 @@
-//! The active world: its config, generator and epoch, plus start-up options and
-//! on-screen notices.
+//! Start-up options and the settings every plugin reads: the lowest layer, no systems.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 use bevy::prelude::*;
-use terravox_worldgen::{ConfigError, Generator, WorldConfig};
+use terravox_worldgen::WorldConfig;
 
-use crate::{PlayOptions, ScreenshotPlan};
+/// Default view distance in chunks.
+pub const DEFAULT_VIEW_DISTANCE: u32 = 12;
 
-/// The world being played. `epoch` changes on every regenerate, so results computed
-/// for an older world can be recognised and dropped.
-#[derive(Resource, Clone)]
-pub struct ActiveWorld {
-    /// The config the world was made from.
-    pub config: WorldConfig,
-    /// Its generator, shared with worker tasks.
-    pub generator: Arc<Generator>,
-    /// Bumped by every regenerate.
-    pub epoch: u64,
+/// An automated screenshot: taken once the view distance is loaded and at least
+/// `frames` frames and `seconds` seconds have passed after that; then the app exits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScreenshotPlan {
+    /// Where to write the PNG.
+    pub path: PathBuf,
+    /// Frames to wait after loading.
+    pub frames: u32,
+    /// Seconds to wait after loading.
+    pub seconds: f32,
 }
 
-impl ActiveWorld {
-    /// A world from a config, validated.
-    pub fn new(config: WorldConfig) -> Result<Self, ConfigError> {
-        let generator = Arc::new(Generator::new(&config)?);
-        Ok(Self {
-            config,
-            generator,
-            epoch: 0,
-        })
-    }
+/// Everything the command line decides about a game session.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// The world to start in.
+    pub world: WorldConfig,
+    /// View distance in chunks ([`ViewDistance::RANGE`]).
+    pub view_distance: u32,
+    /// Take a screenshot and exit.
+    pub screenshot: Option<ScreenshotPlan>,
+    /// Start with the panel open.
+    pub panel_open: bool,
+    /// Folder for each world's saved edits; `None` keeps edits in memory only.
+    pub save_dir: Option<PathBuf>,
+    /// Start with the feet at this `[x, y, z]` (flying, so the view stays put)
+    /// instead of on the surface.
+    pub at: Option<[f32; 3]>,
+    /// Start looking this way: yaw and pitch in degrees (yaw 0 looks towards -z, 90
+    /// towards -x; pitch up is positive) instead of the most open direction.
+    pub look: Option<[f32; 2]>,
+}
 
-    /// Replaces the world (validating first); on error nothing changes.
-    pub fn replace(&mut self, config: WorldConfig) -> Result<(), ConfigError> {
-        let generator = Arc::new(Generator::new(&config)?);
-        self.config = config;
-        self.generator = generator;
-        self.epoch += 1;
-        Ok(())
+impl PlayOptions {
+    /// Options for `world` with everything else at its default: view distance 12, no
+    /// screenshot, panel closed, edits kept in memory, the default spawn and view.
+    pub fn new(world: WorldConfig) -> Self {
+        Self {
+            world,
+            view_distance: DEFAULT_VIEW_DISTANCE,
+            screenshot: None,
+            panel_open: false,
+            save_dir: None,
+            at: None,
+            look: None,
+        }
     }
 }
 
-/// View distance in chunks (4..=32), changeable live.
+/// View distance in chunks, changeable live.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ViewDistance(pub u32);
 
@@ -53,70 +68,29 @@ impl ViewDistance {
 
 /// The automated screenshot, if one was asked for.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct AutoScreenshot(pub Option<ScreenshotPlan>);
+pub(crate) struct AutoScreenshot(pub Option<ScreenshotPlan>);
 
-/// Whether the panel starts open.
+/// Where and how the first view is framed (`--at`, `--look`).
 #[derive(Resource, Clone, Copy, Debug, Default)]
-pub struct StartWithPanel(pub bool);
-
-/// Sent when the world was replaced: streaming clears, the player respawns.
-#[derive(Message, Clone, Copy, Debug)]
-pub struct WorldChanged;
-
-/// Messages the player must see without opening the panel (an unreadable save, a
-/// failed write), shown on screen for [`Notices::SHOW_FOR`] and at least
-/// [`Notices::SHOW_FRAMES`] frames from when they are first drawn (so a slow start
-/// cannot hide them), and written to the log by whoever pushes them.
-#[derive(Resource, Debug, Default)]
-pub struct Notices {
-    /// Each message, when it was first shown and in how many frames.
-    items: Vec<(String, Option<Instant>, u32)>,
-}
-
-impl Notices {
-    /// How long a notice stays on screen once shown.
-    pub const SHOW_FOR: Duration = Duration::from_secs(30);
-    /// Frames a notice stays on screen at least.
-    pub const SHOW_FRAMES: u32 = 300;
-
-    /// Adds a notice.
-    pub fn push(&mut self, message: impl Into<String>) {
-        self.items.push((message.into(), None, 0));
-    }
-
-    /// Every notice ever pushed, oldest first.
-    pub fn all(&self) -> impl Iterator<Item = &str> {
-        self.items.iter().map(|(m, ..)| m.as_str())
-    }
-
-    /// The notices to draw this frame; the clock of each starts the first time it is
-    /// drawn.
-    pub fn to_show(&mut self) -> Vec<String> {
-        let now = Instant::now();
-        self.items
-            .iter_mut()
-            .filter_map(|(m, shown, frames)| {
-                let since = *shown.get_or_insert(now);
-                *frames = frames.saturating_add(1);
-                (now - since < Self::SHOW_FOR || *frames <= Self::SHOW_FRAMES).then(|| m.clone())
-            })
-            .collect()
-    }
+pub(crate) struct StartView {
+    /// Feet position.
+    pub at: Option<Vec3>,
+    /// Yaw and pitch in degrees.
+    pub look: Option<[f32; 2]>,
 }
 
 /// The config plugin, from the start-up options.
-pub fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
+pub(crate) fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
     move |app: &mut App| {
-        let world = ActiveWorld::new(options.world.clone()).expect("validated by run()");
-        app.insert_resource(world)
-            .insert_resource(ViewDistance(
-                options
-                    .view_distance
-                    .clamp(*ViewDistance::RANGE.start(), *ViewDistance::RANGE.end()),
-            ))
-            .insert_resource(AutoScreenshot(options.screenshot.clone()))
-            .insert_resource(StartWithPanel(options.panel_open))
-            .init_resource::<Notices>()
-            .add_message::<WorldChanged>();
+        app.insert_resource(ViewDistance(
+            options
+                .view_distance
+                .clamp(*ViewDistance::RANGE.start(), *ViewDistance::RANGE.end()),
+        ))
+        .insert_resource(AutoScreenshot(options.screenshot.clone()))
+        .insert_resource(StartView {
+            at: options.at.map(Vec3::from_array),
+            look: options.look,
+        });
     }
 }

@@ -1,21 +1,20 @@
-//! Breaking and placing blocks: the targeted block (an exact voxel ray from the eye,
-//! up to [`REACH`] blocks), the hotbar (keys 1-9, mouse wheel), and the edits
-//! themselves (left click breaks, right click places against the targeted face).
+//! Breaking and placing blocks: the hotbar (keys 1-9, mouse wheel), the click read in
+//! `Input`, the edit made in `Edit` through [`WorldBlocks`] against the block that was
+//! outlined on screen, and then the new target (an exact voxel ray from the eye, up to
+//! [`REACH`] blocks).
 
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::prelude::*;
-use bevy::window::{CursorOptions, PrimaryWindow};
 use terravox_voxel::raycast::{Probe, RayHit, raycast};
 use terravox_voxel::{Block, BlockPos};
-use thiserror::Error;
 
-use crate::persistence::{PersistenceSystems, WorldEdits};
-use crate::player::{EYE, Player, PlayerSystems, grabbed, overlaps_solid};
-use crate::streaming::{Chunks, StreamingSystems};
-use crate::ui::PanelOpen;
+use crate::player::Player;
+use crate::player::body::{EYE, overlaps_solid};
+use crate::world::{Chunks, EditRefused, WorldBlocks};
+use crate::{GameSystems, Mode};
 
 /// How far the player reaches, in blocks.
-pub const REACH: f32 = 8.0;
+pub(crate) const REACH: f32 = 8.0;
 
 /// The blocks on the hotbar, keys 1 to 9.
 pub const HOTBAR: [Block; 9] = [
@@ -28,6 +27,19 @@ pub const HOTBAR: [Block; 9] = [
     Block::Brick,
     Block::Sand,
     Block::Snow,
+];
+
+/// The keys selecting hotbar slots 1 to 9.
+const DIGITS: [KeyCode; 9] = [
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
 ];
 
 /// The selected hotbar slot.
@@ -44,7 +56,7 @@ impl Hotbar {
     }
 
     /// Moves the selection by `steps` slots, wrapping around.
-    pub fn scroll(&mut self, steps: i32) {
+    fn scroll(&mut self, steps: i32) {
         let n = HOTBAR.len() as i32;
         self.selected = (self.selected as i32 + steps).rem_euclid(n) as usize;
     }
@@ -54,21 +66,13 @@ impl Hotbar {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Target(pub Option<RayHit>);
 
-/// Why an edit was not made.
-#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
-pub enum EditRefused {
-    /// The ray started inside a block: there is no face to place against.
-    #[error("no face to place against")]
-    NoFace,
-    /// The block would overlap the player's body.
-    #[error("that space is taken by you")]
-    InsidePlayer,
-    /// Something solid is already there.
-    #[error("that space is not empty")]
-    Occupied,
-    /// The chunk is not loaded.
-    #[error("that part of the world is not loaded")]
-    NotLoaded,
+/// The edit a click asked for this frame.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum EditIntent {
+    #[default]
+    None,
+    Break,
+    Place,
 }
 
 /// The eye position and view direction of a player standing at `feet`.
@@ -89,40 +93,21 @@ pub fn find_target(chunks: &Chunks, origin: Vec3, dir: Vec3) -> Option<RayHit> {
     })
 }
 
-/// Sets a block in the loaded world and records it in the edits.
-fn set(
-    chunks: &mut Chunks,
-    edits: &mut WorldEdits,
-    pos: BlockPos,
-    block: Block,
-) -> Result<BlockPos, EditRefused> {
-    if !chunks.set_block(pos, block) {
-        return Err(EditRefused::NotLoaded);
-    }
-    edits.record(pos, block);
-    Ok(pos)
-}
-
 /// Breaks the targeted block (it becomes air).
-pub fn break_block(
-    chunks: &mut Chunks,
-    edits: &mut WorldEdits,
-    target: &RayHit,
-) -> Result<BlockPos, EditRefused> {
-    set(chunks, edits, target.pos, Block::Air)
+pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
+    blocks.set(target.pos, Block::Air).map(|()| target.pos)
 }
 
 /// Places `block` against the targeted face, unless the space holds something solid
 /// or overlaps the body of a player standing at `feet`. Water is replaced.
 pub fn place_block(
-    chunks: &mut Chunks,
-    edits: &mut WorldEdits,
+    blocks: &mut WorldBlocks,
     feet: Vec3,
     target: &RayHit,
     block: Block,
 ) -> Result<BlockPos, EditRefused> {
     let pos = target.adjacent().ok_or(EditRefused::NoFace)?;
-    match chunks.block(pos) {
+    match blocks.block(pos) {
         None => return Err(EditRefused::NotLoaded),
         Some(b) if b.is_solid() => return Err(EditRefused::Occupied),
         Some(_) => {}
@@ -130,84 +115,69 @@ pub fn place_block(
     if block.is_solid() && overlaps_solid(feet, &|b| b == pos) {
         return Err(EditRefused::InsidePlayer);
     }
-    set(chunks, edits, pos, block)
+    blocks.set(pos, block).map(|()| pos)
 }
 
 /// The editing plugin.
-pub fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Hotbar>()
         .init_resource::<Target>()
+        .init_resource::<EditIntent>()
         .add_systems(
             Update,
-            (
-                // Acts on the target shown last frame, before a click can grab the
-                // cursor (so the grabbing click does not break a block).
-                (select_block, edit_blocks)
-                    .chain()
-                    .before(PlayerSystems)
-                    .before(PersistenceSystems),
-                update_target.after(StreamingSystems::Apply),
-            ),
+            (select_block.run_if(not(in_state(Mode::Panel))), read_click)
+                .in_set(GameSystems::Input),
+        )
+        .add_systems(
+            Update,
+            (edit_target, update_target)
+                .chain()
+                .in_set(GameSystems::Edit),
         );
 }
 
 fn select_block(
-    keys: Option<Res<ButtonInput<KeyCode>>>,
-    scroll: Option<Res<AccumulatedMouseScroll>>,
-    panel: Res<PanelOpen>,
+    keys: Res<ButtonInput<KeyCode>>,
+    scroll: Res<AccumulatedMouseScroll>,
     mut hotbar: ResMut<Hotbar>,
 ) {
-    if panel.0 {
-        return;
+    if let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) {
+        hotbar.selected = i;
     }
-    if let Some(keys) = keys {
-        const DIGITS: [KeyCode; 9] = [
-            KeyCode::Digit1,
-            KeyCode::Digit2,
-            KeyCode::Digit3,
-            KeyCode::Digit4,
-            KeyCode::Digit5,
-            KeyCode::Digit6,
-            KeyCode::Digit7,
-            KeyCode::Digit8,
-            KeyCode::Digit9,
-        ];
-        if let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) {
-            hotbar.selected = i;
-        }
-    }
-    if let Some(s) = scroll
-        && s.delta.y != 0.0
-    {
+    if scroll.delta.y != 0.0 {
         // Wheel up selects the previous slot, as in most games.
-        hotbar.scroll(-s.delta.y.signum() as i32);
+        hotbar.scroll(-scroll.delta.y.signum() as i32);
     }
 }
 
-fn edit_blocks(
-    mouse: Option<Res<ButtonInput<MouseButton>>>,
-    cursor: Query<&CursorOptions, With<PrimaryWindow>>,
+/// Left click breaks, right click places; only while playing.
+fn read_click(
+    mode: Res<State<Mode>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    mut intent: ResMut<EditIntent>,
+) {
+    *intent = match mode.get() {
+        Mode::Playing if mouse.just_pressed(MouseButton::Left) => EditIntent::Break,
+        Mode::Playing if mouse.just_pressed(MouseButton::Right) => EditIntent::Place,
+        _ => EditIntent::None,
+    };
+}
+
+/// Makes the asked edit on the block outlined last frame (what the player clicked at).
+fn edit_target(
+    intent: Res<EditIntent>,
     target: Res<Target>,
     hotbar: Res<Hotbar>,
     player: Query<&Transform, With<Player>>,
-    mut chunks: ResMut<Chunks>,
-    mut edits: ResMut<WorldEdits>,
+    mut blocks: WorldBlocks,
 ) {
-    let (Some(mouse), Some(hit)) = (mouse, target.0) else {
+    let (Some(hit), Ok(feet)) = (target.0, player.single().map(|t| t.translation)) else {
         return;
     };
-    if !grabbed(&cursor) {
-        return;
-    }
-    let Ok(feet) = player.single().map(|t| t.translation) else {
-        return;
-    };
-    let result = if mouse.just_pressed(MouseButton::Left) {
-        break_block(&mut chunks, &mut edits, &hit)
-    } else if mouse.just_pressed(MouseButton::Right) {
-        place_block(&mut chunks, &mut edits, feet, &hit, hotbar.block())
-    } else {
-        return;
+    let result = match *intent {
+        EditIntent::None => return,
+        EditIntent::Break => break_block(&mut blocks, &hit),
+        EditIntent::Place => place_block(&mut blocks, feet, &hit, hotbar.block()),
     };
     if let Err(e) = result {
         debug!("edit refused: {e}");
@@ -215,7 +185,7 @@ fn edit_blocks(
 }
 
 /// Aims the ray from the player's eye and stores what it hits.
-pub fn update_target(
+fn update_target(
     chunks: Res<Chunks>,
     player: Query<(&Transform, &Player)>,
     mut target: ResMut<Target>,

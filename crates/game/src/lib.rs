@@ -1,214 +1,151 @@
 //! The terravox game: Bevy plugins that stream generated chunks around a first-person
-//! player, draw them, and let the user retune the generator live in an egui panel.
+//! player, draw them, let the player break and place blocks, and retune the generator
+//! live in an egui panel. The architecture is described in `docs/design.md`.
 //!
-//! One plugin per concern, as in `shared/DESIGN.md`: [`config`] (the active world,
-//! start-up options, notices), [`streaming`] (which chunks exist, worker tasks,
-//! applying results and edits), [`player`] (input, movement, collision, camera),
-//! [`editing`] (the targeted block, breaking, placing, the hotbar), [`persistence`]
-//! (each world's edits and their save file), [`render`] (meshes, materials, light, fog,
-//! the target outline, screenshots) and [`ui`] (the panel, stats, hotbar, notices).
-//! [`GamePlugin`] adds them all; [`run`] opens the window.
+//! # Frame order
+//!
+//! Every `Update` system sits in one of the [`GameSystems`], which run in this order
+//! (declared once, below):
+//!
+//! ```text
+//! Input ─▶ Simulate ─▶ Edit ─▶ Persist ─▶ Stream ─▶ Present ─▶ (egui pass)
+//! ```
+//!
+//! # Modules, lowest layer first
+//!
+//! A module uses only modules in a lower layer or earlier in the frame:
+//!
+//! - `config`: start-up options and settings (no systems);
+//! - `world`: the world's state: the active world, loaded chunks, the edit overlay,
+//!   [`WorldBlocks`], notices; applies world switch requests (`Input`);
+//! - `mode`: the [`Mode`] state: Tab, Esc and the grabbing click (`Input`);
+//! - `player`: input, body physics, camera, spawning (`Input`, `Simulate`);
+//! - `editing`: hotbar, target, breaking and placing (`Input`, `Edit`);
+//! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
+//! - `streaming`: which chunks exist, worker tasks, applying results (`Stream`);
+//! - `render`: meshes, materials, light, fog, outline, screenshots (`Present`);
+//! - `ui`: the egui panel, stats, HUD (`Present` and egui's pass);
+//! - `bench`: measurements for `terravox bench`.
 
-pub mod config;
-pub mod editing;
-pub mod persistence;
-pub mod player;
-pub mod render;
-pub mod streaming;
-pub mod ui;
+mod bench;
+mod config;
+mod editing;
+mod mode;
+mod persistence;
+mod player;
+mod render;
+mod streaming;
+mod ui;
+mod world;
 
-use std::path::PathBuf;
-
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
-use terravox_worldgen::WorldConfig;
 
-/// Default view distance in chunks.
-pub const DEFAULT_VIEW_DISTANCE: u32 = 12;
+pub use bench::{EditFigures, StreamingFigures, measure_editing, measure_streaming, quantiles};
+pub use config::{DEFAULT_VIEW_DISTANCE, PlayOptions, ScreenshotPlan, ViewDistance};
+pub use editing::{HOTBAR, Hotbar, Target, break_block, eye_ray, find_target, place_block};
+pub use persistence::Saves;
+pub use player::body::{self, EYE, MoveInput};
+pub use player::{Player, spawn_point, spawn_view};
+pub use streaming::{ChunkMeshed, StreamStats, should_unload, wanted_chunks};
+pub use world::{
+    ActiveWorld, Chunks, DiscardEdits, EditRefused, Notices, SwitchWorld, WorldBlocks,
+    WorldChanged, WorldEdits,
+};
 
-/// An automated screenshot: taken once the view distance is loaded and at least
-/// `frames` frames and `seconds` seconds have passed after that; then the app exits.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScreenshotPlan {
-    /// Where to write the PNG.
-    pub path: PathBuf,
-    /// Frames to wait after loading.
-    pub frames: u32,
-    /// Seconds to wait after loading.
-    pub seconds: f32,
+/// The parts of a frame, in order. Every `Update` system of the game is in one.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameSystems {
+    /// Read devices and requests: mode changes, mouse look, movement and edit
+    /// intents, the hotbar, world switches asked for by last frame's panel.
+    Input,
+    /// Move the player, respawn after a world switch, follow with the stream centre.
+    Simulate,
+    /// Apply block edits and discards to the loaded world and the overlay; aim.
+    Edit,
+    /// Save files: load a switched-to world's edits, autosave, delete discarded saves.
+    Persist,
+    /// Chunk streaming: wanted set, unloading, worker tasks, applying results.
+    Stream,
+    /// Everything drawn: meshes, fog, outline, screenshots, UI bookkeeping.
+    Present,
 }
 
-/// Everything the command line decides about a game session.
-#[derive(Clone, Debug)]
-pub struct PlayOptions {
-    /// The world to start in.
-    pub world: WorldConfig,
-    /// View distance in chunks (4..=32).
-    pub view_distance: u32,
-    /// Take a screenshot and exit.
-    pub screenshot: Option<ScreenshotPlan>,
-    /// Start with the panel open.
-    pub panel_open: bool,
-    /// Folder for each world's saved edits; `None` keeps edits in memory only.
-    pub save_dir: Option<PathBuf>,
+/// What the player's input goes to.
+#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// The cursor is free and the world is idle; a click in the world starts playing.
+    #[default]
+    Released,
+    /// The cursor is grabbed: mouse look, movement, breaking and placing.
+    Playing,
+    /// The generator panel has focus (Tab); gameplay keys are off.
+    Panel,
 }
 
-/// All game plugins (everything but Bevy's own and egui).
+/// All game plugins on top of Bevy's (and egui's, unless headless).
 pub struct GamePlugin {
     /// The start-up options.
     pub options: PlayOptions,
+    /// No window, no rendering, no UI: for tests and `terravox bench`. Input
+    /// resources are created empty so tests can press keys.
+    pub headless: bool,
 }
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((
+        app.configure_sets(
+            Update,
+            (
+                GameSystems::Input,
+                GameSystems::Simulate,
+                GameSystems::Edit,
+                GameSystems::Persist,
+                GameSystems::Stream,
+                GameSystems::Present,
+            )
+                .chain(),
+        );
+        if self.headless {
+            if !app.is_plugin_added::<StatesPlugin>() {
+                app.add_plugins(StatesPlugin);
+            }
+            app.init_resource::<ButtonInput<KeyCode>>()
+                .init_resource::<ButtonInput<MouseButton>>()
+                .init_resource::<AccumulatedMouseMotion>()
+                .init_resource::<AccumulatedMouseScroll>();
+        }
+        let start = if self.options.panel_open {
+            Mode::Panel
+        } else {
+            Mode::Released
+        };
+        app.insert_state(start).add_plugins((
             config::plugin(self.options.clone()),
+            world::plugin(self.options.world.clone()),
+            mode::plugin,
+            player::plugin,
+            editing::plugin,
             persistence::plugin(self.options.save_dir.clone()),
             streaming::plugin,
-            player::plugin,
-            editing::plugin,
-            render::plugin,
-            ui::plugin,
         ));
+        if !self.headless {
+            app.add_plugins((render::plugin, ui::plugin));
+        }
     }
 }
 
-/// A windowless app with the game's world, saves, streaming, player and editing
-/// plugins on `MinimalPlugins`: for tests and `terravox bench`.
+/// A windowless game on `MinimalPlugins`: for tests and `terravox bench`.
 pub fn headless_app(options: PlayOptions) -> App {
     let mut app = App::new();
-    let saves = options.save_dir.clone();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(ui::PanelOpen(false))
-        .add_plugins((
-            config::plugin(options),
-            persistence::plugin(saves),
-            streaming::plugin,
-            player::plugin,
-            editing::plugin,
-        ));
+    app.add_plugins(MinimalPlugins).add_plugins(GamePlugin {
+        options,
+        headless: true,
+    });
     app
-}
-
-/// Figures of a headless streaming run.
-#[derive(Clone, Copy, Debug)]
-pub struct StreamingFigures {
-    /// From the first frame until the whole view distance was loaded.
-    pub time_to_load: std::time::Duration,
-    /// Frames run meanwhile.
-    pub frames: u32,
-    /// Median and 90th percentile main-thread time of one frame (all game systems).
-    pub frame_median: std::time::Duration,
-    /// 90th percentile of the same.
-    pub frame_p90: std::time::Duration,
-}
-
-/// Streams `options.view_distance` around the spawn in a headless app and measures it;
-/// returns the figures and the loaded app.
-pub fn measure_streaming(
-    options: PlayOptions,
-    timeout: std::time::Duration,
-) -> Result<(StreamingFigures, App), String> {
-    use std::time::Instant;
-    let mut app = headless_app(options);
-    let start = Instant::now();
-    let mut frames = Vec::new();
-    loop {
-        let t = Instant::now();
-        app.update();
-        frames.push(t.elapsed());
-        if app.world().resource::<streaming::Chunks>().fully_loaded() {
-            break;
-        }
-        if start.elapsed() > timeout {
-            return Err(format!("the view distance did not load within {timeout:?}"));
-        }
-        // Leave the workers the cores, as a frame at 60 FPS would.
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    let time_to_load = start.elapsed();
-    let n = frames.len() as u32;
-    frames.sort();
-    let q = |f: f64| frames[((frames.len() - 1) as f64 * f) as usize];
-    let figures = StreamingFigures {
-        time_to_load,
-        frames: n,
-        frame_median: q(0.5),
-        frame_p90: q(0.9),
-    };
-    Ok((figures, app))
-}
-
-/// Figures of block edits in a headless game.
-#[derive(Clone, Copy, Debug)]
-pub struct EditFigures {
-    /// Edits made.
-    pub edits: usize,
-    /// Median time from an edit until every chunk holding the block has its new mesh.
-    pub median: std::time::Duration,
-    /// 90th percentile of the same.
-    pub p90: std::time::Duration,
-    /// The slowest edit.
-    pub max: std::time::Duration,
-}
-
-/// Breaks `edits` surface blocks around the player of a loaded headless app, one at a
-/// time, and measures how long until their chunks (and border neighbours) are remeshed.
-pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, String> {
-    use std::time::Instant;
-    use terravox_voxel::{Block, BlockPos};
-    let feet = {
-        let mut q = app
-            .world_mut()
-            .query_filtered::<&Transform, With<player::Player>>();
-        q.single(app.world())
-            .map_err(|e| e.to_string())?
-            .translation
-    };
-    let mut times = Vec::new();
-    for i in 0..edits as i32 {
-        // A spiral-ish walk over the columns around the player, crossing chunk borders.
-        let (x, z) = (
-            feet.x as i32 + i % 23 - 11,
-            feet.z as i32 + (i / 23) % 23 - 11,
-        );
-        let chunks = app.world().resource::<streaming::Chunks>();
-        let top = (feet.y as i32 - 24..feet.y as i32 + 24)
-            .rev()
-            .map(|y| BlockPos::new(x, y, z))
-            .find(|&p| chunks.block(p).is_some_and(|b| b.is_solid()))
-            .ok_or("no ground near the player")?;
-        let start = Instant::now();
-        app.world_mut()
-            .resource_scope(|world, mut edits: Mut<persistence::WorldEdits>| {
-                let mut chunks = world.resource_mut::<streaming::Chunks>();
-                if chunks.set_block(top, Block::Air) {
-                    edits.record(top, Block::Air);
-                }
-            });
-        let mut frames = 0;
-        loop {
-            app.update();
-            frames += 1;
-            let c = app.world().resource::<streaming::Chunks>();
-            if c.remesh.is_empty() && c.remesh_wanted.is_empty() {
-                break;
-            }
-            if frames > 10_000 {
-                return Err("an edit was never remeshed".into());
-            }
-        }
-        times.push(start.elapsed());
-    }
-    times.sort();
-    let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
-    Ok(EditFigures {
-        edits,
-        median: q(0.5),
-        p90: q(0.9),
-        max: q(1.0),
-    })
 }
 
 /// Opens the game window and runs until it is closed (or the screenshot is taken).
@@ -226,7 +163,10 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
         ..default()
     }))
     .add_plugins(bevy_egui::EguiPlugin::default())
-    .add_plugins(GamePlugin { options });
+    .add_plugins(GamePlugin {
+        options,
+        headless: false,
+    });
     if automated {
         // The Xvfb window never has focus; keep updating regardless.
         app.insert_resource(WinitSettings::continuous());

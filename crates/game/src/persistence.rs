@@ -1,36 +1,32 @@
-//! The active world's edits and their save file: loaded when a world starts (and when
-//! the panel switches worlds), saved every few seconds when something changed (written
-//! on an I/O task, off the main thread), and saved at once when switching worlds and on
-//! exit. An unreadable save is moved aside with a message.
+//! Save files of the edit overlay, I/O only: the start world's edits are loaded at
+//! start-up and a switched-to world's when the world changes (the old world's are saved
+//! first); unsaved edits are written every few seconds on an I/O task (off the main
+//! thread), and at once on exit; a discarded world's save is deleted. An unreadable save
+//! is moved aside with a notice; one that cannot even be moved turns saving off for
+//! that world, so it is never overwritten.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
-use terravox_edits::{Edits, SaveDir, SaveError};
-use terravox_voxel::{Block, BlockPos};
-use terravox_worldgen::WorldConfig;
+use terravox_edits::{SaveDir, SaveError};
 
-use crate::config::{ActiveWorld, Notices, WorldChanged};
-use crate::streaming::{Chunks, StreamingSystems};
+use crate::GameSystems;
+use crate::world::{ActiveWorld, DiscardEdits, Notices, WorldChanged, WorldEdits};
 
 /// Seconds between autosaves while there are unsaved edits.
-pub const AUTOSAVE_SECONDS: f32 = 5.0;
+const AUTOSAVE_SECONDS: f32 = 5.0;
 
-/// The edits of the world being played, and where they are saved.
+/// Where the active world's edits are saved, and how saving goes.
 #[derive(Resource, Debug)]
-pub struct WorldEdits {
-    /// The world they belong to.
-    pub world: WorldConfig,
-    /// The edited blocks.
-    pub edits: Edits,
-    /// Where saves go; `None` keeps edits in memory only (tests, benchmarks).
-    pub saves: Option<SaveDir>,
+pub struct Saves {
+    /// The save folder from the options; `None` keeps edits in memory only.
+    setting: Option<SaveDir>,
+    /// The folder for the active world: the setting, unless saving is off for it.
+    dir: Option<SaveDir>,
     /// The outcome of the last load or save, for the panel.
-    pub status: String,
-    /// Bumped by every change of the edits.
-    revision: u64,
-    /// The revision on disk.
+    status: String,
+    /// The overlay revision on disk.
     saved: u64,
     /// Seconds (app time) of the last save attempt.
     last_save: f32,
@@ -38,48 +34,21 @@ pub struct WorldEdits {
     writing: Option<Task<(u64, Result<(), SaveError>)>>,
 }
 
-impl WorldEdits {
-    /// Opens `world`'s edits from `saves`: an unreadable save is moved aside and
-    /// reported in `notices`. If it cannot even be moved aside, saving is off for this
-    /// world, so the file is never overwritten.
-    pub fn open(world: &WorldConfig, mut saves: Option<SaveDir>, notices: &mut Notices) -> Self {
-        let (edits, status) = match &saves {
-            None => (
-                Edits::new(),
-                "edits are not saved (no save folder)".to_owned(),
-            ),
-            Some(dir) => {
-                let opened = dir.open(world);
-                let status = match opened.problem {
-                    Some(problem) => {
-                        error!("{problem}");
-                        notices.push(problem.clone());
-                        if opened.moved_to.is_none() {
-                            saves = None;
-                        }
-                        problem
-                    }
-                    None if opened.edits.is_empty() => "no edits yet".to_owned(),
-                    None => format!("loaded {} edited blocks", opened.edits.len()),
-                };
-                (opened.edits, status)
-            }
-        };
+impl Saves {
+    fn new(setting: Option<SaveDir>) -> Self {
         Self {
-            world: world.clone(),
-            edits,
-            saves,
-            status,
-            revision: 0,
+            dir: setting.clone(),
+            setting,
+            status: String::new(),
             saved: 0,
             last_save: 0.0,
             writing: None,
         }
     }
 
-    /// Whether some edits are not on disk yet.
-    pub fn dirty(&self) -> bool {
-        self.revision != self.saved
+    /// Whether some of `edits` are not on disk yet.
+    pub fn dirty(&self, edits: &WorldEdits) -> bool {
+        edits.revision() != self.saved
     }
 
     /// Whether a background write is under way.
@@ -87,16 +56,49 @@ impl WorldEdits {
         self.writing.is_some()
     }
 
-    /// The save file of this world, if saving is on.
-    pub fn path(&self) -> Option<PathBuf> {
-        self.saves.as_ref().map(|d| d.path_for(&self.world))
+    /// The save file of the world `edits` belong to, if saving is on for it.
+    pub fn path(&self, edits: &WorldEdits) -> Option<PathBuf> {
+        self.dir.as_ref().map(|d| d.path_for(edits.world()))
     }
 
-    /// Records an edit (call after [`Chunks::set_block`] accepted it).
-    pub fn record(&mut self, pos: BlockPos, block: Block) {
-        if self.edits.set(pos, block) {
-            self.revision += 1;
-        }
+    /// The outcome of the last load, save or discard.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Loads the save of `world` into `edits`: an unreadable save is moved aside and
+    /// reported; if it cannot even be moved aside, saving is off for this world.
+    fn open(
+        &mut self,
+        world: &terravox_worldgen::WorldConfig,
+        edits: &mut WorldEdits,
+        notices: &mut Notices,
+    ) {
+        self.dir = self.setting.clone();
+        let loaded = match &self.setting {
+            None => {
+                self.status = "edits are not saved (no save folder)".to_owned();
+                terravox_edits::Edits::new()
+            }
+            Some(dir) => {
+                let opened = dir.open(world);
+                self.status = match opened.problem {
+                    Some(problem) => {
+                        error!("{problem}");
+                        notices.push(problem.clone());
+                        if opened.moved_to.is_none() {
+                            self.dir = None;
+                        }
+                        problem
+                    }
+                    None if opened.edits.is_empty() => "no edits yet".to_owned(),
+                    None => format!("loaded {} edited blocks", opened.edits.len()),
+                };
+                opened.edits
+            }
+        };
+        edits.replace(world.clone(), loaded);
+        self.saved = edits.revision();
     }
 
     /// Takes in the outcome of a write of `revision`. Errors go to the status, the log
@@ -105,7 +107,7 @@ impl WorldEdits {
         match result {
             Ok(()) => {
                 self.saved = self.saved.max(revision);
-                self.status = format!("saved {} edited blocks", self.edits.len());
+                self.status = "saved".to_owned();
             }
             Err(e) => {
                 let msg = e.to_string();
@@ -136,141 +138,123 @@ impl WorldEdits {
         }
     }
 
-    /// Writes the edits now, on this thread, if some are not on disk (after any
+    /// Writes `edits` now, on this thread, if some are not on disk (after any
     /// background write): for switching worlds and exiting.
-    pub fn save(&mut self, now: f32, notices: &mut Notices) {
+    fn save_now(&mut self, edits: &WorldEdits, now: f32, notices: &mut Notices) {
         self.finish_writing(notices);
         self.last_save = now;
-        let Some(dir) = &self.saves else { return };
-        if !self.dirty() {
+        let Some(dir) = &self.dir else { return };
+        if !self.dirty(edits) {
             return;
         }
-        let result = dir.save(&self.world, &self.edits);
-        self.finished(self.revision, result, notices);
+        let result = dir.save(edits.world(), edits.edits());
+        self.finished(edits.revision(), result, notices);
     }
 
-    /// Starts writing the edits on an I/O task if some are not on disk and no write
-    /// is under way: the autosave, which must not stall a frame.
-    pub fn save_in_background(&mut self, now: f32) {
-        if self.writing.is_some() || !self.dirty() {
+    /// Starts writing `edits` on an I/O task if some are not on disk and no write is
+    /// under way: the autosave, which must not stall a frame.
+    fn save_in_background(&mut self, edits: &WorldEdits, now: f32) {
+        if self.writing.is_some() || !self.dirty(edits) {
             return;
         }
-        let Some(dir) = self.saves.clone() else {
-            return;
-        };
+        let Some(dir) = self.dir.clone() else { return };
         self.last_save = now;
-        let (world, edits, revision) = (self.world.clone(), self.edits.clone(), self.revision);
+        let (world, copy, revision) = (
+            edits.world().clone(),
+            edits.edits().clone(),
+            edits.revision(),
+        );
         self.writing =
-            Some(IoTaskPool::get().spawn(async move { (revision, dir.save(&world, &edits)) }));
-    }
-
-    /// Forgets every edit of this world and deletes its save; the chunks they touched
-    /// are generated again.
-    pub fn discard(&mut self, chunks: &mut Chunks, notices: &mut Notices) {
-        // A write under way would bring the file back after the delete.
-        self.finish_writing(notices);
-        let touched = self.edits.touched_chunks();
-        let count = self.edits.len();
-        self.edits = Edits::new();
-        self.revision += 1;
-        self.saved = self.revision;
-        if let Some(dir) = &self.saves
-            && let Err(e) = dir.delete(&self.world)
-        {
-            error!("{e}");
-            notices.push(e.to_string());
-        }
-        self.status = format!("discarded {count} edited blocks");
-        chunks.reload(touched);
+            Some(IoTaskPool::get().spawn(async move { (revision, dir.save(&world, &copy)) }));
     }
 }
 
-/// Where saves go, from the start-up options.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct SaveSetting(pub Option<SaveDir>);
-
-/// Asks to discard the active world's edits (the panel has confirmed it).
-#[derive(Message, Clone, Copy, Debug)]
-pub struct DiscardEdits;
-
-/// Persistence systems: switching, discarding and saving edits (before streaming
-/// plans, so new tasks see the right edits).
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct PersistenceSystems;
-
 /// The persistence plugin, saving under `save_dir`; `None` keeps edits in memory only.
-pub fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
-    let saves = save_dir.map(SaveDir::new);
+pub(crate) fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
+    let setting = save_dir.map(SaveDir::new);
     move |app: &mut App| {
-        app.insert_resource(SaveSetting(saves.clone()))
-            .add_message::<DiscardEdits>()
-            .add_systems(PreStartup, open_edits)
+        app.insert_resource(Saves::new(setting.clone()))
+            .add_systems(Startup, open_start_world)
             .add_systems(
                 Update,
-                (switch_world_edits, discard_edits, autosave)
+                (switch_saves, delete_discarded, autosave)
                     .chain()
-                    .in_set(PersistenceSystems)
-                    .before(StreamingSystems::Plan),
+                    .in_set(GameSystems::Persist),
             )
             // After the window plugin's exit check, which runs in `Last` too.
             .add_systems(Last, save_on_exit.after(bevy::window::ExitSystems));
     }
 }
 
-fn open_edits(
-    mut commands: Commands,
+fn open_start_world(
     world: Res<ActiveWorld>,
-    setting: Res<SaveSetting>,
+    mut saves: ResMut<Saves>,
+    mut edits: ResMut<WorldEdits>,
     mut notices: ResMut<Notices>,
 ) {
-    commands.insert_resource(WorldEdits::open(
-        &world.config,
-        setting.0.clone(),
-        &mut notices,
-    ));
+    saves.open(world.config(), &mut edits, &mut notices);
 }
 
-fn switch_world_edits(
+/// On a world switch: saves the old world's edits, then loads the new world's.
+fn switch_saves(
     mut changed: MessageReader<WorldChanged>,
     world: Res<ActiveWorld>,
     time: Res<Time>,
+    mut saves: ResMut<Saves>,
     mut edits: ResMut<WorldEdits>,
     mut notices: ResMut<Notices>,
 ) {
-    if changed.read().count() == 0 || edits.world == world.config {
+    if changed.read().count() == 0 || edits.world() == world.config() {
         return;
     }
-    edits.save(time.elapsed_secs(), &mut notices);
-    let saves = edits.saves.clone();
-    *edits = WorldEdits::open(&world.config, saves, &mut notices);
+    saves.save_now(&edits, time.elapsed_secs(), &mut notices);
+    saves.open(world.config(), &mut edits, &mut notices);
 }
 
-fn discard_edits(
+/// Deletes the save of a world whose edits were discarded (after any write under
+/// way, which would bring the file back).
+fn delete_discarded(
     mut asked: MessageReader<DiscardEdits>,
-    mut edits: ResMut<WorldEdits>,
-    mut chunks: ResMut<Chunks>,
+    edits: Res<WorldEdits>,
+    mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
-    if asked.read().count() > 0 {
-        edits.discard(&mut chunks, &mut notices);
+    if asked.read().count() == 0 {
+        return;
+    }
+    saves.finish_writing(&mut notices);
+    saves.saved = edits.revision();
+    saves.status = "edits discarded".to_owned();
+    if let Some(dir) = &saves.dir
+        && let Err(e) = dir.delete(edits.world())
+    {
+        error!("{e}");
+        notices.push(e.to_string());
+        saves.status = e.to_string();
     }
 }
 
-fn autosave(time: Res<Time>, mut edits: ResMut<WorldEdits>, mut notices: ResMut<Notices>) {
-    edits.poll_writing(&mut notices);
+fn autosave(
+    time: Res<Time>,
+    edits: Res<WorldEdits>,
+    mut saves: ResMut<Saves>,
+    mut notices: ResMut<Notices>,
+) {
+    saves.poll_writing(&mut notices);
     let now = time.elapsed_secs();
-    if edits.dirty() && now - edits.last_save >= AUTOSAVE_SECONDS {
-        edits.save_in_background(now);
+    if saves.dirty(&edits) && now - saves.last_save >= AUTOSAVE_SECONDS {
+        saves.save_in_background(&edits, now);
     }
 }
 
 fn save_on_exit(
     mut exit: MessageReader<AppExit>,
     time: Res<Time>,
-    mut edits: ResMut<WorldEdits>,
+    edits: Res<WorldEdits>,
+    mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
     if exit.read().count() > 0 {
-        edits.save(time.elapsed_secs(), &mut notices);
+        saves.save_now(&edits, time.elapsed_secs(), &mut notices);
     }
 }

@@ -10,25 +10,27 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use terravox_mesher::Surface;
 use terravox_voxel::CHUNK;
 
+use crate::GameSystems;
 use crate::config::{AutoScreenshot, ViewDistance};
 use crate::editing::Target;
 use crate::player::PlayerCamera;
-use crate::streaming::{ChunkMeshed, Chunks};
+use crate::streaming::ChunkMeshed;
+use crate::world::Chunks;
 
 /// Sky colour, also the fog colour so the world's edge fades into it.
-pub const SKY: Color = Color::srgb(0.55, 0.73, 0.93);
+const SKY: Color = Color::srgb(0.55, 0.73, 0.93);
 
 /// Materials shared by every chunk.
 #[derive(Resource, Clone)]
-pub struct ChunkMaterials {
+struct ChunkMaterials {
     /// Opaque, vertex-coloured.
-    pub opaque: Handle<StandardMaterial>,
+    opaque: Handle<StandardMaterial>,
     /// Translucent water.
-    pub water: Handle<StandardMaterial>,
+    water: Handle<StandardMaterial>,
 }
 
 /// The render plugin.
-pub fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(SKY))
         .insert_resource(GlobalAmbientLight {
             color: Color::WHITE,
@@ -41,16 +43,17 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 spawn_chunk_meshes,
+                add_fog,
                 update_fog,
-                update_outline.after(crate::editing::update_target),
+                update_outline,
                 take_auto_screenshot,
             )
-                .after(crate::streaming::StreamingSystems::Apply),
+                .in_set(GameSystems::Present),
         );
 }
 
 /// A Bevy mesh from a mesher surface (positions, normals, linear vertex colours).
-pub fn surface_to_mesh(s: &Surface) -> Mesh {
+fn surface_to_mesh(s: &Surface) -> Mesh {
     Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::RENDER_WORLD,
@@ -134,11 +137,11 @@ fn spawn_chunk_meshes(
 
 /// Marks the outline drawn around the targeted block.
 #[derive(Component, Debug)]
-pub struct TargetOutline;
+struct TargetOutline;
 
 /// The twelve edges of a unit cube as thin boxes (centre, size), a hair larger than
 /// the block so they are never hidden in its faces.
-pub fn outline_edges(thickness: f32) -> Vec<(Vec3, Vec3)> {
+fn outline_edges(thickness: f32) -> Vec<(Vec3, Vec3)> {
     let (lo, hi) = (-0.002, 1.002);
     let mid = 0.5;
     let long = hi - lo + thickness;
@@ -197,32 +200,42 @@ fn update_outline(
     }
 }
 
-fn update_fog(view: Res<ViewDistance>, mut fog: Query<&mut DistanceFog>) {
+/// Fog that fades the world into the sky before the view distance ends.
+fn falloff(view: ViewDistance) -> FogFalloff {
     let far = (view.0 * CHUNK as u32) as f32;
-    for mut f in &mut fog {
-        f.falloff = FogFalloff::Linear {
-            start: far * 0.55,
-            end: far * 0.95,
-        };
+    FogFalloff::Linear {
+        start: far * 0.55,
+        end: far * 0.95,
     }
 }
 
-/// The fog a camera gets for a view distance.
-pub fn fog_for(view: u32) -> DistanceFog {
-    let far = (view * CHUNK as u32) as f32;
-    DistanceFog {
-        color: SKY,
-        falloff: FogFalloff::Linear {
-            start: far * 0.55,
-            end: far * 0.95,
-        },
-        ..default()
+/// Gives a new player camera its fog.
+fn add_fog(
+    view: Res<ViewDistance>,
+    cameras: Query<Entity, Added<PlayerCamera>>,
+    mut commands: Commands,
+) {
+    for camera in &cameras {
+        commands.entity(camera).insert(DistanceFog {
+            color: SKY,
+            falloff: falloff(*view),
+            ..default()
+        });
+    }
+}
+
+/// Follows view distance changes.
+fn update_fog(view: Res<ViewDistance>, mut fog: Query<&mut DistanceFog>) {
+    if view.is_changed() {
+        for mut f in &mut fog {
+            f.falloff = falloff(*view);
+        }
     }
 }
 
 /// Progress of the automated screenshot.
 #[derive(Resource, Default, Debug)]
-pub struct ScreenshotState {
+struct ScreenshotState {
     loaded_at: Option<(u32, f32)>,
     taken_at: Option<u32>,
     frame: u32,

@@ -1,173 +1,34 @@
 //! Chunk streaming: which chunks should exist around the player, worker tasks that
-//! generate and mesh them off the main thread, and applying their results. Chunks are
-//! generated with the world's edits laid over them; an edit changes the loaded blocks
-//! at once and remeshes every chunk that holds the block on a worker task.
+//! generate and mesh them off the main thread, and applying their results to the
+//! chunk store. Chunks are generated with the world's edits laid over them; a chunk
+//! whose blocks were edited is remeshed on a worker task.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 use terravox_edits::{LocalEdit, apply_local};
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
-use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
+use terravox_voxel::{Chunk, ChunkPos};
 use terravox_worldgen::Generator;
 
-use crate::config::{ActiveWorld, ViewDistance, WorldChanged};
-use crate::persistence::WorldEdits;
+use crate::GameSystems;
+use crate::config::ViewDistance;
+use crate::world::{
+    ActiveWorld, ChunkResult, Chunks, LoadedChunk, ReloadChunks, Remeshed, StreamCenter,
+    WorldChanged, WorldEdits,
+};
 
 /// Chunks above and below the player's chunk that are kept loaded.
-pub const VERTICAL_RADIUS: i32 = 3;
+const VERTICAL_RADIUS: i32 = 3;
 /// Chunks further than the view distance plus this unload (hysteresis).
-pub const UNLOAD_MARGIN: u32 = 2;
+const UNLOAD_MARGIN: u32 = 2;
 /// Worker tasks in flight at most.
-pub const MAX_IN_FLIGHT: usize = 32;
+const MAX_IN_FLIGHT: usize = 32;
 /// Chunk meshes uploaded per frame at most.
-pub const UPLOADS_PER_FRAME: usize = 12;
-
-/// The point chunks stream around (the player's position).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct StreamCenter(pub Vec3);
-
-/// A loaded chunk: its blocks (for collision and editing) and its mesh entities.
-pub struct LoadedChunk {
-    /// The blocks, padding included.
-    pub blocks: Arc<Chunk>,
-    /// Entities drawing it (opaque and water), if it has faces.
-    pub entities: Vec<Entity>,
-    /// Bumped by every edit of its blocks; a remesh result for an older revision is
-    /// dropped.
-    pub revision: u64,
-}
-
-/// What a remesh task returns.
-pub struct Remeshed {
-    /// Which chunk.
-    pub pos: ChunkPos,
-    /// The revision of the blocks it meshed.
-    pub revision: u64,
-    /// Opaque surface.
-    pub opaque: Surface,
-    /// Water surface.
-    pub water: Surface,
-}
-
-/// What a worker returns.
-pub struct ChunkResult {
-    /// Which chunk.
-    pub pos: ChunkPos,
-    /// For which world.
-    pub epoch: u64,
-    /// Its blocks.
-    pub blocks: Arc<Chunk>,
-    /// Opaque surface.
-    pub opaque: Surface,
-    /// Water surface.
-    pub water: Surface,
-    /// Time spent generating.
-    pub generate: Duration,
-    /// Time spent meshing.
-    pub mesh: Duration,
-}
-
-/// The streaming state.
-#[derive(Resource, Default)]
-pub struct Chunks {
-    /// Loaded chunks.
-    pub loaded: HashMap<ChunkPos, LoadedChunk>,
-    /// Tasks in flight and the epoch they were started for.
-    pub in_flight: HashMap<ChunkPos, (u64, Task<ChunkResult>)>,
-    /// Finished results waiting for an upload slot.
-    pub ready: Vec<ChunkResult>,
-    /// Wanted chunks, nearest first.
-    pub wanted: Vec<ChunkPos>,
-    /// The same, as a set.
-    pub wanted_set: HashSet<ChunkPos>,
-    /// Remesh tasks of edited chunks, newest revision only.
-    pub remesh: HashMap<ChunkPos, Task<Remeshed>>,
-    /// Edited loaded chunks waiting for a remesh task.
-    pub remesh_wanted: HashSet<ChunkPos>,
-    /// Loaded chunks to generate again (their edits were discarded); the old mesh stays
-    /// until the new one arrives.
-    pub reload: HashSet<ChunkPos>,
-    /// Chunk the wanted set was computed around, and the view distance then.
-    wanted_for: Option<(ChunkPos, u32)>,
-}
-
-impl Chunks {
-    /// The block at a world position, if its chunk is loaded.
-    pub fn block(&self, p: BlockPos) -> Option<Block> {
-        let (c, l) = p.to_chunk();
-        self.loaded
-            .get(&c)
-            .map(|lc| lc.blocks.get(l[0], l[1], l[2]))
-    }
-
-    /// Chunks wanted but not yet loaded.
-    pub fn missing(&self) -> usize {
-        self.wanted
-            .iter()
-            .filter(|p| !self.loaded.contains_key(p))
-            .count()
-    }
-
-    /// Whether every wanted chunk is loaded and nothing is pending.
-    pub fn fully_loaded(&self) -> bool {
-        !self.wanted.is_empty()
-            && self.missing() == 0
-            && self.in_flight.is_empty()
-            && self.ready.is_empty()
-            && self.remesh.is_empty()
-            && self.remesh_wanted.is_empty()
-            && self.reload.is_empty()
-    }
-
-    /// Sets the block at `p` in every loaded chunk that holds it (its own chunk and
-    /// the neighbours whose padding it is) and queues their remesh; tasks and results
-    /// for holders not yet loaded are cancelled, so they are generated again with the
-    /// edit. Returns `false` (and changes nothing) if `p`'s own chunk is not loaded.
-    pub fn set_block(&mut self, p: BlockPos, block: Block) -> bool {
-        if !self.loaded.contains_key(&p.to_chunk().0) {
-            return false;
-        }
-        for (c, [x, y, z]) in p.holders() {
-            if let Some(lc) = self.loaded.get_mut(&c) {
-                // A reload in progress was generated without this edit: start it again.
-                let pending =
-                    self.in_flight.remove(&c).is_some() | self.ready.iter().any(|r| r.pos == c);
-                if pending {
-                    self.ready.retain(|r| r.pos != c);
-                    self.reload.insert(c);
-                }
-                if lc.blocks.get(x, y, z) != block {
-                    Arc::make_mut(&mut lc.blocks).set(x, y, z, block);
-                    lc.revision += 1;
-                    self.remesh_wanted.insert(c);
-                }
-            } else {
-                self.in_flight.remove(&c);
-                self.ready.retain(|r| r.pos != c);
-            }
-        }
-        true
-    }
-
-    /// Generates `chunks` again where they are loaded (after their edits were
-    /// discarded), and drops pending results for them.
-    pub fn reload(&mut self, chunks: impl IntoIterator<Item = ChunkPos>) {
-        for c in chunks {
-            self.in_flight.remove(&c);
-            self.ready.retain(|r| r.pos != c);
-            self.remesh.remove(&c);
-            self.remesh_wanted.remove(&c);
-            if self.loaded.contains_key(&c) {
-                self.reload.insert(c);
-            }
-        }
-    }
-}
+const UPLOADS_PER_FRAME: usize = 12;
 
 /// Running averages for the stats overlay.
 #[derive(Resource, Default, Debug, Clone)]
@@ -195,45 +56,25 @@ pub struct ChunkMeshed {
     pub water: Surface,
 }
 
-/// Streaming systems, in order.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum StreamingSystems {
-    /// Wanted set, unloading, task spawning.
-    Plan,
-    /// Polling and applying results.
-    Apply,
-}
-
 /// The streaming plugin.
-pub fn plugin(app: &mut App) {
-    app.init_resource::<Chunks>()
-        .init_resource::<StreamStats>()
-        .init_resource::<StreamCenter>()
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<StreamStats>()
         .add_message::<ChunkMeshed>()
-        .configure_sets(
-            Update,
-            (StreamingSystems::Plan, StreamingSystems::Apply).chain(),
-        )
         .add_systems(
             Update,
             (
-                (
-                    clear_on_world_change,
-                    update_wanted,
-                    unload_far_chunks,
-                    spawn_chunk_tasks,
-                )
-                    .chain()
-                    .in_set(StreamingSystems::Plan),
-                (
-                    spawn_remesh_tasks,
-                    poll_remesh_tasks,
-                    poll_chunk_tasks,
-                    apply_ready_chunks,
-                )
-                    .chain()
-                    .in_set(StreamingSystems::Apply),
-            ),
+                clear_on_world_change,
+                reload_chunks,
+                update_wanted,
+                unload_far_chunks,
+                spawn_chunk_tasks,
+                spawn_remesh_tasks,
+                poll_remesh_tasks,
+                poll_chunk_tasks,
+                apply_ready_chunks,
+            )
+                .chain()
+                .in_set(GameSystems::Stream),
         );
 }
 
@@ -279,7 +120,7 @@ fn mesh(blocks: &Chunk) -> (Surface, Surface) {
 
 /// Generates one chunk, lays the edits inside its padded region over it, and meshes
 /// it: the body of a worker task.
-pub fn build_chunk(
+fn build_chunk(
     generator: &Generator,
     pos: ChunkPos,
     epoch: u64,
@@ -372,13 +213,19 @@ fn unload_far_chunks(
     }
 }
 
+fn reload_chunks(mut asked: MessageReader<ReloadChunks>, mut chunks: ResMut<Chunks>) {
+    for ReloadChunks(touched) in asked.read() {
+        chunks.reload(touched.iter().copied());
+    }
+}
+
 fn spawn_chunk_tasks(world: Res<ActiveWorld>, edits: Res<WorldEdits>, mut chunks: ResMut<Chunks>) {
     let pool = AsyncComputeTaskPool::get();
     let chunks = &mut *chunks;
     let spawn = |chunks: &mut Chunks, pos: ChunkPos| {
-        let generator = world.generator.clone();
-        let epoch = world.epoch;
-        let local = edits.edits.for_chunk(pos);
+        let generator = world.generator().clone();
+        let epoch = world.epoch();
+        let local = edits.edits().for_chunk(pos);
         let task = pool.spawn(async move { build_chunk(&generator, pos, epoch, &local) });
         chunks.in_flight.insert(pos, (epoch, task));
     };
@@ -414,7 +261,6 @@ fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {
         let task = pool.spawn(async move {
             let (opaque, water) = mesh(&blocks);
             Remeshed {
-                pos,
                 revision,
                 opaque,
                 water,
@@ -485,7 +331,7 @@ fn apply_ready_chunks(
         // Reloads of loaded chunks are applied even where no longer wanted (within
         // the unload margin), so no stale blocks stay.
         let wanted = chunks.wanted_set.contains(&r.pos) || chunks.loaded.contains_key(&r.pos);
-        if r.epoch != world.epoch || !wanted {
+        if r.epoch != world.epoch() || !wanted {
             stats.dropped += 1;
             continue;
         }

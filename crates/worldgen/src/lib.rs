@@ -8,10 +8,11 @@
 //! thread, in any order. Pure Rust, no Bevy.
 //!
 //! Modules, lowest first: `seed` (seeds and fixed mixing), `config` (the serde world
-//! config and its validation), [`params`] (every numeric parameter's range and
-//! tooltip, once), `presets` (built-in worlds, config files), `fbm` (seeded fractal
-//! noise), `surface` (block rules both generators share), `density` and `islands`
-//! (the two generators), [`map`] (top-down images).
+//! config), [`params`] (every numeric parameter's range and tooltip, once),
+//! `validate` (parsing and validation), `presets` (built-in worlds, config files),
+//! [`reference`] (the generated parameter docs), `fbm` (seeded fractal noise),
+//! `surface` (block rules both generators share), `density` and `islands` (the two
+//! generators), [`map`] (top-down images).
 
 pub mod config;
 mod density;
@@ -20,8 +21,10 @@ mod islands;
 pub mod map;
 pub mod params;
 pub mod presets;
+pub mod reference;
 pub mod seed;
 mod surface;
+mod validate;
 
 pub use config::{
     Bands, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig, IslandConfig,

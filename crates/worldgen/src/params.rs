@@ -1,7 +1,7 @@
 //! Every numeric world parameter, defined once: its field path, allowed range,
 //! label and tooltip. The same tables drive validation ([`crate::WorldConfig::problems`]),
 //! the game panel's sliders and the parameter reference in `docs/parameters.md`
-//! ([`markdown_table`]), so the three can never disagree.
+//! ([`crate::reference::markdown_table`]), so the three can never disagree.
 //!
 //! Rules between fields (height bands ascending, archipelago cells wide enough for
 //! their islands) are checked in `config.rs` on top of these ranges.
@@ -390,58 +390,6 @@ pub const ARCHIPELAGO: [Param<Cells>; 2] = [
     param!(JITTER, "layout.jitter", |c| c.1),
 ];
 
-/// The parameter reference as a Markdown table, with each parameter's value in the
-/// built-in preset named in the heading: the text of `docs/parameters.md`.
-pub fn markdown_table() -> String {
-    use crate::config::{GeneratorConfig, IslandLayout};
-    use crate::presets::builtin;
-    fn rows<C>(out: &mut String, prefix: &str, params: &[Param<C>], preset: &C) {
-        for p in params {
-            out.push_str(&format!(
-                "| `{prefix}{}` | {} | {} | {} |\n",
-                p.field,
-                p.spec.expected(),
-                (p.get)(preset),
-                p.spec.tooltip
-            ));
-        }
-    }
-    let header = "| field | allowed | default | what it does |\n| --- | --- | --- | --- |\n";
-    let mut out = String::from(
-        "# World parameters\n\n\
-         Generated from `crates/worldgen/src/params.rs` (the table that also drives\n\
-         validation and the game panel's sliders); a test keeps this file in step.\n\
-         Field paths are as in config files and error messages.\n\n## Every world\n\n",
-    );
-    out.push_str(header);
-    let cliffs = builtin("cliffs").expect("built in");
-    rows(&mut out, "", &WORLD, &cliffs);
-    out.push_str(
-        "\n## `Density` (3D density field; defaults from `cliffs`)\n\n\
-         `noise.kind`: `Perlin`, `OpenSimplex` or `SuperSimplex`.\n\n",
-    );
-    out.push_str(header);
-    if let GeneratorConfig::Density(d) = &cliffs.generator {
-        rows(&mut out, "generator.", &DENSITY, d);
-    }
-    out.push_str(
-        "\n## `Islands` (2D heightmap with island falloff; defaults from `archipelago`)\n\n\
-         `kind`: `Perlin`, `OpenSimplex` or `SuperSimplex`; `layout`: `Single` or\n\
-         `Archipelago(cell_size, jitter)`. Bands must ascend; `layout.cell_size` must be\n\
-         at least twice `island_size * radius`.\n\n",
-    );
-    out.push_str(header);
-    let archipelago = builtin("archipelago").expect("built in");
-    if let GeneratorConfig::Islands(i) = &archipelago.generator {
-        rows(&mut out, "generator.", &ISLANDS, i);
-        rows(&mut out, "generator.", &BANDS, i);
-        if let IslandLayout::Archipelago { cell_size, jitter } = i.layout {
-            rows(&mut out, "generator.", &ARCHIPELAGO, &(cell_size, jitter));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,25 +402,5 @@ mod tests {
         assert!(!PERSISTENCE.allows(f64::NAN) && !LACUNARITY.allows(f64::INFINITY));
         assert_eq!(OCTAVES.expected(), "an integer in 1..=16");
         assert_eq!(FREQUENCY.expected(), "a finite number in (0, 1]");
-    }
-
-    #[test]
-    fn accessors_read_and_write_their_own_field() {
-        let mut cfg = crate::presets::builtin("cliffs").unwrap();
-        let crate::GeneratorConfig::Density(d) = &mut cfg.generator else {
-            panic!("cliffs is a density world");
-        };
-        for (i, p) in DENSITY.iter().enumerate() {
-            let mut copy = d.clone();
-            let v = (p.get)(&copy) + 1.0;
-            (p.set)(&mut copy, v);
-            assert_eq!((p.get)(&copy), v, "{}", p.field);
-            // No other parameter moved.
-            for (j, q) in DENSITY.iter().enumerate() {
-                if i != j {
-                    assert_eq!((q.get)(&copy), (q.get)(d), "{} moved {}", p.field, q.field);
-                }
-            }
-        }
     }
 }

@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::{
-    ConfigError, Generator, GeneratorConfig, IslandLayout, NoiseKind, WorldConfig, map, presets,
+    ConfigError, Generator, GeneratorConfig, IslandLayout, NoiseKind, WorldConfig, map, params,
+    presets,
 };
 
 fn density() -> WorldConfig {
@@ -229,7 +230,7 @@ proptest! {
 #[test]
 fn the_parameter_reference_matches_the_table() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/parameters.md");
-    let want = terravox_worldgen::params::markdown_table();
+    let want = terravox_worldgen::reference::markdown_table();
     if std::env::var_os("TERRAVOX_BLESS").is_some() {
         std::fs::write(path, &want).unwrap();
     }
@@ -238,4 +239,23 @@ fn the_parameter_reference_matches_the_table() {
         have, want,
         "docs/parameters.md is stale: run TERRAVOX_BLESS=1 cargo test -p terravox-worldgen --test validation"
     );
+}
+
+#[test]
+fn accessors_read_and_write_their_own_field() {
+    let mut cfg = presets::builtin("cliffs").unwrap();
+    let GeneratorConfig::Density(d) = &mut cfg.generator else {
+        panic!("cliffs is a density world");
+    };
+    for (i, p) in params::DENSITY.iter().enumerate() {
+        let mut copy = d.clone();
+        let v = (p.get)(&copy) + 1.0;
+        (p.set)(&mut copy, v);
+        assert_eq!((p.get)(&copy), v, "{}", p.field);
+        // No other parameter moved.
+        let others = params::DENSITY.iter().enumerate().filter(|&(j, _)| j != i);
+        for (_, q) in others {
+            assert_eq!((q.get)(&copy), (q.get)(d), "{} moved {}", p.field, q.field);
+        }
+    }
 }

@@ -9,25 +9,22 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use common::run_until;
+use common::{load, run_until, with_player};
 use terravox_edits::SaveDir;
-use terravox_game::PlayOptions;
-use terravox_game::config::{ActiveWorld, Notices, WorldChanged};
-use terravox_game::editing::{self, EditRefused, find_target};
-use terravox_game::persistence::{DiscardEdits, WorldEdits};
-use terravox_game::player::Player;
-use terravox_game::streaming::{ChunkMeshed, Chunks, StreamingSystems};
+use terravox_game::{
+    ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EditRefused, GameSystems, Notices, PlayOptions,
+    Saves, SwitchWorld, WorldBlocks, WorldEdits, break_block, find_target, place_block,
+};
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
 use terravox_voxel::raycast::RayHit;
 use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
-use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
+use terravox_worldgen::{Generator, Seed, WorldConfig};
 
 fn world() -> WorldConfig {
-    presets::builtin("cliffs")
-        .unwrap()
-        .with_seed(Seed::new("edit-test"))
+    common::world("cliffs", "edit-test")
 }
 
 /// A fresh, empty save folder for one test.
@@ -49,19 +46,13 @@ fn record_meshes(mut meshed: MessageReader<ChunkMeshed>, mut out: ResMut<Meshed>
 
 fn app(world: WorldConfig, dir: Option<PathBuf>) -> App {
     let mut app = terravox_game::headless_app(PlayOptions {
-        world,
         view_distance: 4,
-        screenshot: None,
-        panel_open: false,
         save_dir: dir,
+        ..PlayOptions::new(world)
     });
     app.init_resource::<Meshed>()
-        .add_systems(Update, record_meshes.after(StreamingSystems::Apply));
+        .add_systems(Update, record_meshes.in_set(GameSystems::Present));
     app
-}
-
-fn load(app: &mut App) {
-    run_until(app, 120, |a| a.world().resource::<Chunks>().fully_loaded());
 }
 
 /// Every notice the game showed.
@@ -83,15 +74,12 @@ fn break_top(app: &mut App, x: i32, z: i32) -> BlockPos {
     let top = app
         .world()
         .resource::<ActiveWorld>()
-        .generator
+        .generator()
         .surface_height(x, z);
     let hit = aim_down(app, x, z, top + 4);
     assert_eq!(hit.pos, BlockPos::new(x, top, z));
     assert_eq!(hit.normal, [0, 1, 0]);
-    edit(app, |chunks, edits| {
-        editing::break_block(chunks, edits, &hit)
-    })
-    .unwrap()
+    edit(app, |blocks| break_block(blocks, &hit)).unwrap()
 }
 
 /// The ray from above `(x, y, z)` straight down.
@@ -100,30 +88,40 @@ fn aim_down(app: &App, x: i32, z: i32, y: i32) -> RayHit {
     find_target(app.world().resource::<Chunks>(), origin, Vec3::NEG_Y).expect("a target")
 }
 
-fn edit<T>(app: &mut App, f: impl FnOnce(&mut Chunks, &mut WorldEdits) -> T) -> T {
-    app.world_mut()
-        .resource_scope(|world, mut edits: Mut<WorldEdits>| {
-            f(&mut world.resource_mut::<Chunks>(), &mut edits)
-        })
+/// Runs `f` on the game's [`WorldBlocks`], as a system would.
+fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
+    let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
+    let mut blocks = state.get_mut(app.world_mut()).expect("world blocks");
+    let out = f(&mut blocks);
+    state.apply(app.world_mut());
+    out
 }
 
 fn remeshed(app: &mut App) {
-    run_until(app, 30, |a| {
-        let c = a.world().resource::<Chunks>();
-        c.remesh.is_empty() && c.remesh_wanted.is_empty() && c.fully_loaded()
-    });
+    run_until(app, 30, |a| a.world().resource::<Chunks>().fully_loaded());
+}
+
+/// Whether the overlay has edits not on disk.
+fn dirty(app: &App) -> bool {
+    let edits = app.world().resource::<WorldEdits>();
+    app.world().resource::<Saves>().dirty(edits)
+}
+
+/// How many blocks the overlay holds.
+fn edit_count(app: &App) -> usize {
+    app.world().resource::<WorldEdits>().edits().len()
 }
 
 /// The loaded blocks of `c` equal the generated chunk with the edits laid over it,
 /// and the mesh last sent for it is the mesh of those blocks.
 fn check_chunk(app: &App, c: ChunkPos) {
     let chunks = app.world().resource::<Chunks>();
-    let loaded = &chunks.loaded[&c].blocks;
-    let generator = &app.world().resource::<ActiveWorld>().generator;
+    let loaded = chunks.blocks(c).expect("loaded");
+    let generator = app.world().resource::<ActiveWorld>().generator();
     let mut expected = generator.generate(c);
     app.world()
         .resource::<WorldEdits>()
-        .edits
+        .edits()
         .apply(c, &mut expected);
     assert_eq!(**loaded, expected, "blocks of {c:?}");
     let mut b = MeshBuffers::default();
@@ -138,7 +136,7 @@ fn check_chunk(app: &App, c: ChunkPos) {
 fn check_seam(app: &App, a: ChunkPos, b: ChunkPos) {
     let chunks = app.world().resource::<Chunks>();
     for (p, q) in [(a, b), (b, a)] {
-        let (pc, qc) = (&chunks.loaded[&p].blocks, &chunks.loaded[&q].blocks);
+        let (pc, qc) = (chunks.blocks(p).unwrap(), chunks.blocks(q).unwrap());
         for y in -1..=CHUNK {
             for z in -1..=CHUNK {
                 for x in -1..=CHUNK {
@@ -165,7 +163,7 @@ fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_si
     let neighbour = ChunkPos::new(0, own.y, own.z);
     {
         let chunks = app.world().resource::<Chunks>();
-        let padding = chunks.loaded[&neighbour].blocks.get(
+        let padding = chunks.blocks(neighbour).unwrap().get(
             -1,
             broken.y - own.y * CHUNK,
             broken.z - own.z * CHUNK,
@@ -175,7 +173,7 @@ fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_si
             Block::Air,
             "the neighbour's padding follows the edit"
         );
-        assert!(chunks.remesh_wanted.contains(&own) && chunks.remesh_wanted.contains(&neighbour));
+        assert!(chunks.remesh_queued(own) && chunks.remesh_queued(neighbour));
     }
     app.world_mut().resource_mut::<Meshed>().0.clear();
     remeshed(&mut app);
@@ -187,15 +185,15 @@ fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_si
     // Place a brick on the block below the hole, on the other side of the border.
     let below = aim_down(&app, -1, -5, broken.y + 3);
     assert_eq!(below.pos, broken.offset([0, -1, 0]));
-    let placed = edit(&mut app, |c, e| {
-        editing::place_block(c, e, Vec3::new(40.5, 200.0, 40.5), &below, Block::Brick)
+    let placed = edit(&mut app, |b| {
+        place_block(b, Vec3::new(40.5, 200.0, 40.5), &below, Block::Brick)
     })
     .unwrap();
     assert_eq!(placed, broken);
     assert_eq!(block(&app, broken), Some(Block::Brick));
     // Placing into a solid block is refused.
-    let again = edit(&mut app, |c, e| {
-        editing::place_block(c, e, Vec3::new(40.5, 200.0, 40.5), &below, Block::Stone)
+    let again = edit(&mut app, |b| {
+        place_block(b, Vec3::new(40.5, 200.0, 40.5), &below, Block::Stone)
     });
     assert_eq!(again, Err(EditRefused::Occupied));
     remeshed(&mut app);
@@ -203,17 +201,14 @@ fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_si
         check_chunk(&app, c);
     }
     check_seam(&app, own, neighbour);
-    assert_eq!(app.world().resource::<WorldEdits>().edits.len(), 1);
+    assert_eq!(edit_count(&app), 1);
 }
 
 #[test]
 fn placing_into_the_players_own_box_is_refused() {
     let mut app = app(world(), None);
     load(&mut app);
-    let feet = {
-        let mut q = app.world_mut().query_filtered::<&Transform, With<Player>>();
-        q.single(app.world()).unwrap().translation
-    };
+    let feet = common::feet(&mut app);
     let standing_on = BlockPos::containing((feet - Vec3::Y * 0.5).to_array());
     assert_eq!(
         block(&app, standing_on).map(|b| b.is_solid()),
@@ -233,26 +228,27 @@ fn placing_into_the_players_own_box_is_refused() {
             ..hit
         },
     ] {
-        let r = edit(&mut app, |c, e| {
-            editing::place_block(c, e, feet, &hit, Block::Planks)
-        });
+        let r = edit(&mut app, |b| place_block(b, feet, &hit, Block::Planks));
         assert_eq!(r, Err(EditRefused::InsidePlayer));
     }
-    assert!(app.world().resource::<WorldEdits>().edits.is_empty());
-    // Beside the body it works.
+    assert_eq!(edit_count(&app), 0);
+    // Beside the body it works (on stone with air above, made so first).
     let beside = RayHit {
         pos: standing_on.offset([2, 0, 0]),
         normal: [0, 1, 0],
         distance: 2.0,
     };
-    if block(&app, beside.pos).is_some_and(|b| b.is_solid())
-        && block(&app, beside.pos.offset([0, 1, 0])) == Some(Block::Air)
-    {
-        let r = edit(&mut app, |c, e| {
-            editing::place_block(c, e, feet, &beside, Block::Planks)
-        });
-        assert_eq!(r, Ok(beside.pos.offset([0, 1, 0])));
-    }
+    edit(&mut app, |b| {
+        b.set(beside.pos, Block::Stone)?;
+        b.set(beside.pos.offset([0, 1, 0]), Block::Air)
+    })
+    .unwrap();
+    let r = edit(&mut app, |b| place_block(b, feet, &beside, Block::Planks));
+    assert_eq!(r, Ok(beside.pos.offset([0, 1, 0])));
+    assert_eq!(
+        block(&app, beside.pos.offset([0, 1, 0])),
+        Some(Block::Planks)
+    );
 }
 
 #[test]
@@ -265,30 +261,22 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
     let b = break_top(&mut first, -33, -2);
     remeshed(&mut first);
 
-    // Unload: walk the player 10 chunks away and back.
-    let home = {
-        let mut q = first
-            .world_mut()
-            .query_filtered::<&mut Transform, With<Player>>();
-        let mut t = q.single_mut(first.world_mut()).unwrap();
+    // Unload: move the player 10 chunks away and back.
+    let home = with_player(&mut first, |t, _| {
         let home = t.translation;
         t.translation.x += 10.0 * CHUNK as f32;
         home
-    };
-    run_until(&mut first, 120, |app| {
-        !app.world()
-            .resource::<Chunks>()
-            .loaded
-            .contains_key(&a.to_chunk().0)
     });
-    {
-        let mut q = first
-            .world_mut()
-            .query_filtered::<(&mut Transform, &mut Player), With<Player>>();
-        let (mut t, mut p) = q.single_mut(first.world_mut()).unwrap();
+    run_until(&mut first, 120, |app| {
+        app.world()
+            .resource::<Chunks>()
+            .blocks(a.to_chunk().0)
+            .is_none()
+    });
+    with_player(&mut first, |t, p| {
         t.translation = home + Vec3::Y * 2.0;
         p.velocity = Vec3::ZERO;
-    }
+    });
     load(&mut first);
     assert_eq!(
         block(&first, a),
@@ -299,27 +287,29 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
     // Switch to another seed: its own (no) edits; back again: the edits return.
     let other = cfg.clone().with_seed(Seed::new("edit-test-other"));
     switch_world(&mut first, other.clone());
-    assert!(first.world().resource::<WorldEdits>().edits.is_empty());
+    assert_eq!(edit_count(&first), 0);
+    // The other world shows its own generated blocks where the edits were.
     let generator = Generator::new(&other).unwrap();
-    let top = generator.surface_height(a.x, a.z);
-    if top == a.y {
-        assert_ne!(block(&first, a), Some(Block::Air));
+    for p in [a, b] {
+        let (c, l) = p.to_chunk();
+        let generated = generator.generate(c).get(l[0], l[1], l[2]);
+        assert_eq!(block(&first, p), Some(generated), "{p:?}");
     }
     switch_world(&mut first, cfg.clone());
-    assert_eq!(first.world().resource::<WorldEdits>().edits.len(), 2);
+    assert_eq!(edit_count(&first), 2);
     assert_eq!(block(&first, a), Some(Block::Air));
     assert_eq!(block(&first, b), Some(Block::Air));
 
     // Exit saves; a new game in the same folder shows the same blocks and meshes.
     first.world_mut().write_message(AppExit::Success);
     first.update();
-    assert!(!first.world().resource::<WorldEdits>().dirty());
+    assert!(!dirty(&first));
     let mut second = app(cfg.clone(), Some(dir.clone()));
     load(&mut second);
-    assert_eq!(second.world().resource::<WorldEdits>().edits.len(), 2);
+    assert_eq!(edit_count(&second), 2);
     for p in [a, b] {
         let c = p.to_chunk().0;
-        let blocks = |app: &App| app.world().resource::<Chunks>().loaded[&c].blocks.clone();
+        let blocks = |app: &App| app.world().resource::<Chunks>().blocks(c).unwrap().clone();
         assert_eq!(blocks(&first), blocks(&second), "blocks of {c:?}");
         check_chunk(&second, c);
         let (m1, m2) = (
@@ -332,12 +322,9 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
 }
 
 fn switch_world(app: &mut App, cfg: WorldConfig) {
-    app.world_mut()
-        .resource_mut::<ActiveWorld>()
-        .replace(cfg)
-        .unwrap();
-    app.world_mut().write_message(WorldChanged);
+    app.world_mut().write_message(SwitchWorld(cfg.clone()));
     load(app);
+    assert_eq!(app.world().resource::<ActiveWorld>().config(), &cfg);
 }
 
 #[test]
@@ -350,7 +337,7 @@ fn autosave_writes_within_seconds_and_discard_restores_the_generated_world() {
         let top = app
             .world()
             .resource::<ActiveWorld>()
-            .generator
+            .generator()
             .surface_height(5, 5);
         block(&app, BlockPos::new(5, top, 5)).unwrap()
     };
@@ -366,20 +353,19 @@ fn autosave_writes_within_seconds_and_discard_restores_the_generated_world() {
         app.update();
     }
     assert!(
-        app.world().resource::<WorldEdits>().writing() || path.exists(),
+        app.world().resource::<Saves>().writing() || path.exists(),
         "autosave started within 5 seconds of game time"
     );
     // The write runs on an I/O task; its outcome is taken in on a later frame.
     run_until(&mut app, 30, |a| {
-        let e = a.world().resource::<WorldEdits>();
-        !e.writing() && !e.dirty()
+        !a.world().resource::<Saves>().writing() && !dirty(a)
     });
     assert!(path.exists(), "autosaved");
     assert_eq!(SaveDir::new(&dir).load(&cfg).unwrap().len(), 1);
 
     app.world_mut().write_message(DiscardEdits);
     remeshed(&mut app);
-    assert!(app.world().resource::<WorldEdits>().edits.is_empty());
+    assert_eq!(edit_count(&app), 0);
     assert_eq!(
         block(&app, p),
         Some(original),
@@ -423,7 +409,7 @@ fn unreadable_saves_are_reported_moved_aside_and_the_game_starts() {
             .collect();
         assert_eq!(moved.len(), 1, "{name}");
         assert_eq!(std::fs::read_to_string(&moved[0]).unwrap(), text, "{name}");
-        assert!(app.world().resource::<WorldEdits>().edits.is_empty());
+        assert_eq!(edit_count(&app), 0);
         // The game goes on: edits work and save next to the moved file.
         break_top(&mut app, 1, 1);
         app.world_mut().write_message(AppExit::Success);
@@ -446,7 +432,8 @@ fn a_save_that_cannot_be_read_or_moved_is_never_overwritten() {
     let notices = notices(&app);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].contains("could not be loaded"), "{notices:?}");
-    assert!(app.world().resource::<WorldEdits>().path().is_none());
+    let edits = app.world().resource::<WorldEdits>();
+    assert!(app.world().resource::<Saves>().path(edits).is_none());
     break_top(&mut app, 2, 2);
     app.world_mut().write_message(AppExit::Success);
     app.update();

@@ -1,0 +1,129 @@
+//! Measurements of a headless game for `terravox bench`: streaming the view distance
+//! around the spawn, and remeshing after block edits.
+
+use std::time::{Duration, Instant};
+
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+use terravox_voxel::{Block, BlockPos};
+
+use crate::PlayOptions;
+use crate::player::Player;
+use crate::world::{Chunks, WorldBlocks};
+
+/// The `q`-quantile (0 to 1, nearest rank, rounded) of `samples`, after sorting them.
+pub fn quantiles(mut samples: Vec<Duration>) -> impl Fn(f64) -> Duration {
+    samples.sort();
+    move |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize]
+}
+
+/// Figures of a headless streaming run.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamingFigures {
+    /// From the first frame until the whole view distance was loaded.
+    pub time_to_load: Duration,
+    /// Frames run meanwhile.
+    pub frames: u32,
+    /// Median and 90th percentile main-thread time of one frame (all game systems).
+    pub frame_median: Duration,
+    /// 90th percentile of the same.
+    pub frame_p90: Duration,
+}
+
+/// Streams `options.view_distance` around the spawn in a headless app and measures it;
+/// returns the figures and the loaded app.
+pub fn measure_streaming(
+    options: PlayOptions,
+    timeout: Duration,
+) -> Result<(StreamingFigures, App), String> {
+    let mut app = crate::headless_app(options);
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    loop {
+        let t = Instant::now();
+        app.update();
+        frames.push(t.elapsed());
+        if app.world().resource::<Chunks>().fully_loaded() {
+            break;
+        }
+        if start.elapsed() > timeout {
+            return Err(format!("the view distance did not load within {timeout:?}"));
+        }
+        // Leave the workers the cores, as a frame at 60 FPS would.
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let time_to_load = start.elapsed();
+    let n = frames.len() as u32;
+    let q = quantiles(frames);
+    let figures = StreamingFigures {
+        time_to_load,
+        frames: n,
+        frame_median: q(0.5),
+        frame_p90: q(0.9),
+    };
+    Ok((figures, app))
+}
+
+/// Figures of block edits in a headless game.
+#[derive(Clone, Copy, Debug)]
+pub struct EditFigures {
+    /// Edits made.
+    pub edits: usize,
+    /// Median time from an edit until every chunk holding the block has its new mesh.
+    pub median: Duration,
+    /// 90th percentile of the same.
+    pub p90: Duration,
+    /// The slowest edit.
+    pub max: Duration,
+}
+
+/// Breaks `edits` surface blocks around the player of a loaded headless app, one at a
+/// time, and measures how long until their chunks (and border neighbours) are remeshed.
+pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, String> {
+    let feet = {
+        let mut q = app.world_mut().query_filtered::<&Transform, With<Player>>();
+        q.single(app.world())
+            .map_err(|e| e.to_string())?
+            .translation
+    };
+    let mut times = Vec::new();
+    for i in 0..edits as i32 {
+        // A spiral-ish walk over the columns around the player, crossing chunk borders.
+        let (x, z) = (
+            feet.x as i32 + i % 23 - 11,
+            feet.z as i32 + (i / 23) % 23 - 11,
+        );
+        let chunks = app.world().resource::<Chunks>();
+        let top = (feet.y as i32 - 24..feet.y as i32 + 24)
+            .rev()
+            .map(|y| BlockPos::new(x, y, z))
+            .find(|&p| chunks.block(p).is_some_and(|b| b.is_solid()))
+            .ok_or("no ground near the player")?;
+        let start = Instant::now();
+        let mut blocks = SystemState::<WorldBlocks>::new(app.world_mut());
+        blocks
+            .get_mut(app.world_mut())
+            .map_err(|e| e.to_string())?
+            .set(top, Block::Air)
+            .map_err(|e| e.to_string())?;
+        let mut frames = 0;
+        loop {
+            app.update();
+            frames += 1;
+            if app.world().resource::<Chunks>().remeshed() {
+                break;
+            }
+            if frames > 10_000 {
+                return Err("an edit was never remeshed".into());
+            }
+        }
+        times.push(start.elapsed());
+    }
+    let q = quantiles(times);
+    Ok(EditFigures {
+        edits,
+        median: q(0.5),
+        p90: q(0.9),
+        max: q(1.0),
+    })
+}

@@ -1,0 +1,71 @@
+//! The generator's parameters as widgets, driven by the tables in
+//! `terravox_worldgen::params` (the same ranges validation uses), plus the choices
+//! that are not numbers: the noise kind and the island layout.
+
+use bevy_egui::egui;
+use terravox_worldgen::params::{self, Param, Scale};
+use terravox_worldgen::{GeneratorConfig, IslandLayout, NoiseKind, WorldConfig};
+
+/// A slider per parameter of `table`, with its range, scale and tooltip.
+pub(super) fn sliders<C>(ui: &mut egui::Ui, table: &[Param<C>], config: &mut C) {
+    for p in table {
+        let s = p.spec;
+        let mut v = (p.get)(config);
+        // Ranges spanning orders of magnitude get a logarithmic slider.
+        let wide = s.scale == Scale::Log || s.max - s.min > 10_000.0;
+        let mut slider = egui::Slider::new(&mut v, s.min..=s.max)
+            .text(s.label)
+            .logarithmic(wide);
+        if s.scale == Scale::Integer {
+            slider = slider.integer();
+        }
+        if ui.add(slider).on_hover_text(s.tooltip).changed() {
+            (p.set)(config, v);
+        }
+    }
+}
+
+fn noise_kind(ui: &mut egui::Ui, kind: &mut NoiseKind) {
+    egui::ComboBox::from_label("noise")
+        .selected_text(format!("{kind:?}"))
+        .show_ui(ui, |ui| {
+            for k in NoiseKind::ALL {
+                ui.selectable_value(kind, k, format!("{k:?}"));
+            }
+        });
+}
+
+/// Edits the generator parameters of `cfg`.
+pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
+    match &mut cfg.generator {
+        GeneratorConfig::Density(d) => {
+            noise_kind(ui, &mut d.noise.kind);
+            sliders(ui, &params::DENSITY, d);
+        }
+        GeneratorConfig::Islands(i) => {
+            noise_kind(ui, &mut i.kind);
+            sliders(ui, &params::ISLANDS, i);
+            ui.collapsing("height bands", |ui| sliders(ui, &params::BANDS, i));
+            let mut archipelago = matches!(i.layout, IslandLayout::Archipelago { .. });
+            if ui
+                .checkbox(&mut archipelago, "archipelago")
+                .on_hover_text("Repeat the island on a jittered grid.")
+                .changed()
+            {
+                i.layout = if archipelago {
+                    IslandLayout::Archipelago {
+                        cell_size: (2.0 * i.island_size * i.radius).max(64.0) * 1.2,
+                        jitter: 0.8,
+                    }
+                } else {
+                    IslandLayout::Single
+                };
+            }
+            if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
+                let mut cells = (*cell_size, *jitter);
+                sliders(ui, &params::ARCHIPELAGO, &mut cells);
+                (*cell_size, *jitter) = cells;
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The egui user interface: the generator panel (`panel`, with `generator_form` and
+//! `preview`), the "Your edits" window (`edits_window`), the stats overlay (`stats`)
+//! and the HUD (`hud`: notices, crosshair, hotbar). Drawing runs in egui's pass after
+//! `Update`; the bookkeeping around it (the preview task, whether the pointer is over
+//! a window) runs in [`GameSystems::Present`].
+
+mod edits_window;
+mod generator_form;
+mod hud;
+mod panel;
+mod preview;
+mod stats;
+
+use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+use bevy_egui::input::EguiWantsInput;
+
+use crate::mode::PointerOverUi;
+use crate::world::ActiveWorld;
+use crate::{GameSystems, Mode};
+use panel::PanelState;
+use preview::Preview;
+
+/// The UI plugin.
+pub(crate) fn plugin(app: &mut App) {
+    if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
+        app.add_plugins(FrameTimeDiagnosticsPlugin::default());
+    }
+    app.init_resource::<Preview>()
+        .add_systems(Startup, init_panel)
+        .add_systems(OnExit(Mode::Panel), forget_discard_question)
+        .add_systems(
+            Update,
+            (
+                track_pointer,
+                preview::update_preview.run_if(in_state(Mode::Panel)),
+            )
+                .in_set(GameSystems::Present),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                stats::draw_stats,
+                hud::draw_hud,
+                (panel::draw_panel, edits_window::draw_edits_window)
+                    .chain()
+                    .run_if(in_state(Mode::Panel)),
+            )
+                .chain(),
+        );
+}
+
+fn init_panel(mut commands: Commands, world: Res<ActiveWorld>) {
+    commands.insert_resource(PanelState::new(world.config()));
+}
+
+/// Remembers whether the pointer is over a UI window, so a click there does not grab
+/// the mouse next frame.
+fn track_pointer(egui: Res<EguiWantsInput>, mut over: ResMut<PointerOverUi>) {
+    over.0 = egui.wants_any_pointer_input();
+}
+
+/// A closed panel forgets a half-asked discard.
+fn forget_discard_question(mut state: ResMut<PanelState>) {
+    state.confirm_discard = false;
+}

@@ -1,0 +1,185 @@
+//! The generator panel (Tab): presets, generator, seed, parameters with validation,
+//! the preview map, Apply, the world code, Save RON and the view distance.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
+
+use super::generator_form;
+use super::preview::{Preview, show_preview};
+use crate::config::ViewDistance;
+use crate::player::Player;
+use crate::world::{ActiveWorld, SwitchWorld};
+
+/// The config being edited, and the panel's text fields.
+#[derive(Resource, Clone, Debug)]
+pub(super) struct PanelState {
+    /// The pending config (applied with Apply).
+    pub pending: WorldConfig,
+    /// The seed text box.
+    pub seed: String,
+    /// The world code box.
+    pub code: String,
+    /// File name for Save.
+    pub save_path: String,
+    /// Last status or error message.
+    pub message: Option<(bool, String)>,
+    /// The discard button was pressed once; a second button confirms.
+    pub confirm_discard: bool,
+}
+
+impl PanelState {
+    /// The panel for `world`.
+    pub(super) fn new(world: &WorldConfig) -> Self {
+        Self {
+            pending: world.clone(),
+            seed: world.seed.text().to_owned(),
+            code: world.to_world_code(),
+            save_path: "world.ron".into(),
+            message: None,
+            confirm_discard: false,
+        }
+    }
+}
+
+/// The generator panel (run while it is open).
+pub(super) fn draw_panel(
+    mut contexts: EguiContexts,
+    mut state: ResMut<PanelState>,
+    world: Res<ActiveWorld>,
+    mut view: ResMut<ViewDistance>,
+    mut switch: MessageWriter<SwitchWorld>,
+    mut preview: ResMut<Preview>,
+    player: Query<&Transform, With<Player>>,
+) -> Result {
+    let feet = player.single().map(|t| t.translation).unwrap_or_default();
+    let ctx = contexts.ctx_mut()?;
+    let state = &mut *state;
+    egui::Window::new("World generator")
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
+        .default_width(360.0)
+        .default_height(680.0)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(640.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label("Preset:");
+                        for name in presets::names() {
+                            if ui.button(name).clicked() {
+                                match presets::builtin(name) {
+                                    Ok(cfg) => {
+                                        state.pending = cfg.with_seed(Seed::new(state.seed.clone()))
+                                    }
+                                    Err(e) => state.message = Some((false, e.to_string())),
+                                }
+                            }
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("Generator:");
+                        let is_density =
+                            matches!(state.pending.generator, GeneratorConfig::Density(_));
+                        if ui
+                            .selectable_label(is_density, "Cliffs (3D density)")
+                            .clicked()
+                            && !is_density
+                        {
+                            state.pending.generator = presets::builtin("cliffs")
+                                .map(|c| c.generator)
+                                .unwrap_or(state.pending.generator.clone());
+                        }
+                        if ui.selectable_label(!is_density, "Islands (2D)").clicked() && is_density
+                        {
+                            state.pending.generator = presets::builtin("islands")
+                                .map(|c| c.generator)
+                                .unwrap_or(state.pending.generator.clone());
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("Seed:");
+                        ui.text_edit_singleline(&mut state.seed);
+                        if ui.button("🎲").on_hover_text("Random seed").clicked() {
+                            let t = std::time::SystemTime::now()
+                                .duration_since(std::time::UNIX_EPOCH)
+                                .map(|d| d.as_nanos())
+                                .unwrap_or(0);
+                            state.seed = (terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000)
+                                .to_string();
+                        }
+                    });
+                    state.pending.seed = Seed::new(state.seed.clone());
+                    generator_form::sliders(ui, &params::WORLD, &mut state.pending);
+                    show_preview(ui, &mut preview, feet);
+                    ui.separator();
+                    generator_form::edit_generator(ui, &mut state.pending);
+                    ui.separator();
+                    let problems = state.pending.problems();
+                    for p in &problems {
+                        ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
+                    }
+                    if ui
+                        .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
+                        .on_hover_text("Rebuild the world around you")
+                        .clicked()
+                    {
+                        switch.write(SwitchWorld(state.pending.clone()));
+                        state.code = state.pending.to_world_code();
+                        state.message = Some((true, "world rebuilt".into()));
+                    }
+                    ui.separator();
+                    ui.label("World code (copy to share, paste to load):");
+                    ui.add(
+                        egui::TextEdit::multiline(&mut state.code)
+                            .desired_rows(3)
+                            .desired_width(f32::INFINITY),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button("Copy current").clicked() {
+                            state.code = world.config().to_world_code();
+                            ui.ctx().copy_text(state.code.clone());
+                        }
+                        if ui.button("Load code").clicked() {
+                            match WorldConfig::from_ron(&state.code) {
+                                Ok(cfg) => {
+                                    state.seed = cfg.seed.text().to_owned();
+                                    state.pending = cfg;
+                                    state.message = Some((true, "code loaded: press Apply".into()));
+                                }
+                                Err(e) => {
+                                    state.message = Some((false, format!("bad world code: {e}")))
+                                }
+                            }
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.text_edit_singleline(&mut state.save_path);
+                        if ui.button("Save RON").clicked() {
+                            let text = world.config().to_ron_pretty();
+                            state.message = Some(match std::fs::write(&state.save_path, text) {
+                                Ok(()) => (true, format!("saved {}", state.save_path)),
+                                Err(e) => (false, format!("cannot save {}: {e}", state.save_path)),
+                            });
+                        }
+                    });
+                    if let Some((ok, msg)) = &state.message {
+                        let color = if *ok {
+                            egui::Color32::from_rgb(90, 190, 90)
+                        } else {
+                            egui::Color32::from_rgb(230, 70, 60)
+                        };
+                        ui.colored_label(color, msg);
+                    }
+                    ui.separator();
+                    let mut v = view.0;
+                    if ui
+                        .add(egui::Slider::new(&mut v, ViewDistance::RANGE).text("view distance"))
+                        .changed()
+                    {
+                        view.0 = v;
+                    }
+                });
+        });
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! The panel's live preview map of the pending config around the player, computed on
+//! a worker task and shown with the player as a red dot.
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy_egui::egui;
+use terravox_worldgen::map::{self, MapImage, MapView};
+use terravox_worldgen::{Generator, GeneratorConfig, WorldConfig};
+
+use super::panel::PanelState;
+use crate::player::Player;
+
+/// Preview map size in pixels.
+const PREVIEW_PIXELS: u32 = 192;
+/// The preview recentres when the player moves this far from its centre.
+const PREVIEW_RECENTRE: i32 = 64;
+
+/// The live preview map of the pending config around the player.
+#[derive(Resource, Default)]
+pub(super) struct Preview {
+    /// The config and view the latest image (or running task) is for.
+    wanted: Option<(WorldConfig, MapView)>,
+    task: Option<Task<(WorldConfig, MapView, MapImage)>>,
+    /// The latest finished image, not yet uploaded to egui.
+    image: Option<(MapView, MapImage)>,
+    texture: Option<(MapView, egui::TextureHandle)>,
+}
+
+/// The map view a preview of `cfg` around `feet` uses: a wider scale for islands.
+fn preview_view(cfg: &WorldConfig, feet: Vec3) -> MapView {
+    let snap = |v: f32| (v as i32).div_euclid(PREVIEW_RECENTRE) * PREVIEW_RECENTRE;
+    let blocks_per_pixel = match cfg.generator {
+        GeneratorConfig::Density(_) => 3,
+        GeneratorConfig::Islands(_) => 5,
+    };
+    MapView {
+        center: [snap(feet.x), snap(feet.z)],
+        size: [PREVIEW_PIXELS, PREVIEW_PIXELS],
+        blocks_per_pixel,
+    }
+}
+
+/// Keeps the preview of the pending config around the player (run while the panel is
+/// open): takes in a finished image, starts a new one when the config or place moved.
+pub(super) fn update_preview(
+    state: Res<PanelState>,
+    player: Query<&Transform, With<Player>>,
+    mut preview: ResMut<Preview>,
+) {
+    let preview = &mut *preview;
+    if let Some(task) = &mut preview.task
+        && let Some((cfg, view, img)) = check_ready(task)
+    {
+        preview.task = None;
+        if preview.wanted.as_ref() == Some(&(cfg, view)) {
+            preview.image = Some((view, img));
+        }
+    }
+    let feet = player.single().map(|t| t.translation).unwrap_or_default();
+    let wanted = (state.pending.clone(), preview_view(&state.pending, feet));
+    if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {
+        return;
+    }
+    let Ok(generator) = Generator::new(&wanted.0) else {
+        preview.wanted = Some(wanted);
+        preview.image = None;
+        preview.texture = None;
+        return;
+    };
+    let (cfg, view) = wanted.clone();
+    preview.wanted = Some(wanted);
+    preview.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        let img = map::render(&generator, &view);
+        (cfg, view, img)
+    }));
+}
+
+/// Draws the preview with the player marked.
+pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: Vec3) {
+    if let Some((view, img)) = preview.image.take() {
+        let color = egui::ColorImage::from_rgb([img.width as usize, img.height as usize], &img.rgb);
+        let tex = ui
+            .ctx()
+            .load_texture("preview", color, egui::TextureOptions::NEAREST);
+        preview.texture = Some((view, tex));
+    }
+    let Some((view, tex)) = &preview.texture else {
+        ui.label("preview: computing…");
+        return;
+    };
+    let size = egui::vec2(PREVIEW_PIXELS as f32, PREVIEW_PIXELS as f32);
+    let response = ui.image((tex.id(), size));
+    let [px, py] = view.pixel_of(feet.x as f64, feet.z as f64);
+    let at = response.rect.min + egui::vec2(px as f32, py as f32);
+    ui.painter().circle(
+        at,
+        4.0,
+        egui::Color32::RED,
+        egui::Stroke::new(1.5, egui::Color32::WHITE),
+    );
+    ui.label(format!(
+        "preview: {} blocks across, you are the red dot",
+        view.size[0] * view.blocks_per_pixel
+    ));
+}

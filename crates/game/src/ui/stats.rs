@@ -1,0 +1,71 @@
+//! The stats overlay.
+
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use crate::player::Player;
+use crate::streaming::StreamStats;
+use crate::world::{ActiveWorld, Chunks};
+
+/// The overlay at the top right: frame rate, chunks, timings, position, seed.
+pub(super) fn draw_stats(
+    mut contexts: EguiContexts,
+    diagnostics: Res<DiagnosticsStore>,
+    chunks: Res<Chunks>,
+    stats: Res<StreamStats>,
+    world: Res<ActiveWorld>,
+    player: Query<&Transform, With<Player>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let fps = diagnostics
+        .get(&FrameTimeDiagnosticsPlugin::FPS)
+        .and_then(|d| d.smoothed())
+        .unwrap_or(0.0);
+    let ms = diagnostics
+        .get(&FrameTimeDiagnosticsPlugin::FRAME_TIME)
+        .and_then(|d| d.smoothed())
+        .unwrap_or(0.0);
+    let per = |d: std::time::Duration| {
+        if stats.chunks == 0 {
+            0.0
+        } else {
+            d.as_secs_f64() * 1e6 / stats.chunks as f64
+        }
+    };
+    let pos = player.single().map(|t| t.translation).unwrap_or_default();
+    egui::Area::new(egui::Id::new("stats"))
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(format!("{fps:.0} FPS  {ms:.1} ms"));
+                ui.label(format!(
+                    "chunks {} loaded, {} queued, {} in flight",
+                    chunks.loaded_count(),
+                    chunks.missing(),
+                    chunks.in_flight()
+                ));
+                ui.label(format!(
+                    "gen {:.0} µs  mesh {:.0} µs per chunk",
+                    per(stats.generate),
+                    per(stats.mesh)
+                ));
+                ui.label(format!(
+                    "applying chunks: {:.0} µs last frame",
+                    stats.main_thread.as_secs_f64() * 1e6
+                ));
+                let c = terravox_voxel::ChunkPos::containing(pos.to_array());
+                ui.label(format!(
+                    "pos {:.1} {:.1} {:.1}  chunk {} {} {}",
+                    pos.x, pos.y, pos.z, c.x, c.y, c.z
+                ));
+                ui.label(format!(
+                    "{} — seed {:?}",
+                    world.config().generator_name(),
+                    world.config().seed.text()
+                ));
+                ui.label("Tab: panel   LMB break  RMB place  1-9 / wheel: block");
+            });
+        });
+    Ok(())
+}

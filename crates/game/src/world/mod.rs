@@ -1,0 +1,128 @@
+//! The world's state, the lowest layer the systems share: the active world (config,
+//! generator, epoch), the loaded chunks, the player's edit overlay, [`WorldBlocks`]
+//! (the one way to change a block) and on-screen notices. Switching worlds happens
+//! here (in `Input`, on a [`SwitchWorld`] request); discarding edits too (in `Edit`).
+
+mod blocks;
+mod chunks;
+mod edits;
+mod notices;
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use terravox_worldgen::{ConfigError, Generator, WorldConfig};
+
+use crate::GameSystems;
+
+pub use blocks::{EditRefused, WorldBlocks};
+pub use chunks::Chunks;
+pub(crate) use chunks::{ChunkResult, LoadedChunk, Remeshed, StreamCenter};
+pub(crate) use edits::ReloadChunks;
+pub use edits::{DiscardEdits, WorldEdits};
+pub use notices::Notices;
+
+/// The world being played. `epoch` changes on every switch, so results computed for
+/// an older world can be recognised and dropped.
+#[derive(Resource, Clone)]
+pub struct ActiveWorld {
+    config: WorldConfig,
+    generator: Arc<Generator>,
+    epoch: u64,
+}
+
+impl ActiveWorld {
+    /// A world from a config, validated.
+    pub fn new(config: WorldConfig) -> Result<Self, ConfigError> {
+        let generator = Arc::new(Generator::new(&config)?);
+        Ok(Self {
+            config,
+            generator,
+            epoch: 0,
+        })
+    }
+
+    /// The config the world was made from.
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// Its generator, shared with worker tasks.
+    pub fn generator(&self) -> &Arc<Generator> {
+        &self.generator
+    }
+
+    /// Bumped by every switch.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// Replaces the world (validating first); on error nothing changes.
+    fn replace(&mut self, config: WorldConfig) -> Result<(), ConfigError> {
+        let generator = Arc::new(Generator::new(&config)?);
+        self.config = config;
+        self.generator = generator;
+        self.epoch += 1;
+        Ok(())
+    }
+}
+
+/// Asks to play another world (the panel's Apply). Applied at the start of the next
+/// frame; an invalid config is refused with a notice and changes nothing.
+#[derive(Message, Clone, Debug)]
+pub struct SwitchWorld(pub WorldConfig);
+
+/// Sent when the world was replaced: saves switch, streaming clears, the player
+/// respawns.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct WorldChanged;
+
+/// The world plugin, starting in `world` (validated by the caller).
+pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
+    move |app: &mut App| {
+        let active = ActiveWorld::new(world.clone()).expect("the start world is validated first");
+        app.insert_resource(WorldEdits::new(world.clone()))
+            .insert_resource(active)
+            .init_resource::<Chunks>()
+            .init_resource::<StreamCenter>()
+            .init_resource::<Notices>()
+            .add_message::<SwitchWorld>()
+            .add_message::<WorldChanged>()
+            .add_message::<DiscardEdits>()
+            .add_message::<ReloadChunks>()
+            .add_systems(Update, switch_world.in_set(GameSystems::Input))
+            .add_systems(Update, discard_edits.in_set(GameSystems::Edit));
+    }
+}
+
+fn switch_world(
+    mut asked: MessageReader<SwitchWorld>,
+    mut world: ResMut<ActiveWorld>,
+    mut notices: ResMut<Notices>,
+    mut changed: MessageWriter<WorldChanged>,
+) {
+    for SwitchWorld(config) in asked.read() {
+        match world.replace(config.clone()) {
+            Ok(()) => {
+                changed.write(WorldChanged);
+            }
+            Err(e) => {
+                let msg = format!("cannot switch worlds: {e}");
+                error!("{msg}");
+                notices.push(msg);
+            }
+        }
+    }
+}
+
+/// Forgets the overlay's edits and asks streaming to generate the chunks they touched
+/// again (the save file is deleted by persistence, which reads the same message).
+fn discard_edits(
+    mut asked: MessageReader<DiscardEdits>,
+    mut edits: ResMut<WorldEdits>,
+    mut reload: MessageWriter<ReloadChunks>,
+) {
+    if asked.read().count() > 0 {
+        reload.write(ReloadChunks(edits.clear()));
+    }
+}

@@ -1,0 +1,241 @@
+//! Headless app tests: streaming, world switches, spawning and framing, in a Bevy
+//! `App` with `MinimalPlugins` (no window, no GPU).
+
+mod common;
+
+use bevy::prelude::*;
+use common::{app, feet, load, run_until, with_player, world};
+use terravox_game::body::overlaps_solid;
+use terravox_game::{
+    ActiveWorld, Chunks, EYE, PlayOptions, Player, StreamStats, SwitchWorld, ViewDistance, eye_ray,
+    should_unload, spawn_point, spawn_view, wanted_chunks,
+};
+use terravox_voxel::raycast::{Probe, raycast};
+use terravox_voxel::{BlockPos, ChunkPos};
+use terravox_worldgen::Generator;
+
+#[test]
+fn wanted_chunks_are_nearest_first_and_tasks_start_that_way() {
+    let c = ChunkPos::new(3, 1, -2);
+    let w = wanted_chunks(c, 6);
+    assert_eq!(w[0], c);
+    assert!(
+        w.windows(2)
+            .all(|p| p[0].distance_squared(c) <= p[1].distance_squared(c))
+    );
+
+    let mut app = app(world("cliffs", "app-test"));
+    app.update();
+    app.update();
+    let centre = ChunkPos::containing(feet(&mut app).to_array());
+    let chunks = app.world().resource::<Chunks>();
+    let started: Vec<_> = chunks.started().collect();
+    assert!(!started.is_empty(), "no task started");
+    let wanted = wanted_chunks(centre, 4);
+    let nearest = &wanted[..started.len()];
+    for p in &started {
+        assert!(nearest.contains(p), "{p:?} started before nearer chunks");
+    }
+}
+
+#[test]
+fn the_full_view_set_loads_with_the_generators_blocks() {
+    let mut app = app(world("cliffs", "app-test"));
+    load(&mut app);
+    let chunks = app.world().resource::<Chunks>();
+    assert_eq!(chunks.loaded_count(), chunks.wanted().len());
+    let generator = app.world().resource::<ActiveWorld>().generator();
+    for p in chunks.wanted().iter().take(20) {
+        assert_eq!(**chunks.blocks(*p).unwrap(), generator.generate(*p));
+    }
+    assert_eq!(app.world().resource::<ViewDistance>().0, 4);
+}
+
+#[test]
+fn moving_loads_ahead_and_unloads_behind_with_hysteresis() {
+    let mut app = app(world("cliffs", "app-test"));
+    load(&mut app);
+    let start = ChunkPos::containing(feet(&mut app).to_array());
+    // Fly five chunks east (no gravity while flying, no collision with noclip).
+    with_player(&mut app, |t, p| {
+        p.flying = true;
+        p.noclip = true;
+        t.translation.x += 5.0 * 32.0;
+    });
+    load(&mut app);
+    let now = ChunkPos::containing(feet(&mut app).to_array());
+    assert_eq!(now.x, start.x + 5);
+    let chunks = app.world().resource::<Chunks>();
+    for p in wanted_chunks(now, 4) {
+        assert!(chunks.blocks(p).is_some(), "{p:?} ahead not loaded");
+    }
+    for p in chunks.loaded() {
+        assert!(!should_unload(now, p, 4), "{p:?} should have unloaded");
+    }
+    // Five chunks behind is within view + margin (4 + 2): it stays.
+    let behind_kept = ChunkPos::new(now.x - 5, now.y, now.z);
+    assert!(
+        chunks.blocks(behind_kept).is_some(),
+        "hysteresis: {behind_kept:?} must stay"
+    );
+    let far_behind = ChunkPos::new(start.x - 4, now.y, now.z);
+    assert!(
+        chunks.blocks(far_behind).is_none(),
+        "{far_behind:?} must unload"
+    );
+    // Stepping back and forth across a chunk border does not churn.
+    assert!(!should_unload(
+        now,
+        ChunkPos::new(now.x - 6, now.y, now.z),
+        4
+    ));
+    assert!(should_unload(
+        now,
+        ChunkPos::new(now.x - 7, now.y, now.z),
+        4
+    ));
+}
+
+#[test]
+fn a_world_switch_drops_every_old_world_result_and_respawns_on_land() {
+    let mut app = app(world("cliffs", "app-test"));
+    app.update();
+    app.update();
+    assert!(
+        app.world().resource::<Chunks>().in_flight() > 0,
+        "tasks in flight"
+    );
+    let new = world("islands", "other");
+    app.world_mut().write_message(SwitchWorld(new.clone()));
+    load(&mut app);
+    let active = app.world().resource::<ActiveWorld>();
+    assert_eq!(active.config(), &new);
+    assert_eq!(active.epoch(), 1);
+    let chunks = app.world().resource::<Chunks>();
+    for p in chunks.loaded() {
+        assert_eq!(
+            **chunks.blocks(p).unwrap(),
+            active.generator().generate(p),
+            "{p:?} is from the old world"
+        );
+    }
+    assert!(app.world().resource::<StreamStats>().dropped > 0);
+    // The player was put on the new world's land.
+    let feet = feet(&mut app);
+    let generator = app.world().resource::<ActiveWorld>().generator();
+    let top = generator.column_top(feet.x.floor() as i32, feet.z.floor() as i32);
+    assert!(top.y >= generator.sea_level());
+}
+
+#[test]
+fn an_invalid_switch_is_refused_with_a_notice_and_changes_nothing() {
+    let mut app = app(world("cliffs", "app-test"));
+    app.update();
+    let mut bad = world("cliffs", "app-test");
+    bad.sea_level = i32::MAX;
+    app.world_mut().write_message(SwitchWorld(bad));
+    app.update();
+    let active = app.world().resource::<ActiveWorld>();
+    assert_eq!(active.epoch(), 0);
+    assert_eq!(active.config(), &world("cliffs", "app-test"));
+    let notices: Vec<_> = app
+        .world()
+        .resource::<terravox_game::Notices>()
+        .all()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(notices.len(), 1);
+    assert!(notices[0].contains("sea_level"), "{notices:?}");
+}
+
+#[test]
+fn the_player_lands_on_the_ground() {
+    let mut app = app(world("cliffs", "app-test"));
+    load(&mut app);
+    with_player(&mut app, |t, _| t.translation.y += 4.0);
+    run_until(&mut app, 60, |a| {
+        let mut q = a.world_mut().query::<&Player>();
+        q.single(a.world()).unwrap().on_ground
+    });
+    let feet = feet(&mut app);
+    let chunks = app.world().resource::<Chunks>();
+    assert!(!overlaps_solid(feet, &|b| chunks
+        .block(b)
+        .is_none_or(|b| b.is_solid())));
+    let below = chunks
+        .block(BlockPos::containing((feet - Vec3::Y * 0.1).to_array()))
+        .unwrap();
+    assert!(below.is_solid(), "standing on {below:?}");
+}
+
+/// How far the eye of a player at `feet` with `[yaw, pitch]` sees before terrain.
+fn clear_sight(generator: &Generator, feet: Vec3, [yaw, pitch]: [f32; 2]) -> f32 {
+    let player = Player {
+        yaw,
+        pitch,
+        ..default()
+    };
+    let (eye, dir) = eye_ray(feet, &player);
+    let mut cache = std::collections::HashMap::new();
+    let hit = raycast(eye.to_array(), dir.to_array(), 64.0, |b| {
+        let (c, l) = b.to_chunk();
+        let chunk = cache.entry(c).or_insert_with(|| generator.generate(c));
+        if chunk.get(l[0], l[1], l[2]).is_solid() {
+            Probe::Hit
+        } else {
+            Probe::Pass
+        }
+    });
+    hit.map_or(64.0, |h| h.distance)
+}
+
+#[test]
+fn the_default_view_looks_over_open_land_not_into_a_wall() {
+    for preset in ["cliffs", "amplified", "islands", "archipelago"] {
+        for seed in ["vista-1", "vista-2", "42"] {
+            let generator = Generator::new(&world(preset, seed)).unwrap();
+            let feet = spawn_point(&generator);
+            let [yaw, pitch] = spawn_view(&generator, feet);
+            assert!((-0.3..0.0).contains(&pitch), "a little down onto the land");
+            // At eye level, nothing blocks the view for a long way.
+            let sight = clear_sight(&generator, feet, [yaw, 0.0]);
+            assert!(
+                sight >= 32.0,
+                "{preset} {seed}: the first view hits terrain {sight} blocks away"
+            );
+            // No compass direction sees much further.
+            let best = (0..16)
+                .map(|i| {
+                    clear_sight(
+                        &generator,
+                        feet,
+                        [i as f32 * std::f32::consts::FRAC_PI_8, 0.0],
+                    )
+                })
+                .fold(0.0f32, f32::max);
+            assert!(sight >= best * 0.5, "{preset} {seed}: {sight} vs {best}");
+        }
+    }
+}
+
+#[test]
+fn at_and_look_frame_the_view_exactly() {
+    let mut app = terravox_game::headless_app(PlayOptions {
+        view_distance: 4,
+        at: Some([100.5, 90.0, -40.25]),
+        look: Some([90.0, -30.0]),
+        ..PlayOptions::new(world("cliffs", "frame"))
+    });
+    for _ in 0..5 {
+        app.update();
+    }
+    let (t, p) = with_player(&mut app, |t, p| (*t, p.clone()));
+    assert_eq!(t.translation, Vec3::new(100.5, 90.0, -40.25));
+    assert!(p.flying, "placed players fly, so the view stays put");
+    assert!((p.yaw - 90f32.to_radians()).abs() < 1e-6);
+    assert!((p.pitch + 30f32.to_radians()).abs() < 1e-6);
+    // Yaw 90 looks towards -x, pitched down.
+    let (eye, dir) = eye_ray(t.translation, &p);
+    assert_eq!(eye.y, 90.0 + EYE);
+    assert!(dir.x < -0.8 && dir.y < -0.45 && dir.z.abs() < 1e-5, "{dir}");
+}

@@ -1,0 +1,54 @@
+//! Helpers shared by the headless-app test files.
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use terravox_game::{Chunks, PlayOptions, Player};
+use terravox_worldgen::{Seed, WorldConfig, presets};
+
+/// A built-in preset with a seed.
+pub fn world(preset: &str, seed: &str) -> WorldConfig {
+    presets::builtin(preset)
+        .expect("a built-in preset")
+        .with_seed(Seed::new(seed))
+}
+
+/// A headless game of `world` with view distance 4 and edits kept in memory.
+pub fn app(world: WorldConfig) -> App {
+    terravox_game::headless_app(PlayOptions {
+        view_distance: 4,
+        ..PlayOptions::new(world)
+    })
+}
+
+/// Updates `app` until `done` says so, or panics after `secs` seconds.
+pub fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> bool) {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < end {
+        app.update();
+        if done(app) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    panic!("timed out");
+}
+
+/// Updates until the whole view distance is loaded and nothing is pending.
+pub fn load(app: &mut App) {
+    run_until(app, 120, |a| a.world().resource::<Chunks>().fully_loaded());
+}
+
+/// The player's feet.
+pub fn feet(app: &mut App) -> Vec3 {
+    let mut q = app.world_mut().query_filtered::<&Transform, With<Player>>();
+    q.single(app.world()).expect("one player").translation
+}
+
+/// The player's body and transform, to change them.
+pub fn with_player<T>(app: &mut App, f: impl FnOnce(&mut Transform, &mut Player) -> T) -> T {
+    let mut q = app.world_mut().query::<(&mut Transform, &mut Player)>();
+    let (mut t, mut p) = q.single_mut(app.world_mut()).expect("one player");
+    f(&mut t, &mut p)
+}

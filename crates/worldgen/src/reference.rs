@@ -1,0 +1,56 @@
+//! The parameter reference, `docs/parameters.md`, generated from [`crate::params`]
+//! with each parameter's value in the built-in presets.
+
+use crate::config::{GeneratorConfig, IslandLayout};
+use crate::params::{ARCHIPELAGO, BANDS, DENSITY, ISLANDS, Param, WORLD};
+use crate::presets::builtin;
+
+/// The parameter reference as a Markdown table, with each parameter's value in the
+/// built-in preset named in the heading: the text of `docs/parameters.md`.
+pub fn markdown_table() -> String {
+    fn rows<C>(out: &mut String, prefix: &str, params: &[Param<C>], preset: &C) {
+        for p in params {
+            out.push_str(&format!(
+                "| `{prefix}{}` | {} | {} | {} |\n",
+                p.field,
+                p.spec.expected(),
+                (p.get)(preset),
+                p.spec.tooltip
+            ));
+        }
+    }
+    let header = "| field | allowed | default | what it does |\n| --- | --- | --- | --- |\n";
+    let mut out = String::from(
+        "# World parameters\n\n\
+         Generated from `crates/worldgen/src/params.rs` (the table that also drives\n\
+         validation and the game panel's sliders); a test keeps this file in step.\n\
+         Field paths are as in config files and error messages.\n\n## Every world\n\n",
+    );
+    out.push_str(header);
+    let cliffs = builtin("cliffs").expect("built in");
+    rows(&mut out, "", &WORLD, &cliffs);
+    out.push_str(
+        "\n## `Density` (3D density field; defaults from `cliffs`)\n\n\
+         `noise.kind`: `Perlin`, `OpenSimplex` or `SuperSimplex`.\n\n",
+    );
+    out.push_str(header);
+    if let GeneratorConfig::Density(d) = &cliffs.generator {
+        rows(&mut out, "generator.", &DENSITY, d);
+    }
+    out.push_str(
+        "\n## `Islands` (2D heightmap with island falloff; defaults from `archipelago`)\n\n\
+         `kind`: `Perlin`, `OpenSimplex` or `SuperSimplex`; `layout`: `Single` or\n\
+         `Archipelago(cell_size, jitter)`. Bands must ascend; `layout.cell_size` must be\n\
+         at least twice `island_size * radius`.\n\n",
+    );
+    out.push_str(header);
+    let archipelago = builtin("archipelago").expect("built in");
+    if let GeneratorConfig::Islands(i) = &archipelago.generator {
+        rows(&mut out, "generator.", &ISLANDS, i);
+        rows(&mut out, "generator.", &BANDS, i);
+        if let IslandLayout::Archipelago { cell_size, jitter } = i.layout {
+            rows(&mut out, "generator.", &ARCHIPELAGO, &(cell_size, jitter));
+        }
+    }
+    out
+}

@@ -1,0 +1,89 @@
+//! The command line: bad values are refused with a message naming the flag, and the
+//! commands that need no window work.
+
+use std::process::{Command, Output};
+
+fn terravox(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_terravox"))
+        .args(args)
+        .output()
+        .expect("the terravox binary runs")
+}
+
+/// Runs a command that must fail, and returns what it said.
+fn refused(args: &[&str]) -> String {
+    let out = terravox(args);
+    assert!(!out.status.success(), "{args:?} was accepted");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_negative_number_is_a_bad_value_of_its_flag() {
+    let dir = std::env::temp_dir();
+    let png = dir.join("terravox-cli-neg.png");
+    let png = png.to_str().unwrap();
+    for (args, flag) in [
+        (vec!["map", "--size", "-5", "--out", png], "--size"),
+        (
+            vec!["map", "--blocks-per-pixel", "-2", "--out", png],
+            "--blocks-per-pixel",
+        ),
+        (vec!["play", "--view-distance", "-4"], "--view-distance"),
+        (vec!["play", "--frames", "-1"], "--frames"),
+        (vec!["bench", "--radius", "-3"], "--radius"),
+    ] {
+        let err = refused(&args);
+        assert!(
+            err.contains("invalid value '-") && err.contains(flag),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn at_and_look_are_checked() {
+    for (args, says) in [
+        (vec!["--at", "1,2"], "X,Y,Z"),
+        (vec!["--at", "1,x,3"], "`x`"),
+        (vec!["--at", "0,5000000,0"], "within"),
+        (vec!["--look", "10"], "YAW,PITCH"),
+        (vec!["--look", "-30,95"], "pitch"),
+        (vec!["--look", "inf,0"], "yaw"),
+    ] {
+        let err = refused(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(err.contains(args[0]), "{args:?} names its flag: {err}");
+    }
+}
+
+#[test]
+fn map_and_config_work_without_a_window() {
+    let png = std::env::temp_dir().join(format!("terravox-cli-{}.png", std::process::id()));
+    let out = terravox(&[
+        "map",
+        "--preset",
+        "islands",
+        "--size",
+        "32",
+        "--center",
+        "-100,40",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let bytes = std::fs::read(&png).expect("the map was written");
+    assert_eq!(&bytes[1..4], b"PNG");
+    let _ = std::fs::remove_file(&png);
+
+    let out = terravox(&["config", "--seed", "42"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("seed: \"42\"") && text.contains("Density"),
+        "{text}"
+    );
+
+    let err = refused(&["config", "--preset", "moon"]);
+    assert!(err.contains("unknown preset `moon`"), "{err}");
+}
