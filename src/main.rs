@@ -1,6 +1,7 @@
 //! `terravox`: the command line. `play` (the default) opens the game; `map` writes a
 //! top-down PNG of a world; `config` prints a world's full config as RON; `bench`
-//! measures chunk generation and meshing.
+//! measures chunk generation, meshing, streaming, editing and saves. The architecture
+//! is in `docs/design.md`.
 
 mod bench;
 

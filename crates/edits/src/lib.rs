@@ -6,7 +6,7 @@
 //! edits, another config has its own. A generated chunk plus [`Edits::apply`] is the
 //! chunk the player sees; since generation is deterministic, that is all a save needs.
 //!
-//! This crate never depends on Bevy.
+//! This crate never depends on Bevy. The project's architecture is in `docs/design.md`.
 //!
 //! [`WorldConfig`]: terravox_worldgen::WorldConfig
 

@@ -28,28 +28,24 @@ fn mode(app: &App) -> Mode {
     *app.world().resource::<State<Mode>>().get()
 }
 
-/// Presses `key` for one frame, then releases it.
-fn tap(app: &mut App, key: KeyCode) {
+/// Presses `button` (a key or a mouse button) for one frame, then releases it.
+fn press_once<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>(app: &mut App, button: T) {
     app.world_mut()
-        .resource_mut::<ButtonInput<KeyCode>>()
-        .press(key);
+        .resource_mut::<ButtonInput<T>>()
+        .press(button);
     app.update();
-    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-    keys.release(key);
-    keys.clear();
+    let mut input = app.world_mut().resource_mut::<ButtonInput<T>>();
+    input.release(button);
+    input.clear();
     app.update();
 }
 
-/// Clicks `button` for one frame.
+fn tap(app: &mut App, key: KeyCode) {
+    press_once(app, key);
+}
+
 fn click(app: &mut App, button: MouseButton) {
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .press(button);
-    app.update();
-    let mut mouse = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
-    mouse.release(button);
-    mouse.clear();
-    app.update();
+    press_once(app, button);
 }
 
 /// Holds `keys` for `frames` frames.
