@@ -130,7 +130,10 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (edit_target, update_target)
+            (
+                edit_target.run_if(|intent: Res<EditIntent>| *intent != EditIntent::None),
+                update_target,
+            )
                 .chain()
                 .in_set(GameSystems::Edit),
         );

@@ -38,6 +38,7 @@ mod streaming;
 mod ui;
 mod world;
 
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -97,6 +98,11 @@ pub struct GamePlugin {
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
+        // The game's systems are tiny (the heavy work runs on task pools): on a few cores
+        // the multi-threaded executor's thread handoffs cost more than the systems.
+        app.edit_schedule(Update, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
         app.configure_sets(
             Update,
             (
@@ -123,15 +129,19 @@ impl Plugin for GamePlugin {
         } else {
             Mode::Released
         };
-        app.insert_state(start).add_plugins((
-            config::plugin(self.options.clone()),
-            world::plugin(self.options.world.clone()),
-            mode::plugin,
-            player::plugin,
-            editing::plugin,
-            persistence::plugin(self.options.save_dir.clone()),
-            streaming::plugin,
-        ));
+        app.insert_state(start)
+            .edit_schedule(StateTransition, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            })
+            .add_plugins((
+                config::plugin(self.options.clone()),
+                world::plugin(self.options.world.clone()),
+                mode::plugin,
+                player::plugin,
+                editing::plugin,
+                persistence::plugin(self.options.save_dir.clone()),
+                streaming::plugin,
+            ));
         if !self.headless {
             app.add_plugins((render::plugin, ui::plugin));
         }

@@ -41,7 +41,7 @@ pub struct StreamStats {
     pub mesh: Duration,
     /// Results dropped because their world was replaced or they were no longer wanted.
     pub dropped: u64,
-    /// Main-thread time of the last frame spent applying finished chunks.
+    /// Main-thread time spent applying finished chunks, in the last frame that had some.
     pub main_thread: Duration,
 }
 
@@ -63,15 +63,15 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                clear_on_world_change,
-                reload_chunks,
+                clear_on_world_change.run_if(on_message::<WorldChanged>),
+                reload_chunks.run_if(on_message::<ReloadChunks>),
                 update_wanted,
                 unload_far_chunks,
                 spawn_chunk_tasks,
-                spawn_remesh_tasks,
-                poll_remesh_tasks,
-                poll_chunk_tasks,
-                apply_ready_chunks,
+                spawn_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh_wanted.is_empty()),
+                poll_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh.is_empty()),
+                poll_chunk_tasks.run_if(|c: Res<Chunks>| !c.in_flight.is_empty()),
+                apply_ready_chunks.run_if(|c: Res<Chunks>| !c.ready.is_empty()),
             )
                 .chain()
                 .in_set(GameSystems::Stream),

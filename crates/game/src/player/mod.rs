@@ -8,6 +8,7 @@ mod input;
 
 use std::f32::consts::TAU;
 
+use bevy::input::common_conditions::input_just_pressed;
 use bevy::prelude::*;
 use terravox_worldgen::Generator;
 
@@ -36,14 +37,18 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 input::read_movement,
                 input::look_around.run_if(in_state(Mode::Playing)),
-                input::toggle_flight.run_if(not(in_state(Mode::Panel))),
+                input::toggle_flight.run_if(
+                    not(in_state(Mode::Panel)).and(
+                        input_just_pressed(KeyCode::KeyF).or(input_just_pressed(KeyCode::KeyN)),
+                    ),
+                ),
             )
                 .in_set(GameSystems::Input),
         )
         .add_systems(
             Update,
             (
-                respawn_on_world_change,
+                respawn_on_world_change.run_if(on_message::<WorldChanged>),
                 apply_movement,
                 aim_camera,
                 update_stream_center,
@@ -138,9 +143,7 @@ fn respawn_on_world_change(
     world: Res<ActiveWorld>,
     mut player: Query<(&mut Transform, &mut Player)>,
 ) {
-    if changed.read().count() == 0 {
-        return;
-    }
+    changed.clear();
     for (mut t, mut p) in &mut player {
         t.translation = spawn_point(world.generator());
         [p.yaw, p.pitch] = spawn_view(world.generator(), t.translation);

@@ -90,8 +90,18 @@ pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
             .add_message::<WorldChanged>()
             .add_message::<DiscardEdits>()
             .add_message::<ReloadChunks>()
-            .add_systems(Update, switch_world.in_set(GameSystems::Input))
-            .add_systems(Update, discard_edits.in_set(GameSystems::Edit));
+            .add_systems(
+                Update,
+                switch_world
+                    .run_if(on_message::<SwitchWorld>)
+                    .in_set(GameSystems::Input),
+            )
+            .add_systems(
+                Update,
+                discard_edits
+                    .run_if(on_message::<DiscardEdits>)
+                    .in_set(GameSystems::Edit),
+            );
     }
 }
 
@@ -122,7 +132,6 @@ fn discard_edits(
     mut edits: ResMut<WorldEdits>,
     mut reload: MessageWriter<ReloadChunks>,
 ) {
-    if asked.read().count() > 0 {
-        reload.write(ReloadChunks(edits.clear()));
-    }
+    asked.clear();
+    reload.write(ReloadChunks(edits.clear()));
 }
