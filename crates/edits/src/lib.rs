@@ -14,4 +14,7 @@ pub mod overlay;
 pub mod save;
 
 pub use overlay::{Edits, LocalEdit, apply_local};
-pub use save::{LoadError, Opened, SAVE_VERSION, SaveDir, SaveError, SaveFile, default_save_dir};
+pub use save::{
+    LEGACY_VERSION, LoadError, MAX_SAVE_BYTES, Opened, SAVE_VERSION, SaveDir, SaveError, SaveFile,
+    default_save_dir, world_key,
+};

@@ -48,6 +48,28 @@ impl Edits {
         self.chunks.get(&c)?.get(&index(l)).copied()
     }
 
+    /// The edits of sorted chunks, each with its edits sorted by index inside the
+    /// chunk (as a save lists them): built in one pass.
+    pub(crate) fn from_sorted_chunks(chunks: Vec<(ChunkPos, Vec<(u16, Block)>)>) -> Self {
+        let len = chunks.iter().map(|(_, b)| b.len()).sum();
+        let chunks = chunks
+            .into_iter()
+            .filter(|(_, b)| !b.is_empty())
+            .map(|(c, b)| (c, b.into_iter().collect()))
+            .collect();
+        Self { chunks, len }
+    }
+
+    /// The edited chunks, in order, with their edits by index inside the chunk.
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = (&ChunkPos, &BTreeMap<u16, Block>)> {
+        self.chunks.iter()
+    }
+
+    /// Number of chunks holding an edited block.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
     /// Number of edited blocks.
     pub fn len(&self) -> usize {
         self.len

@@ -1,13 +1,16 @@
-//! Saving and loading edits: round trips, the same mesh after a reload, and
-//! unreadable saves moved aside.
+//! Saving and loading edits: round trips, the same mesh after a reload, the binary
+//! format, version-1 import, one save per world however it is spelled, damaged saves
+//! moved aside, unreadable ones left alone, temporary files and rescue copies.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use terravox_edits::{Edits, LoadError, SAVE_VERSION, SaveDir};
+use terravox_edits::{
+    Edits, LEGACY_VERSION, LoadError, MAX_SAVE_BYTES, SAVE_VERSION, SaveDir, SaveFile, world_key,
+};
 use terravox_mesher::{MeshBuffers, mesh_chunk};
 use terravox_voxel::{Block, BlockPos, ChunkPos};
-use terravox_worldgen::{Generator, WorldConfig, presets};
+use terravox_worldgen::{Generator, GeneratorConfig, Seed, WorldConfig, presets};
 
 /// A fresh, empty folder for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -77,18 +80,86 @@ fn edit_save_reload_gives_the_same_blocks_and_mesh() {
 }
 
 #[test]
-fn the_save_names_its_version_and_world_and_lists_edits() {
+fn the_save_is_versioned_binary_naming_its_world_with_three_bytes_an_edit() {
     let cfg = world();
     let dir = SaveDir::new(temp_dir("format"));
     let mut edits = Edits::new();
-    edits.set(BlockPos::new(-5, 70, 9), Block::Planks);
+    for i in 0..1000 {
+        edits.set(
+            BlockPos::new(i % 40 - 5, 70 + i / 400, i / 40),
+            Block::Planks,
+        );
+    }
     dir.save(&cfg, &edits).unwrap();
-    let text = fs::read_to_string(dir.path_for(&cfg)).unwrap();
-    assert!(text.contains(&format!("version: {SAVE_VERSION}")), "{text}");
-    assert!(text.contains("(-5, 70, 9, Planks)"), "{text}");
-    assert!(text.contains("seed:"), "{text}");
+    let path = dir.path_for(&cfg);
+    assert!(path.to_string_lossy().ends_with(".tvx"), "{path:?}");
+    let bytes = fs::read(&path).unwrap();
+    assert_eq!(&bytes[..8], b"TVXEDITS");
+    assert_eq!(
+        u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+        SAVE_VERSION
+    );
+    let code = cfg.canonical().to_world_code();
+    let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&bytes[16..16 + n], code.as_bytes());
+    // Header, world, chunk table, 3 bytes per edit, checksum.
+    let chunks = edits.chunk_count();
+    assert_eq!(bytes.len(), 16 + n + 4 + chunks * 16 + 1000 * 3 + 8);
+    assert_eq!(dir.load(&cfg).unwrap(), edits);
     // No temporary file is left behind.
     assert_eq!(files(dir.dir()).len(), 1);
+}
+
+#[test]
+fn spellings_of_one_world_share_one_save() {
+    let a = world().with_seed(Seed::new("42"));
+    let b = world().with_seed(Seed::new(" 42"));
+    let with_threshold = |t: f64| {
+        let mut c = a.clone();
+        let GeneratorConfig::Density(d) = &mut c.generator else {
+            panic!("cliffs is a density world");
+        };
+        d.threshold = t;
+        c
+    };
+    let (c, d) = (with_threshold(-0.0), with_threshold(0.0));
+    let dir = SaveDir::new(temp_dir("spelling"));
+    assert_eq!(dir.path_for(&a), dir.path_for(&b));
+    assert_eq!(dir.path_for(&c), dir.path_for(&d));
+    assert_eq!(world_key(&a), world_key(&c));
+    let mut edits = Edits::new();
+    edits.set(BlockPos::new(3, 50, 3), Block::Brick);
+    dir.save(&b, &edits).unwrap();
+    assert_eq!(dir.load(&a).unwrap(), edits);
+    assert_eq!(dir.load(&c).unwrap(), edits);
+    // Another seed is another world.
+    assert_ne!(
+        dir.path_for(&a),
+        dir.path_for(&world().with_seed(Seed::new("43")))
+    );
+}
+
+#[test]
+fn a_version_1_save_is_imported_and_the_next_save_is_version_2() {
+    let cfg = world();
+    let dir = SaveDir::new(temp_dir("legacy"));
+    let file = SaveFile {
+        version: LEGACY_VERSION,
+        world: cfg.clone(),
+        edits: vec![(1, 60, 2, Block::Brick), (-40, 61, 7, Block::Air)],
+    };
+    let legacy = dir.legacy_path_for(&cfg);
+    fs::write(&legacy, terravox_edits::save::to_ron(&file)).unwrap();
+    let loaded = dir.load(&cfg).unwrap();
+    assert_eq!(loaded.len(), 2);
+    assert_eq!(loaded.get(BlockPos::new(-40, 61, 7)), Some(Block::Air));
+    dir.save(&cfg, &loaded).unwrap();
+    assert!(dir.path_for(&cfg).exists() && legacy.exists());
+    assert_eq!(dir.load(&cfg).unwrap(), loaded);
+    // Discarding deletes both.
+    dir.delete(&cfg).unwrap();
+    assert!(dir.load(&cfg).unwrap().is_empty());
+    assert!(files(dir.dir()).is_empty());
 }
 
 #[test]
@@ -110,7 +181,7 @@ fn every_world_has_its_own_save() {
 }
 
 #[test]
-fn truncated_garbage_and_wrong_version_saves_are_moved_aside() {
+fn truncated_garbage_corrupted_and_wrong_version_saves_are_moved_aside() {
     let cfg = world();
     let mut edits = Edits::new();
     for i in 0..50 {
@@ -119,32 +190,32 @@ fn truncated_garbage_and_wrong_version_saves_are_moved_aside() {
     let good = {
         let d = SaveDir::new(temp_dir("good"));
         d.save(&cfg, &edits).unwrap();
-        fs::read_to_string(d.path_for(&cfg)).unwrap()
+        fs::read(d.path_for(&cfg)).unwrap()
     };
+    let mut corrupted = good.clone();
+    let middle = corrupted.len() - 40;
+    corrupted[middle] ^= 0x55;
+    let mut version = good.clone();
+    version[8..12].copy_from_slice(&(SAVE_VERSION + 1).to_le_bytes());
     let cases = [
-        ("truncated", good[..good.len() / 2].to_owned(), "damaged"),
+        ("truncated", good[..good.len() / 2].to_vec(), "damaged"),
         (
             "garbage",
-            "\u{1}\u{2}not a save at all {{{".to_owned(),
+            b"\x01\x02not a save at all {{{".to_vec(),
             "damaged",
         ),
-        (
-            "version",
-            good.replace(
-                &format!("version: {SAVE_VERSION}"),
-                &format!("version: {}", SAVE_VERSION + 1),
-            ),
-            "save format version 2",
-        ),
+        ("corrupted", corrupted, "checksum"),
+        ("version", version, "save format version 3"),
     ];
-    for (name, text, expected) in cases {
+    for (name, bytes, expected) in cases {
         let dir = SaveDir::new(temp_dir(name));
         let path = dir.path_for(&cfg);
-        fs::write(&path, &text).unwrap();
-        let err = dir.load(&cfg).unwrap_err().to_string();
-        assert!(err.contains(expected), "{name}: {err}");
+        fs::write(&path, &bytes).unwrap();
+        let err = dir.load(&cfg).unwrap_err();
+        assert!(err.is_damaged(), "{name}: {err}");
+        assert!(err.to_string().contains(expected), "{name}: {err}");
         let opened = dir.open(&cfg);
-        assert!(opened.edits.is_empty(), "{name}");
+        assert!(opened.edits.is_empty() && !opened.keep_off, "{name}");
         let problem = opened.problem.expect("a message");
         assert!(
             problem.contains(expected) && problem.contains("moved"),
@@ -153,12 +224,12 @@ fn truncated_garbage_and_wrong_version_saves_are_moved_aside() {
         // Moved aside, byte for byte, and not overwritten by the next save.
         let moved = opened.moved_to.expect("moved aside");
         assert!(!path.exists(), "{name}");
-        assert_eq!(fs::read_to_string(&moved).unwrap(), text, "{name}");
+        assert_eq!(fs::read(&moved).unwrap(), bytes, "{name}");
         dir.save(&cfg, &edits).unwrap();
-        assert_eq!(fs::read_to_string(&moved).unwrap(), text, "{name}");
+        assert_eq!(fs::read(&moved).unwrap(), bytes, "{name}");
         assert_eq!(dir.load(&cfg).unwrap(), edits, "{name}");
         // A second unreadable save gets its own name.
-        fs::write(&path, &text).unwrap();
+        fs::write(&path, &bytes).unwrap();
         let again = dir.open(&cfg).moved_to.unwrap();
         assert_ne!(again, moved);
         assert_eq!(files(dir.dir()).len(), 2, "{name}: {:?}", files(dir.dir()));
@@ -166,12 +237,84 @@ fn truncated_garbage_and_wrong_version_saves_are_moved_aside() {
 }
 
 #[test]
-fn a_parse_error_names_line_and_column() {
+fn a_save_that_cannot_be_read_is_left_in_place_and_saving_stays_off() {
+    let cfg = world();
+    // A folder where the file should be: not a regular file.
+    let dir = SaveDir::new(temp_dir("folder"));
+    let path = dir.path_for(&cfg);
+    fs::create_dir_all(path.join("inside")).unwrap();
+    let opened = dir.open(&cfg);
+    assert!(opened.keep_off && opened.moved_to.is_none());
+    assert!(opened.problem.unwrap().contains("not a regular file"));
+    assert!(path.join("inside").exists(), "left as it was");
+    // Larger than the cap (a sparse file): refused without reading it.
+    let dir = SaveDir::new(temp_dir("large"));
+    let path = dir.path_for(&cfg);
+    fs::File::create(&path)
+        .unwrap()
+        .set_len(MAX_SAVE_BYTES + 1)
+        .unwrap();
+    let err = dir.load(&cfg).unwrap_err();
+    assert!(
+        matches!(err, LoadError::TooLarge { .. }) && !err.is_damaged(),
+        "{err}"
+    );
+    let opened = dir.open(&cfg);
+    assert!(opened.keep_off && opened.moved_to.is_none());
+    assert_eq!(fs::metadata(&path).unwrap().len(), MAX_SAVE_BYTES + 1);
+}
+
+#[test]
+fn a_failed_save_leaves_no_temporary_file_and_stale_ones_are_cleaned() {
+    let cfg = world();
+    let dir = SaveDir::new(temp_dir("failed"));
+    // The save's name is taken by a folder: the rename fails.
+    fs::create_dir_all(dir.path_for(&cfg).join("x")).unwrap();
+    let mut edits = Edits::new();
+    edits.set(BlockPos::new(0, 0, 0), Block::Brick);
+    assert!(dir.save(&cfg, &edits).is_err());
+    let names = files(dir.dir());
+    assert_eq!(names.len(), 1, "{names:?}");
+    // A temporary file a killed process left an hour ago is removed on open; a fresh
+    // one (a save under way in another game) is not.
+    let dir = SaveDir::new(temp_dir("stale"));
+    let base = dir.path_for(&cfg).to_string_lossy().into_owned();
+    let (old, fresh) = (format!("{base}.tmp-1-0"), format!("{base}.tmp-2-0"));
+    for p in [&old, &fresh] {
+        fs::write(p, b"partial").unwrap();
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    dir.open(&cfg);
+    assert!(!Path::new(&old).exists() && Path::new(&fresh).exists());
+}
+
+#[test]
+fn rescue_copies_never_replace_a_file() {
+    let cfg = world();
+    let dir = SaveDir::new(temp_dir("rescue"));
+    let mut edits = Edits::new();
+    edits.set(BlockPos::new(9, 9, 9), Block::Snow);
+    let a = dir.save_rescue(&cfg, &edits).unwrap();
+    let b = dir.save_rescue(&cfg, &edits).unwrap();
+    assert_ne!(a, b);
+    assert!(a.to_string_lossy().contains(".rescue-"));
+    let bytes = fs::read(&b).unwrap();
+    assert_eq!(
+        terravox_edits::save::decode(&b, &bytes, &cfg).unwrap(),
+        edits
+    );
+}
+
+#[test]
+fn a_version_1_parse_error_names_line_and_column() {
     let cfg = world();
     let text = "(\n    version: 1,\n    world: oops,\n)";
-    let err = terravox_edits::save::parse(Path::new("x.ron"), text, &cfg).unwrap_err();
-    match err {
-        LoadError::Damaged { line, .. } => assert_eq!(line, 3),
-        other => panic!("{other}"),
-    }
+    let err = terravox_edits::save::parse_ron(Path::new("x.ron"), text, &cfg).unwrap_err();
+    assert!(err.to_string().contains("line 3, column"), "{err}");
 }

@@ -86,7 +86,7 @@ impl Saves {
                     Some(problem) => {
                         error!("{problem}");
                         notices.push(problem.clone());
-                        if opened.moved_to.is_none() {
+                        if opened.keep_off {
                             self.dir = None;
                         }
                         problem
@@ -177,7 +177,11 @@ pub(crate) fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
             .add_systems(Startup, open_start_world)
             .add_systems(
                 Update,
-                (switch_saves, delete_discarded, autosave)
+                (
+                    switch_saves.run_if(on_message::<WorldChanged>),
+                    delete_discarded.run_if(on_message::<DiscardEdits>),
+                    autosave,
+                )
                     .chain()
                     .in_set(GameSystems::Persist),
             )

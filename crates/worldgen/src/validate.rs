@@ -1,8 +1,10 @@
-//! Parsing and validating world configs: the ranges of [`crate::params`] plus the
-//! rules between fields; every problem names its field, the value and what is allowed.
+//! Parsing, validating and canonicalising world configs: the ranges of
+//! [`crate::params`] plus the rules between fields; every problem names its field, the
+//! value and what is allowed.
 
 use crate::config::{ConfigError, GENERATOR_VERSION, GeneratorConfig, IslandLayout, WorldConfig};
 use crate::params::{self, Param};
+use crate::seed::Seed;
 
 /// Collects problems with their field paths.
 struct Check {
@@ -101,5 +103,34 @@ impl WorldConfig {
         })?;
         cfg.validate()?;
         Ok(cfg)
+    }
+
+    /// The same world with one spelling: the seed as its number (` 42` and `42`, or a
+    /// text and its hash, are one world) and every `-0.0` as `0.0`. Two configs that
+    /// generate the same world bit for bit have equal canonical forms; saves are keyed
+    /// by it.
+    pub fn canonical(&self) -> WorldConfig {
+        fn zeros<C>(table: &[Param<C>], c: &mut C) {
+            for p in table {
+                // -0.0 + 0.0 == 0.0; every other value is unchanged.
+                (p.set)(c, (p.get)(c) + 0.0);
+            }
+        }
+        let mut c = self.clone();
+        c.seed = Seed::new(self.seed.value().to_string());
+        zeros(&params::WORLD, &mut c);
+        match &mut c.generator {
+            GeneratorConfig::Density(d) => zeros(&params::DENSITY, d),
+            GeneratorConfig::Islands(i) => {
+                zeros(&params::ISLANDS, i);
+                zeros(&params::BANDS, i);
+                if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
+                    let mut cells = (*cell_size, *jitter);
+                    zeros(&params::ARCHIPELAGO, &mut cells);
+                    (*cell_size, *jitter) = cells;
+                }
+            }
+        }
+        c
     }
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{fixed_chunks, generator, hash_chunks, world_hash};
 use rayon::prelude::*;
-use terravox_worldgen::{Generator, Seed, presets};
+use terravox_worldgen::{Generator, GeneratorConfig, Seed, presets};
 
 const SEEDS: [&str; 3] = ["terravox", "42", "-7 islands and cliffs"];
 
@@ -116,4 +116,37 @@ fn configs_round_trip_through_ron() {
             assert!(common::round_trips(&cfg), "{preset} {seed}");
         }
     }
+}
+
+#[test]
+fn spellings_of_one_world_have_one_canonical_form() {
+    let base = presets::builtin("archipelago").unwrap();
+    let a = base.clone().with_seed(Seed::new("42"));
+    let b = base.clone().with_seed(Seed::new(" 42 "));
+    let text = base.clone().with_seed(Seed::new("hello"));
+    let number = base
+        .clone()
+        .with_seed(Seed::new(Seed::new("hello").value().to_string()));
+    assert_eq!(a.canonical(), b.canonical());
+    assert_eq!(text.canonical(), number.canonical());
+    assert_ne!(a.canonical(), text.canonical());
+    let mut zero = a.clone();
+    let mut negative = a.clone();
+    for (cfg, v) in [(&mut zero, 0.0), (&mut negative, -0.0)] {
+        let GeneratorConfig::Islands(i) = &mut cfg.generator else {
+            panic!("archipelago is an island world");
+        };
+        i.centre_offset = [v, v];
+    }
+    assert_ne!(zero.to_world_code(), negative.to_world_code());
+    assert_eq!(zero.canonical(), negative.canonical());
+    // Equal canonical forms are the same world, bit for bit.
+    let hash = |c: &terravox_worldgen::WorldConfig| {
+        world_hash(&Generator::new(c).unwrap(), &fixed_chunks())
+    };
+    assert_eq!(hash(&zero), hash(&negative));
+    assert_eq!(hash(&a), hash(&b));
+    // Canonicalising twice changes nothing and keeps the config valid.
+    assert_eq!(a.canonical().canonical(), a.canonical());
+    assert!(a.canonical().validate().is_ok());
 }
