@@ -37,11 +37,9 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 input::read_movement,
                 input::look_around.run_if(in_state(Mode::Playing)),
-                input::toggle_flight.run_if(
-                    not(in_state(Mode::Panel)).and(
-                        input_just_pressed(KeyCode::KeyF).or(input_just_pressed(KeyCode::KeyN)),
-                    ),
-                ),
+                input::toggle_flight.run_if(not(in_state(Mode::Panel)).and_then(
+                    input_just_pressed(KeyCode::KeyF).or_else(input_just_pressed(KeyCode::KeyN)),
+                )),
             )
                 .in_set(GameSystems::Input),
         )
