@@ -43,7 +43,7 @@ pub fn measure_streaming(
         let t = Instant::now();
         app.update();
         frames.push(t.elapsed());
-        if app.world().resource::<Chunks>().fully_loaded() {
+        if crate::settled(app.world()) {
             break;
         }
         if start.elapsed() > timeout {

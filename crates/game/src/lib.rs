@@ -22,6 +22,7 @@
 //! - `player`: input, body physics, camera, spawning (`Input`, `Simulate`);
 //! - `editing`: hotbar, target, breaking and placing (`Input`, `Edit`);
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
+//! - `signals`: SIGTERM/SIGINT end the game like closing the window (`Input`);
 //! - `streaming`: which chunks exist, worker tasks, applying results (`Stream`);
 //! - `render`: meshes, materials, light, fog, outline, screenshots (`Present`);
 //! - `ui`: the egui panel, stats, HUD (`Present` and egui's pass);
@@ -34,6 +35,7 @@ mod mode;
 mod persistence;
 mod player;
 mod render;
+mod signals;
 mod streaming;
 mod ui;
 mod world;
@@ -51,6 +53,7 @@ pub use editing::{HOTBAR, Hotbar, Target, break_block, eye_ray, find_target, pla
 pub use persistence::Saves;
 pub use player::body::{self, EYE, MoveInput};
 pub use player::{Player, spawn_point, spawn_view};
+pub use signals::ExitOnSignal;
 pub use streaming::{ChunkMeshed, StreamStats, should_unload, wanted_chunks};
 pub use world::{
     ActiveWorld, Chunks, DiscardEdits, EditRefused, Notices, SwitchWorld, WorldBlocks,
@@ -143,9 +146,15 @@ impl Plugin for GamePlugin {
                 streaming::plugin,
             ));
         if !self.headless {
-            app.add_plugins((render::plugin, ui::plugin));
+            app.add_plugins((render::plugin, ui::plugin, ExitOnSignal));
         }
     }
+}
+
+/// Whether the world around the player is complete: every wanted chunk loaded and
+/// meshed, and the world's saved edits read and laid over it.
+pub fn settled(world: &World) -> bool {
+    world.resource::<Chunks>().fully_loaded() && !world.resource::<Saves>().loading()
 }
 
 /// A windowless game on `MinimalPlugins`: for tests and `terravox bench`.

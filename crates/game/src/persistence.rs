@@ -1,24 +1,50 @@
-//! Save files of the edit overlay, I/O only: the start world's edits are loaded at
-//! start-up and a switched-to world's when the world changes (the old world's are saved
-//! first); unsaved edits are written every few seconds on an I/O task (off the main
-//! thread), and at once on exit; a discarded world's save is deleted. An unreadable save
-//! is moved aside with a notice; one that cannot even be moved turns saving off for
-//! that world, so it is never overwritten.
+//! Save files of the edit overlay, I/O only, never on the main thread while playing:
+//!
+//! - a world's edits are read on the I/O pool when it starts or is switched to; it
+//!   shows as generated meanwhile (the HUD says the edits are loading) and its chunks
+//!   are generated again with the edits once they are in; edits made meanwhile stay;
+//! - unsaved edits are written every few seconds on the I/O pool; a failed write is
+//!   retried, and the edits stay in memory until one succeeds — also those of a world
+//!   switched away from (switching back finds them);
+//! - on exit (window close, SIGTERM, SIGINT) everything unsaved is written; what
+//!   cannot be written goes to a rescue copy beside the save (or in the temporary
+//!   folder), never replacing a file;
+//! - a discarded world's save is deleted.
+//!
+//! Unreadable saves are handled by `terravox_edits::SaveDir::open`: damaged ones are
+//! moved aside, unreadable ones stay and turn saving off for that world.
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
-use terravox_edits::{SaveDir, SaveError};
+use terravox_edits::{Edits, Opened, SaveDir, SaveError};
+use terravox_voxel::ChunkPos;
+use terravox_worldgen::WorldConfig;
 
 use crate::GameSystems;
-use crate::world::{ActiveWorld, DiscardEdits, Notices, WorldChanged, WorldEdits};
+use crate::world::{ActiveWorld, DiscardEdits, Notices, ReloadChunks, WorldChanged, WorldEdits};
 
-/// Seconds between autosaves while there are unsaved edits.
+/// Seconds between autosaves (and retries) while there are unsaved edits.
 const AUTOSAVE_SECONDS: f32 = 5.0;
 
+/// A write on the I/O pool and the overlay revision it writes.
+type Write = Task<(u64, Result<(), SaveError>)>;
+
+/// Another world's edits that are not on disk yet.
+struct Pending {
+    world: WorldConfig,
+    edits: Edits,
+    /// Where to save them; `None` when saving is off for that world.
+    dir: Option<SaveDir>,
+    /// The write under way, if any.
+    task: Option<Task<Result<(), SaveError>>>,
+    /// Seconds (app time) of the last attempt.
+    tried: f32,
+}
+
 /// Where the active world's edits are saved, and how saving goes.
-#[derive(Resource, Debug)]
+#[derive(Resource)]
 pub struct Saves {
     /// The save folder from the options; `None` keeps edits in memory only.
     setting: Option<SaveDir>,
@@ -26,12 +52,19 @@ pub struct Saves {
     dir: Option<SaveDir>,
     /// The outcome of the last load or save, for the panel.
     status: String,
-    /// The overlay revision on disk.
-    saved: u64,
+    /// The last save error, while saving fails.
+    failing: Option<String>,
+    /// The overlay revision on disk; `None` while none of the active world's current
+    /// edits are (kept in memory after failed saves).
+    saved: Option<u64>,
     /// Seconds (app time) of the last save attempt.
     last_save: f32,
-    /// A background write and the revision it writes.
-    writing: Option<Task<(u64, Result<(), SaveError>)>>,
+    /// The active world's edits being read.
+    loading: Option<Task<Opened>>,
+    /// The active world's write under way.
+    writing: Option<Write>,
+    /// Other worlds' unsaved edits.
+    others: Vec<Pending>,
 }
 
 impl Saves {
@@ -40,20 +73,28 @@ impl Saves {
             dir: setting.clone(),
             setting,
             status: String::new(),
-            saved: 0,
+            failing: None,
+            saved: Some(0),
             last_save: 0.0,
+            loading: None,
             writing: None,
+            others: Vec::new(),
         }
     }
 
     /// Whether some of `edits` are not on disk yet.
     pub fn dirty(&self, edits: &WorldEdits) -> bool {
-        edits.revision() != self.saved
+        Some(edits.revision()) != self.saved
     }
 
-    /// Whether a background write is under way.
+    /// Whether a background write of the active world is under way.
     pub fn writing(&self) -> bool {
         self.writing.is_some()
+    }
+
+    /// Whether the active world's edits are still being read.
+    pub fn loading(&self) -> bool {
+        self.loading.is_some()
     }
 
     /// The save file of the world `edits` belong to, if saving is on for it.
@@ -66,106 +107,254 @@ impl Saves {
         &self.status
     }
 
-    /// Loads the save of `world` into `edits`: an unreadable save is moved aside and
-    /// reported; if it cannot even be moved aside, saving is off for this world.
-    fn open(
+    /// Why saving fails, while it does (the edits are kept and retried).
+    pub fn failing(&self) -> Option<&str> {
+        self.failing.as_deref()
+    }
+
+    /// How many other worlds have edits that are not on disk yet.
+    pub fn unsaved_worlds(&self) -> usize {
+        self.others.len()
+    }
+
+    /// Starts on `world`: its unsaved edits from memory if it has some, else no edits
+    /// while its save is read on the I/O pool.
+    fn open(&mut self, world: &WorldConfig, edits: &mut WorldEdits) {
+        self.dir = self.setting.clone();
+        self.failing = None;
+        let canonical = world.canonical();
+        if let Some(i) = self
+            .others
+            .iter()
+            .position(|p| p.world.canonical() == canonical)
+        {
+            let mut pending = self.others.swap_remove(i);
+            let written = pending.task.take().map(block_on);
+            self.dir = pending.dir;
+            edits.replace(world.clone(), pending.edits);
+            // Not on disk unless the write finished: then dirty, and the autosave writes it.
+            self.saved = matches!(written, Some(Ok(()))).then(|| edits.revision());
+            self.status = format!("{} edited blocks kept in memory", edits.edits().len());
+            return;
+        }
+        edits.replace(world.clone(), Edits::new());
+        self.saved = Some(edits.revision());
+        match self.setting.clone() {
+            None => self.status = "edits are not saved (no save folder)".to_owned(),
+            Some(dir) => {
+                self.status = "loading your edits…".to_owned();
+                let world = world.clone();
+                self.loading = Some(IoTaskPool::get().spawn(async move { dir.open(&world) }));
+            }
+        }
+    }
+
+    /// Takes in a finished read: the loaded edits with the ones made meanwhile on top.
+    /// Returns the chunks to generate again.
+    fn loaded(
         &mut self,
-        world: &terravox_worldgen::WorldConfig,
+        opened: Opened,
         edits: &mut WorldEdits,
         notices: &mut Notices,
-    ) {
-        self.dir = self.setting.clone();
-        let loaded = match &self.setting {
-            None => {
-                self.status = "edits are not saved (no save folder)".to_owned();
-                terravox_edits::Edits::new()
-            }
-            Some(dir) => {
-                let opened = dir.open(world);
-                self.status = match opened.problem {
-                    Some(problem) => {
-                        error!("{problem}");
-                        notices.push(problem.clone());
-                        if opened.keep_off {
-                            self.dir = None;
-                        }
-                        problem
-                    }
-                    None if opened.edits.is_empty() => "no edits yet".to_owned(),
-                    None => format!("loaded {} edited blocks", opened.edits.len()),
-                };
-                opened.edits
-            }
-        };
-        edits.replace(world.clone(), loaded);
-        self.saved = edits.revision();
+    ) -> Vec<ChunkPos> {
+        self.loading = None;
+        if let Some(problem) = &opened.problem {
+            error!("{problem}");
+            notices.push(problem.clone());
+            self.status = problem.clone();
+        } else if opened.edits.is_empty() {
+            self.status = "no edits yet".to_owned();
+        } else {
+            self.status = format!("loaded {} edited blocks", opened.edits.len());
+        }
+        if opened.keep_off {
+            self.dir = None;
+        }
+        let meanwhile = edits.edits().clone();
+        let touched = opened.edits.touched_chunks().into_iter().collect();
+        let mut merged = opened.edits;
+        for (p, b) in meanwhile.iter() {
+            merged.set(p, b);
+        }
+        let world = edits.world().clone();
+        edits.replace(world, merged);
+        if meanwhile.is_empty() {
+            self.saved = Some(edits.revision());
+        }
+        touched
+    }
+
+    /// Finishes a read under way at once (before the edits are saved or switched).
+    fn finish_loading(&mut self, edits: &mut WorldEdits, notices: &mut Notices) -> Vec<ChunkPos> {
+        match self.loading.take() {
+            Some(task) => self.loaded(block_on(task), edits, notices),
+            None => Vec::new(),
+        }
     }
 
     /// Takes in the outcome of a write of `revision`. Errors go to the status, the log
-    /// and `notices`; the edits stay dirty so the next autosave retries.
+    /// and `notices` (once while they last); the edits stay dirty and are retried.
     fn finished(&mut self, revision: u64, result: Result<(), SaveError>, notices: &mut Notices) {
         match result {
             Ok(()) => {
-                self.saved = self.saved.max(revision);
+                self.saved = Some(self.saved.map_or(revision, |s| s.max(revision)));
                 self.status = "saved".to_owned();
+                self.failing = None;
             }
             Err(e) => {
-                let msg = e.to_string();
+                let msg = format!("{e}. Your edits are kept and saving is retried.");
                 error!("{msg}");
-                if self.status != msg {
+                if self.failing.is_none() {
                     notices.push(msg.clone());
                 }
-                self.status = msg;
+                self.status = msg.clone();
+                self.failing = Some(msg);
             }
         }
     }
 
-    /// Waits for a background write, if one is under way.
-    fn finish_writing(&mut self, notices: &mut Notices) {
-        if let Some(task) = self.writing.take() {
-            let (revision, result) = block_on(task);
-            self.finished(revision, result, notices);
-        }
-    }
-
-    /// Takes in a finished background write without waiting.
-    fn poll_writing(&mut self, notices: &mut Notices) {
-        if let Some(task) = &mut self.writing
-            && let Some((revision, result)) = check_ready(task)
-        {
-            self.writing = None;
-            self.finished(revision, result, notices);
-        }
-    }
-
-    /// Writes `edits` now, on this thread, if some are not on disk (after any
-    /// background write): for switching worlds and exiting.
-    fn save_now(&mut self, edits: &WorldEdits, now: f32, notices: &mut Notices) {
-        self.finish_writing(notices);
-        self.last_save = now;
-        let Some(dir) = &self.dir else { return };
-        if !self.dirty(edits) {
-            return;
-        }
-        let result = dir.save(edits.world(), edits.edits());
-        self.finished(edits.revision(), result, notices);
-    }
-
-    /// Starts writing `edits` on an I/O task if some are not on disk and no write is
-    /// under way: the autosave, which must not stall a frame.
-    fn save_in_background(&mut self, edits: &WorldEdits, now: f32) {
-        if self.writing.is_some() || !self.dirty(edits) {
-            return;
-        }
+    /// Starts writing the active world's edits on the I/O pool (after any write under
+    /// way, so writes land in order).
+    fn start_write(&mut self, edits: &WorldEdits, now: f32) {
         let Some(dir) = self.dir.clone() else { return };
         self.last_save = now;
+        let previous = self.writing.take();
         let (world, copy, revision) = (
             edits.world().clone(),
             edits.edits().clone(),
             edits.revision(),
         );
-        self.writing =
-            Some(IoTaskPool::get().spawn(async move { (revision, dir.save(&world, &copy)) }));
+        self.writing = Some(IoTaskPool::get().spawn(async move {
+            if let Some(p) = previous {
+                // Superseded by this write, which reports its own outcome.
+                let _superseded = p.await;
+            }
+            (revision, dir.save(&world, &copy))
+        }));
+    }
+
+    /// Hands the active world's unsaved edits over to the other worlds' list (a
+    /// switch away from it), writing them on the I/O pool.
+    fn keep_unsaved(&mut self, edits: &WorldEdits, now: f32) {
+        let previous = self.writing.take();
+        if !self.dirty(edits) {
+            if let Some(p) = previous {
+                // The write in flight holds the newest edits; let it finish.
+                p.detach();
+            }
+            return;
+        }
+        let dir = self.dir.clone();
+        let (world, copy) = (edits.world().clone(), edits.edits().clone());
+        let task = dir.clone().map(|d| {
+            let (world, copy) = (world.clone(), copy.clone());
+            IoTaskPool::get().spawn(async move {
+                if let Some(p) = previous {
+                    // Superseded by this write, which reports its own outcome.
+                    let _superseded = p.await;
+                }
+                d.save(&world, &copy)
+            })
+        });
+        self.others.push(Pending {
+            world,
+            edits: copy,
+            dir,
+            task,
+            tried: now,
+        });
+    }
+
+    /// Takes in the other worlds' finished writes and retries failed ones.
+    fn poll_others(&mut self, now: f32, notices: &mut Notices) {
+        let mut i = 0;
+        while i < self.others.len() {
+            let p = &mut self.others[i];
+            let done = p.task.as_mut().and_then(check_ready);
+            match done {
+                Some(Ok(())) => {
+                    self.others.swap_remove(i);
+                    continue;
+                }
+                Some(Err(e)) => {
+                    p.task = None;
+                    let msg = format!("{e}. Those edits are kept and saving is retried.");
+                    error!("{msg}");
+                    if self.failing.is_none() {
+                        notices.push(msg.clone());
+                    }
+                    self.failing = Some(msg);
+                }
+                None => {}
+            }
+            if p.task.is_none()
+                && now - p.tried >= AUTOSAVE_SECONDS
+                && let Some(dir) = p.dir.clone()
+            {
+                p.tried = now;
+                let (world, copy) = (p.world.clone(), p.edits.clone());
+                p.task = Some(IoTaskPool::get().spawn(async move { dir.save(&world, &copy) }));
+            }
+            i += 1;
+        }
+    }
+
+    /// Writes everything unsaved now, on this thread (the game is ending); what cannot
+    /// be written goes to a rescue copy.
+    fn save_everything(&mut self, edits: &mut WorldEdits, notices: &mut Notices) {
+        // No chunk needs generating again: the game is ending.
+        self.finish_loading(edits, notices);
+        if let Some(task) = self.writing.take() {
+            let (revision, result) = block_on(task);
+            self.finished(revision, result, notices);
+        }
+        if self.dirty(edits) {
+            let result = match &self.dir {
+                Some(dir) => dir.save(edits.world(), edits.edits()),
+                None => Err(SaveError {
+                    path: PathBuf::new(),
+                    source: std::io::Error::other("saving is off for this world"),
+                }),
+            };
+            match result {
+                Ok(()) => self.saved = Some(edits.revision()),
+                Err(e) => self.rescue(edits.world(), edits.edits(), &e.to_string()),
+            }
+        }
+        for mut p in std::mem::take(&mut self.others) {
+            let first = p.task.take().map(block_on);
+            let result = match (first, &p.dir) {
+                (Some(Ok(())), _) => Ok(()),
+                (_, Some(dir)) => dir.save(&p.world, &p.edits).map_err(|e| e.to_string()),
+                (_, None) => Err("saving is off for that world".to_owned()),
+            };
+            if let Err(e) = result {
+                self.rescue(&p.world, &p.edits, &e);
+            }
+        }
+    }
+
+    /// Writes a rescue copy of edits that could not be saved: beside the save, else in
+    /// the temporary folder. Says where in the log and on stderr.
+    fn rescue(&self, world: &WorldConfig, edits: &Edits, why: &str) {
+        let Some(setting) = &self.setting else { return };
+        let fallback = SaveDir::new(std::env::temp_dir().join("terravox-rescue"));
+        let written = setting
+            .save_rescue(world, edits)
+            .or_else(|_| fallback.save_rescue(world, edits));
+        let msg = match written {
+            Ok(path) => format!(
+                "{} edited blocks could not be saved ({why}); a rescue copy is at {}",
+                edits.len(),
+                path.display()
+            ),
+            Err(e) => format!(
+                "{} edited blocks could not be saved ({why}), nor a rescue copy ({e})",
+                edits.len()
+            ),
+        };
+        error!("{msg}");
+        eprintln!("terravox: {msg}");
     }
 }
 
@@ -179,6 +368,7 @@ pub(crate) fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
                 Update,
                 (
                     switch_saves.run_if(on_message::<WorldChanged>),
+                    take_in_loaded.run_if(|s: Res<Saves>| s.loading()),
                     delete_discarded.run_if(on_message::<DiscardEdits>),
                     autosave,
                 )
@@ -194,12 +384,12 @@ fn open_start_world(
     world: Res<ActiveWorld>,
     mut saves: ResMut<Saves>,
     mut edits: ResMut<WorldEdits>,
-    mut notices: ResMut<Notices>,
 ) {
-    saves.open(world.config(), &mut edits, &mut notices);
+    saves.open(world.config(), &mut edits);
 }
 
-/// On a world switch: saves the old world's edits, then loads the new world's.
+/// On a world switch: the old world's edits are kept until written, the new world's
+/// are read (or taken from memory).
 fn switch_saves(
     mut changed: MessageReader<WorldChanged>,
     world: Res<ActiveWorld>,
@@ -208,11 +398,30 @@ fn switch_saves(
     mut edits: ResMut<WorldEdits>,
     mut notices: ResMut<Notices>,
 ) {
-    if changed.read().count() == 0 || edits.world() == world.config() {
+    changed.clear();
+    if edits.world() == world.config() {
         return;
     }
-    saves.save_now(&edits, time.elapsed_secs(), &mut notices);
-    saves.open(world.config(), &mut edits, &mut notices);
+    // A read under way must be merged first, or saving would drop what it holds.
+    saves.finish_loading(&mut edits, &mut notices);
+    saves.keep_unsaved(&edits, time.elapsed_secs());
+    saves.open(world.config(), &mut edits);
+}
+
+/// Takes in the active world's edits once read, and has their chunks generated again.
+fn take_in_loaded(
+    mut saves: ResMut<Saves>,
+    mut edits: ResMut<WorldEdits>,
+    mut notices: ResMut<Notices>,
+    mut reload: MessageWriter<ReloadChunks>,
+) {
+    let Some(opened) = saves.loading.as_mut().and_then(check_ready) else {
+        return;
+    };
+    let touched = saves.loaded(opened, &mut edits, &mut notices);
+    if !touched.is_empty() {
+        reload.write(ReloadChunks(touched));
+    }
 }
 
 /// Deletes the save of a world whose edits were discarded (after any write under
@@ -223,11 +432,12 @@ fn delete_discarded(
     mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
-    if asked.read().count() == 0 {
-        return;
+    asked.clear();
+    if let Some(task) = saves.writing.take() {
+        let (revision, result) = block_on(task);
+        saves.finished(revision, result, &mut notices);
     }
-    saves.finish_writing(&mut notices);
-    saves.saved = edits.revision();
+    saves.saved = Some(edits.revision());
     saves.status = "edits discarded".to_owned();
     if let Some(dir) = &saves.dir
         && let Err(e) = dir.delete(edits.world())
@@ -244,21 +454,78 @@ fn autosave(
     mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
-    saves.poll_writing(&mut notices);
     let now = time.elapsed_secs();
-    if saves.dirty(&edits) && now - saves.last_save >= AUTOSAVE_SECONDS {
-        saves.save_in_background(&edits, now);
+    if let Some(task) = &mut saves.writing
+        && let Some((revision, result)) = check_ready(task)
+    {
+        saves.writing = None;
+        saves.finished(revision, result, &mut notices);
+    }
+    if !saves.others.is_empty() {
+        saves.poll_others(now, &mut notices);
+    }
+    let due = now - saves.last_save >= AUTOSAVE_SECONDS;
+    if due && saves.writing.is_none() && !saves.loading() && saves.dirty(&edits) {
+        saves.start_write(&edits, now);
     }
 }
 
 fn save_on_exit(
     mut exit: MessageReader<AppExit>,
-    time: Res<Time>,
-    edits: Res<WorldEdits>,
+    mut edits: ResMut<WorldEdits>,
     mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
     if exit.read().count() > 0 {
-        saves.save_now(&edits, time.elapsed_secs(), &mut notices);
+        saves.save_everything(&mut edits, &mut notices);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use terravox_voxel::{Block, BlockPos};
+
+    use super::*;
+
+    #[test]
+    fn a_save_read_after_edits_were_made_keeps_both_and_stays_dirty() {
+        let world = terravox_worldgen::presets::builtin("cliffs").unwrap();
+        let mut edits = WorldEdits::new(world.clone());
+        let mut saves = Saves::new(None);
+        let mut notices = Notices::default();
+        let (mine, theirs, both) = (
+            BlockPos::new(1, 2, 3),
+            BlockPos::new(40, 2, 3),
+            BlockPos::new(5, 5, 5),
+        );
+        edits.record(mine, Block::Brick);
+        edits.record(both, Block::Air);
+        let mut stored = Edits::new();
+        stored.set(theirs, Block::Snow);
+        stored.set(both, Block::Stone);
+        let opened = Opened {
+            edits: stored,
+            ..Opened::default()
+        };
+        let touched = saves.loaded(opened, &mut edits, &mut notices);
+        let e = edits.edits();
+        assert_eq!(e.get(mine), Some(Block::Brick));
+        assert_eq!(e.get(theirs), Some(Block::Snow));
+        assert_eq!(e.get(both), Some(Block::Air), "the newer edit wins");
+        assert!(
+            saves.dirty(&edits),
+            "the edits made meanwhile are not on disk"
+        );
+        assert!(touched.contains(&theirs.to_chunk().0));
+        // Without edits meanwhile, what was read is what is on disk.
+        let mut fresh = WorldEdits::new(world);
+        let mut stored = Edits::new();
+        stored.set(theirs, Block::Snow);
+        let opened = Opened {
+            edits: stored,
+            ..Opened::default()
+        };
+        saves.loaded(opened, &mut fresh, &mut notices);
+        assert!(!saves.dirty(&fresh));
     }
 }

@@ -13,6 +13,7 @@ use terravox_voxel::CHUNK;
 use crate::GameSystems;
 use crate::config::{AutoScreenshot, ViewDistance};
 use crate::editing::Target;
+use crate::persistence::Saves;
 use crate::player::PlayerCamera;
 use crate::streaming::ChunkMeshed;
 use crate::world::Chunks;
@@ -243,7 +244,7 @@ struct ScreenshotState {
 
 fn take_auto_screenshot(
     plan: Res<AutoScreenshot>,
-    chunks: Res<Chunks>,
+    (chunks, saves): (Res<Chunks>, Res<Saves>),
     time: Res<Time>,
     mut state: ResMut<ScreenshotState>,
     camera: Query<(), With<PlayerCamera>>,
@@ -256,7 +257,7 @@ fn take_auto_screenshot(
     if camera.is_empty() {
         return;
     }
-    if state.loaded_at.is_none() && chunks.fully_loaded() {
+    if state.loaded_at.is_none() && chunks.fully_loaded() && !saves.loading() {
         info!(
             "view distance loaded after {:.2} s ({} frames)",
             now, state.frame

@@ -98,7 +98,7 @@ fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
 }
 
 fn remeshed(app: &mut App) {
-    run_until(app, 30, |a| a.world().resource::<Chunks>().fully_loaded());
+    run_until(app, 30, |a| terravox_game::settled(a.world()));
 }
 
 /// Whether the overlay has edits not on disk.

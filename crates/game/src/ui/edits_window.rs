@@ -37,6 +37,15 @@ pub(super) fn draw_edits_window(
                 }
             ));
             ui.label(saves.status());
+            if saves.unsaved_worlds() > 0 {
+                ui.colored_label(
+                    egui::Color32::from_rgb(230, 150, 60),
+                    format!(
+                        "{} other worlds have edits not saved yet (kept in memory, retried)",
+                        saves.unsaved_worlds()
+                    ),
+                );
+            }
             if state.confirm_discard {
                 ui.colored_label(
                     egui::Color32::from_rgb(230, 70, 60),

@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, egui};
 
 use crate::Mode;
 use crate::editing::{HOTBAR, Hotbar};
+use crate::persistence::Saves;
 use crate::world::Notices;
 
 /// An egui colour from a block's colour.
@@ -19,9 +20,17 @@ pub(super) fn draw_hud(
     mut contexts: EguiContexts,
     mode: Res<State<Mode>>,
     hotbar: Res<Hotbar>,
+    saves: Res<Saves>,
     mut notices: ResMut<Notices>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if saves.loading() {
+        egui::Area::new(egui::Id::new("loading"))
+            .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -12.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| ui.label("Loading your edits…"));
+            });
+    }
     let current = notices.shown_now();
     if !current.is_empty() {
         egui::Area::new(egui::Id::new("notices"))

@@ -8,6 +8,7 @@ use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
 use super::generator_form;
 use super::preview::{Preview, show_preview};
 use crate::config::ViewDistance;
+use crate::persistence::Saves;
 use crate::player::Player;
 use crate::world::{ActiveWorld, SwitchWorld};
 
@@ -20,8 +21,10 @@ pub(super) struct PanelState {
     pub seed: String,
     /// The world code box.
     pub code: String,
-    /// File name for Save.
-    pub save_path: String,
+    /// Folder for Save RON (shown and editable).
+    pub save_folder: String,
+    /// File name for Save RON.
+    pub save_file: String,
     /// Last status or error message.
     pub message: Option<(bool, String)>,
     /// The discard button was pressed once; a second button confirms.
@@ -35,7 +38,10 @@ impl PanelState {
             pending: world.clone(),
             seed: world.seed.text().to_owned(),
             code: world.to_world_code(),
-            save_path: "world.ron".into(),
+            save_folder: std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|_| ".".into()),
+            save_file: "world.ron".into(),
             message: None,
             confirm_discard: false,
         }
@@ -46,7 +52,7 @@ impl PanelState {
 pub(super) fn draw_panel(
     mut contexts: EguiContexts,
     mut state: ResMut<PanelState>,
-    world: Res<ActiveWorld>,
+    (world, saves): (Res<ActiveWorld>, Res<Saves>),
     mut view: ResMut<ViewDistance>,
     mut switch: MessageWriter<SwitchWorld>,
     mut preview: ResMut<Preview>,
@@ -119,6 +125,15 @@ pub(super) fn draw_panel(
                     for p in &problems {
                         ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
                     }
+                    if let Some(why) = saves.failing() {
+                        ui.colored_label(
+                            egui::Color32::from_rgb(230, 150, 60),
+                            format!(
+                                "Saving fails: {why} Switching worlds keeps your edits in \
+                                 memory; quitting writes a rescue copy."
+                            ),
+                        );
+                    }
                     if ui
                         .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
                         .on_hover_text("Rebuild the world around you")
@@ -154,13 +169,24 @@ pub(super) fn draw_panel(
                         }
                     });
                     ui.horizontal(|ui| {
-                        ui.text_edit_singleline(&mut state.save_path);
-                        if ui.button("Save RON").clicked() {
-                            let text = world.config().to_ron_pretty();
-                            state.message = Some(match std::fs::write(&state.save_path, text) {
-                                Ok(()) => (true, format!("saved {}", state.save_path)),
-                                Err(e) => (false, format!("cannot save {}: {e}", state.save_path)),
-                            });
+                        ui.label("Folder:");
+                        ui.text_edit_singleline(&mut state.save_folder);
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("File:");
+                        ui.text_edit_singleline(&mut state.save_file);
+                        if ui
+                            .button("Save RON")
+                            .on_hover_text("Write this world's config, to load with --config")
+                            .clicked()
+                        {
+                            let folder = std::path::Path::new(&state.save_folder);
+                            state.message = Some(
+                                match save_config(folder, &state.save_file, world.config()) {
+                                    Ok(path) => (true, format!("saved {}", path.display())),
+                                    Err(e) => (false, e),
+                                },
+                            );
                         }
                     });
                     if let Some((ok, msg)) = &state.message {
@@ -182,4 +208,51 @@ pub(super) fn draw_panel(
                 });
         });
     Ok(())
+}
+
+/// Writes `config` as pretty RON to `file` in `folder` atomically (a crash leaves the
+/// old file or the new one), adding `.ron` if the name has no extension. Returns the
+/// file written.
+fn save_config(
+    folder: &std::path::Path,
+    file: &str,
+    config: &WorldConfig,
+) -> Result<std::path::PathBuf, String> {
+    let name = file.trim();
+    if name.is_empty() || name.contains(['/', '\\']) {
+        return Err(format!(
+            "`{file}` is not a file name (choose the folder in the field above)"
+        ));
+    }
+    let mut path = folder.join(name);
+    if path.extension().is_none() {
+        path.set_extension("ron");
+    }
+    terravox_edits::save::write_atomic(&path, config.to_ron_pretty().as_bytes())
+        .map_err(|e| format!("cannot save {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_ron_writes_a_loadable_config_into_the_chosen_folder() {
+        let folder = std::env::temp_dir().join(format!("terravox-ron-{}", std::process::id()));
+        let config = presets::builtin("islands").unwrap();
+        let path = save_config(&folder, " my world ", &config).unwrap();
+        assert_eq!(path, folder.join("my world.ron"));
+        assert_eq!(presets::load_file(&path).unwrap(), config);
+        // Saving again replaces it whole; no temporary file is left.
+        save_config(&folder, "my world.ron", &config).unwrap();
+        assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 1);
+        assert!(save_config(&folder, "", &config).is_err());
+        assert!(save_config(&folder, "a/b.ron", &config).is_err());
+        // A folder that cannot be made (a file is in the way) is a clear error.
+        let blocked = folder.join("my world.ron");
+        let e = save_config(&blocked, "x", &config).unwrap_err();
+        assert!(e.contains("cannot save"), "{e}");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 }

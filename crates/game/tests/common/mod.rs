@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use terravox_game::{Chunks, PlayOptions, Player};
+use terravox_game::{PlayOptions, Player};
 use terravox_worldgen::{Seed, WorldConfig, presets};
 
 /// A built-in preset with a seed.
@@ -35,9 +35,10 @@ pub fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> boo
     panic!("timed out");
 }
 
-/// Updates until the whole view distance is loaded and nothing is pending.
+/// Updates until the whole view distance is loaded with its edits and nothing is
+/// pending.
 pub fn load(app: &mut App) {
-    run_until(app, 120, |a| a.world().resource::<Chunks>().fully_loaded());
+    run_until(app, 120, |a| terravox_game::settled(a.world()));
 }
 
 /// The player's feet.
