@@ -105,21 +105,26 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     save_figures(&cfg)
 }
 
-/// Times atomic saves and loads of 10,000 edits in a temporary folder.
+/// Edits in the save benchmarks.
+const SAVE_EDITS: i32 = 1_000_000;
+
+/// Times atomic saves and loads of a million edits in a temporary folder, and the
+/// frames of a game starting on that save.
 fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
     use terravox_edits::{Edits, SaveDir};
     use terravox_voxel::{Block, BlockPos};
     let dir = std::env::temp_dir().join(format!("terravox-bench-{}", std::process::id()));
     let saves = SaveDir::new(&dir);
+    // A 320 x 320 x 10 slab above the spawn: chunks a player sees.
     let mut edits = Edits::new();
-    for i in 0..10_000 {
+    for i in 0..SAVE_EDITS {
         edits.set(
-            BlockPos::new(i % 100 - 50, 40 + i / 1000, (i / 100) % 10),
+            BlockPos::new(i % 320 - 160, 60 + i / 102_400, (i / 320) % 320 - 160),
             Block::Brick,
         );
     }
     let (mut save_t, mut load_t) = (Vec::new(), Vec::new());
-    for _ in 0..10 {
+    for _ in 0..5 {
         let t = Instant::now();
         saves.save(world, &edits).map_err(|e| e.to_string())?;
         save_t.push(t.elapsed());
@@ -131,11 +136,25 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
         }
     }
     let size = std::fs::metadata(saves.path_for(world)).map_or(0, |m| m.len());
-    let _ = std::fs::remove_dir_all(&dir);
     let ((sm, s10, s90), (lm, l10, l90)) = (median(save_t), median(load_t));
     println!(
-        "saves: 10,000 edits ({} KB): atomic save median {sm:?} (p10 {s10:?}, p90 {s90:?}); load median {lm:?} (p10 {l10:?}, p90 {l90:?})",
-        size / 1024
+        "saves: {SAVE_EDITS} edits ({:.1} MB): atomic save median {sm:?} (p10 {s10:?}, p90 {s90:?}); load median {lm:?} (p10 {l10:?}, p90 {l90:?})",
+        size as f64 / 1e6
+    );
+    let options = terravox_game::PlayOptions {
+        save_dir: Some(dir.clone()),
+        ..terravox_game::PlayOptions::new(world.clone())
+    };
+    let f = terravox_game::measure_save_loading(options, Duration::from_secs(600));
+    let _ = std::fs::remove_dir_all(&dir);
+    let f = f?;
+    println!(
+        "starting on that save: edits in after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
+        f.loaded_after.as_secs_f64(),
+        f.frames,
+        f.frame_median,
+        f.frame_p99,
+        f.frame_max
     );
     Ok(())
 }

@@ -122,11 +122,20 @@ impl Edits {
     }
 
     /// Every chunk whose padded region holds an edit: the chunks that differ from the
-    /// generated world.
+    /// generated world. An edit inside a chunk touches that chunk only; one on its
+    /// border also touches the neighbours whose padding holds it.
     pub fn touched_chunks(&self) -> BTreeSet<ChunkPos> {
-        self.iter()
-            .flat_map(|(p, _)| p.holders().map(|(c, _)| c))
-            .collect()
+        let mut out = BTreeSet::new();
+        for (c, blocks) in &self.chunks {
+            out.insert(*c);
+            for &i in blocks.keys() {
+                let l = local(i);
+                if l.iter().any(|&v| v == 0 || v == CHUNK - 1) {
+                    out.extend(c.local_to_world(l).holders().map(|(h, _)| h));
+                }
+            }
+        }
+        out
     }
 }
 

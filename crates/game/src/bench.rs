@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use terravox_voxel::{Block, BlockPos};
 
 use crate::PlayOptions;
+use crate::persistence::Saves;
 use crate::player::Player;
 use crate::world::{Chunks, WorldBlocks};
 
@@ -125,5 +126,53 @@ pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, Strin
         median: q(0.5),
         p90: q(0.9),
         max: q(1.0),
+    })
+}
+
+/// Figures of a game starting on a world with a big save.
+#[derive(Clone, Copy, Debug)]
+pub struct LoadFigures {
+    /// From the first frame until the edits were read (and taken in).
+    pub loaded_after: Duration,
+    /// Frames meanwhile.
+    pub frames: u32,
+    /// Median main-thread time of those frames.
+    pub frame_median: Duration,
+    /// 99th percentile of the same.
+    pub frame_p99: Duration,
+    /// The longest of those frames.
+    pub frame_max: Duration,
+}
+
+/// Starts a headless game whose `options.save_dir` holds a save for its world, and
+/// measures the frames while the save is read (they must not stall).
+pub fn measure_save_loading(
+    options: PlayOptions,
+    timeout: Duration,
+) -> Result<LoadFigures, String> {
+    let mut app = crate::headless_app(options);
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    loop {
+        let t = Instant::now();
+        app.update();
+        frames.push(t.elapsed());
+        if !app.world().resource::<Saves>().loading() {
+            break;
+        }
+        if start.elapsed() > timeout {
+            return Err(format!("the save did not load within {timeout:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let loaded_after = start.elapsed();
+    let n = frames.len() as u32;
+    let q = quantiles(frames);
+    Ok(LoadFigures {
+        loaded_after,
+        frames: n,
+        frame_median: q(0.5),
+        frame_p99: q(0.99),
+        frame_max: q(1.0),
     })
 }

@@ -47,7 +47,10 @@ use bevy::state::app::StatesPlugin;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
 
-pub use bench::{EditFigures, StreamingFigures, measure_editing, measure_streaming, quantiles};
+pub use bench::{
+    EditFigures, LoadFigures, StreamingFigures, measure_editing, measure_save_loading,
+    measure_streaming, quantiles,
+};
 pub use config::{DEFAULT_VIEW_DISTANCE, PlayOptions, ScreenshotPlan, ViewDistance};
 pub use editing::{HOTBAR, Hotbar, Target, break_block, eye_ray, find_target, place_block};
 pub use persistence::Saves;

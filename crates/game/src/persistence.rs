@@ -59,8 +59,8 @@ pub struct Saves {
     saved: Option<u64>,
     /// Seconds (app time) of the last save attempt.
     last_save: f32,
-    /// The active world's edits being read.
-    loading: Option<Task<Opened>>,
+    /// The active world's edits being read, and the chunks they touch.
+    loading: Option<Task<(Opened, Vec<ChunkPos>)>>,
     /// The active world's write under way.
     writing: Option<Write>,
     /// Other worlds' unsaved edits.
@@ -144,16 +144,20 @@ impl Saves {
             Some(dir) => {
                 self.status = "loading your edits…".to_owned();
                 let world = world.clone();
-                self.loading = Some(IoTaskPool::get().spawn(async move { dir.open(&world) }));
+                self.loading = Some(IoTaskPool::get().spawn(async move {
+                    let opened = dir.open(&world);
+                    let touched = opened.edits.touched_chunks().into_iter().collect();
+                    (opened, touched)
+                }));
             }
         }
     }
 
     /// Takes in a finished read: the loaded edits with the ones made meanwhile on top.
-    /// Returns the chunks to generate again.
+    /// Returns the chunks to generate again (`touched`, found on the I/O pool).
     fn loaded(
         &mut self,
-        opened: Opened,
+        (opened, touched): (Opened, Vec<ChunkPos>),
         edits: &mut WorldEdits,
         notices: &mut Notices,
     ) -> Vec<ChunkPos> {
@@ -171,7 +175,6 @@ impl Saves {
             self.dir = None;
         }
         let meanwhile = edits.edits().clone();
-        let touched = opened.edits.touched_chunks().into_iter().collect();
         let mut merged = opened.edits;
         for (p, b) in meanwhile.iter() {
             merged.set(p, b);
@@ -415,10 +418,10 @@ fn take_in_loaded(
     mut notices: ResMut<Notices>,
     mut reload: MessageWriter<ReloadChunks>,
 ) {
-    let Some(opened) = saves.loading.as_mut().and_then(check_ready) else {
+    let Some(read) = saves.loading.as_mut().and_then(check_ready) else {
         return;
     };
-    let touched = saves.loaded(opened, &mut edits, &mut notices);
+    let touched = saves.loaded(read, &mut edits, &mut notices);
     if !touched.is_empty() {
         reload.write(ReloadChunks(touched));
     }
@@ -503,11 +506,12 @@ mod tests {
         let mut stored = Edits::new();
         stored.set(theirs, Block::Snow);
         stored.set(both, Block::Stone);
+        let touched = stored.touched_chunks().into_iter().collect();
         let opened = Opened {
             edits: stored,
             ..Opened::default()
         };
-        let touched = saves.loaded(opened, &mut edits, &mut notices);
+        let touched = saves.loaded((opened, touched), &mut edits, &mut notices);
         let e = edits.edits();
         assert_eq!(e.get(mine), Some(Block::Brick));
         assert_eq!(e.get(theirs), Some(Block::Snow));
@@ -525,7 +529,7 @@ mod tests {
             edits: stored,
             ..Opened::default()
         };
-        saves.loaded(opened, &mut fresh, &mut notices);
+        saves.loaded((opened, Vec::new()), &mut fresh, &mut notices);
         assert!(!saves.dirty(&fresh));
     }
 }
