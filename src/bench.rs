@@ -16,7 +16,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "cliffs")]
     preset: String,
     /// Horizontal radius in chunks of the area generated (like a view distance).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 12, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=64))]
     radius: u32,
 }
 

@@ -219,6 +219,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
         size: [args.size, args.size],
         blocks_per_pixel: args.blocks_per_pixel,
     };
+    view.check()?;
     let img = map::render(&generator, &view);
     write_png(&args.out, &img)?;
     println!(

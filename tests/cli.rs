@@ -87,3 +87,66 @@ fn map_and_config_work_without_a_window() {
     let err = refused(&["config", "--preset", "moon"]);
     assert!(err.contains("unknown preset `moon`"), "{err}");
 }
+
+#[test]
+fn without_a_graphics_driver_play_says_what_to_install() {
+    let out = Command::new(env!("CARGO_BIN_EXE_terravox"))
+        .args(["play", "--seed", "1"])
+        .env("DISPLAY", ":99")
+        .env("WGPU_BACKEND", "vulkan")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .expect("the terravox binary runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no GPU or graphics driver"), "{err}");
+    assert!(
+        err.contains("mesa-vulkan-drivers") && err.contains("terravox map"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn without_a_display_play_says_so() {
+    let out = Command::new(env!("CARGO_BIN_EXE_terravox"))
+        .args(["play", "--seed", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("the terravox binary runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no display") && err.contains("xvfb-run"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_map_past_the_worlds_edge_is_refused() {
+    let png = std::env::temp_dir().join(format!("terravox-cli-edge-{}.png", std::process::id()));
+    let png = png.to_str().unwrap();
+    let err = refused(&["map", "--center", "2147483647,2147483647", "--out", png]);
+    assert!(err.contains("outside the world"), "{err}");
+    let err = refused(&[
+        "map",
+        "--center",
+        "1073741000,0",
+        "--blocks-per-pixel",
+        "16",
+        "--out",
+        png,
+    ]);
+    assert!(err.contains("outside the world"), "{err}");
+    assert!(!std::path::Path::new(png).exists(), "nothing written");
+}
+
+#[test]
+fn config_files_that_are_not_configs_are_refused_quickly() {
+    let err = refused(&["config", "--config", "/dev/zero"]);
+    assert!(err.contains("not a regular file"), "{err}");
+}

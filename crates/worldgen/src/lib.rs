@@ -39,6 +39,11 @@ use terravox_voxel::{Block, Chunk, ChunkPos};
 use density::DensityGen;
 use islands::IslandGen;
 
+/// The world's horizontal bounds: block columns `x` and `z` lie in
+/// `-WORLD_LIMIT..WORLD_LIMIT` (about a billion blocks each way). Maps and the
+/// command line refuse positions beyond them.
+pub const WORLD_LIMIT: i32 = 1 << 30;
+
 /// A validated, ready-to-use world generator.
 #[derive(Clone, Debug)]
 pub struct Generator {

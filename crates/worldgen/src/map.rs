@@ -21,13 +21,40 @@ pub struct MapView {
 }
 
 impl MapView {
+    /// `Err` naming the problem when the view reaches past the world's bounds
+    /// ([`crate::WORLD_LIMIT`] on each horizontal axis), where columns would wrap.
+    pub fn check(&self) -> Result<(), String> {
+        let limit = crate::WORLD_LIMIT as i64;
+        // The corners of the image, shading row included.
+        let [x0, z0] = self.column_at_wide(-1, -1);
+        let [x1, z1] = self.column_at_wide(self.size[0] as i64, self.size[1] as i64);
+        let inside = |v: i64| -limit <= v && v < limit;
+        if [x0, z0, x1, z1].into_iter().all(inside) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the map around {},{} reaches columns {x0}..{x1} x {z0}..{z1}, outside the world \
+                 (-{limit}..{limit} on x and z)",
+                self.center[0], self.center[1]
+            ))
+        }
+    }
+
+    /// [`MapView::column_at`] without the `i32` narrowing.
+    fn column_at_wide(&self, px: i64, py: i64) -> [i64; 2] {
+        let bpp = self.blocks_per_pixel as i64;
+        [
+            self.center[0] as i64 + (px - self.size[0] as i64 / 2) * bpp,
+            self.center[1] as i64 + (py - self.size[1] as i64 / 2) * bpp,
+        ]
+    }
+
     /// The world column `[x, z]` shown by pixel `(px, py)` (`x` east to the right,
     /// `z` south downwards).
+    /// Saturates at the `i32` range; [`MapView::check`] keeps views inside the world.
     pub fn column_at(&self, px: i64, py: i64) -> [i32; 2] {
-        let bpp = self.blocks_per_pixel as i64;
-        let x = self.center[0] as i64 + (px - self.size[0] as i64 / 2) * bpp;
-        let z = self.center[1] as i64 + (py - self.size[1] as i64 / 2) * bpp;
-        [x as i32, z as i32]
+        self.column_at_wide(px, py)
+            .map(|v| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
     }
 
     /// The pixel showing world column `(x, z)` (may be outside the image).
@@ -103,4 +130,27 @@ pub fn column_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
     top.block
         .color()
         .map(|c| (c as f64 * shade).clamp(0.0, 255.0) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_inside_the_world_pass_and_past_its_edge_are_refused() {
+        let view = |center, bpp| MapView {
+            center,
+            size: [512, 512],
+            blocks_per_pixel: bpp,
+        };
+        assert!(view([0, 0], 2).check().is_ok());
+        assert!(view([-1_000_000, 5_000], 64).check().is_ok());
+        let edge = crate::WORLD_LIMIT - 200;
+        assert!(view([edge - 100, 0], 1).check().is_ok());
+        assert!(view([edge, 0], 1).check().is_err());
+        assert!(view([i32::MAX, i32::MAX], 2).check().is_err());
+        assert!(view([0, i32::MIN], 1).check().is_err());
+        // No wrap-around: far columns saturate instead of jumping across the world.
+        assert_eq!(view([i32::MAX, 0], 1).column_at(600, 256)[0], i32::MAX);
+    }
 }

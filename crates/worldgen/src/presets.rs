@@ -48,6 +48,14 @@ pub enum LoadError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The file is not one to read: not a regular file, too large, not text.
+    #[error("cannot read {}: {why}", path.display())]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
     /// The file is not a valid world config.
     #[error("{}: {source}", path.display())]
     Config {
@@ -81,11 +89,39 @@ impl Default for WorldConfig {
     }
 }
 
-/// Reads and validates a world config from a RON file.
+/// Config files larger than this are refused (a config is a few KB).
+pub const MAX_CONFIG_BYTES: u64 = 4 << 20;
+
+/// Reads and validates a world config from a RON file: only a regular file of at most
+/// [`MAX_CONFIG_BYTES`] of UTF-8 text (a leading byte-order mark is fine).
 pub fn load_file(path: &Path) -> Result<WorldConfig, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+    use std::io::Read;
+    let io = |source| LoadError::Io {
         path: path.to_owned(),
         source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    let refused = |why: String| LoadError::Refused {
+        path: path.to_owned(),
+        why,
+    };
+    if !meta.is_file() {
+        return Err(refused("not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(refused(format!(
+            "larger than {MAX_CONFIG_BYTES} bytes; a world config is a few KB"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        refused(format!(
+            "not UTF-8 text (byte {} is invalid)",
+            e.utf8_error().valid_up_to()
+        ))
     })?;
     WorldConfig::from_ron(&text).map_err(|source| LoadError::Config {
         path: path.to_owned(),
@@ -113,6 +149,32 @@ mod tests {
             e.contains("moon") && e.contains("cliffs") && e.contains("archipelago"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn devices_folders_huge_and_binary_files_are_refused_and_a_bom_is_fine() {
+        let e = load_file(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let dir = std::env::temp_dir().join(format!("terravox-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let e = load_file(&dir).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let big = dir.join("big.ron");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(MAX_CONFIG_BYTES + 1)
+            .unwrap();
+        let e = load_file(&big).unwrap_err().to_string();
+        assert!(e.contains("larger than"), "{e}");
+        let binary = dir.join("binary.ron");
+        std::fs::write(&binary, [b'(', 0xff, 0xfe]).unwrap();
+        let e = load_file(&binary).unwrap_err().to_string();
+        assert!(e.contains("not UTF-8"), "{e}");
+        let bom = dir.join("bom.ron");
+        let cfg = builtin("islands").unwrap();
+        std::fs::write(&bom, format!("\u{feff}{}", cfg.to_ron_pretty())).unwrap();
+        assert_eq!(load_file(&bom).unwrap(), cfg);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

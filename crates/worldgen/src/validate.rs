@@ -96,6 +96,8 @@ impl WorldConfig {
 
     /// Parses a config from RON text (a file or a world code) and validates it.
     pub fn from_ron(text: &str) -> Result<Self, ConfigError> {
+        // Editors on Windows start files with a byte-order mark.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let cfg: WorldConfig = ron::from_str(text).map_err(|e| ConfigError::Parse {
             line: e.span.start.line,
             column: e.span.start.col,
