@@ -78,9 +78,14 @@ impl BlockPos {
         })
     }
 
-    /// This position moved by `d`.
+    /// This position moved by `d` (saturating at the `i32` range, far outside the
+    /// world: never wrapping to its other side).
     pub const fn offset(self, d: [i32; 3]) -> Self {
-        Self::new(self.x + d[0], self.y + d[1], self.z + d[2])
+        Self::new(
+            self.x.saturating_add(d[0]),
+            self.y.saturating_add(d[1]),
+            self.z.saturating_add(d[2]),
+        )
     }
 }
 
@@ -101,18 +106,20 @@ impl ChunkPos {
         Self { x, y, z }
     }
 
-    /// The world position of the chunk's minimum corner block (local `0, 0, 0`).
+    /// The world position of the chunk's minimum corner block (local `0, 0, 0`);
+    /// saturating at the `i32` range for chunks beyond it (never wrapping).
     pub const fn origin(self) -> BlockPos {
-        BlockPos::new(self.x * CHUNK, self.y * CHUNK, self.z * CHUNK)
+        BlockPos::new(
+            self.x.saturating_mul(CHUNK),
+            self.y.saturating_mul(CHUNK),
+            self.z.saturating_mul(CHUNK),
+        )
     }
 
-    /// The world position of a local (possibly padding) coordinate.
+    /// The world position of a local (possibly padding) coordinate; saturating like
+    /// [`ChunkPos::origin`].
     pub const fn local_to_world(self, local: [i32; 3]) -> BlockPos {
-        BlockPos::new(
-            self.x * CHUNK + local[0],
-            self.y * CHUNK + local[1],
-            self.z * CHUNK + local[2],
-        )
+        self.origin().offset(local)
     }
 
     /// The chunk containing the world-space point `p`.
@@ -184,5 +191,23 @@ mod tests {
             assert!(l.iter().all(|&a| (0..CHUNK).contains(&a)));
             assert_eq!(c.local_to_world(l), p);
         }
+    }
+
+    #[test]
+    fn conversions_are_total_at_the_ends_of_the_range() {
+        for c in [i32::MIN, -(1 << 26) - 1, 1 << 26, i32::MAX] {
+            let p = ChunkPos::new(c, c, c);
+            let o = p.origin();
+            assert_eq!(o.x.signum(), c.signum(), "no wrap for {c}");
+            let w = p.local_to_world([31, 32, -1]);
+            assert_eq!(w.y.signum(), c.signum(), "no wrap for {c}");
+        }
+        let far = BlockPos::new(i32::MAX, i32::MIN, 0);
+        assert_eq!(far.offset([1, -1, 0]), far);
+        assert_eq!(far.holders().count(), 8);
+        assert_eq!(
+            BlockPos::containing([f32::MAX, f32::NAN, -1e30]).x,
+            i32::MAX
+        );
     }
 }

@@ -114,13 +114,14 @@ impl DensityGen {
         (n + cliff) * c.scale + c.offset - y - c.threshold
     }
 
-    /// The field at a lattice point (lattice coordinates).
+    /// The field at a lattice point (lattice coordinates; in `f64`, so lattice points
+    /// next to the ends of the `i32` range do not overflow).
     #[inline]
     fn lattice(&self, lx: i32, ly: i32, lz: i32) -> f64 {
         self.field(
-            (lx * STEP_XZ) as f64,
-            (ly * STEP_Y) as f64,
-            (lz * STEP_XZ) as f64,
+            lx as f64 * STEP_XZ as f64,
+            ly as f64 * STEP_Y as f64,
+            lz as f64 * STEP_XZ as f64,
         )
     }
 
@@ -337,6 +338,13 @@ impl DensityGen {
     }
 
     /// The highest solid block of a column and its block type.
+    /// The most noise octaves [`DensityGen::column_top`] evaluates: four lattice
+    /// columns at every level between the highest and lowest possible surface.
+    pub fn column_cost(&self) -> usize {
+        let levels = ((self.air_from - self.solid_below) / STEP_Y as f64).ceil() as usize + 2;
+        levels * 4 * self.fbm.octaves()
+    }
+
     pub fn column_top(&self, x: i32, z: i32) -> (i32, Block) {
         let top = self.air_from.ceil() as i32;
         let mut ly = top.div_euclid(STEP_Y) + 1;

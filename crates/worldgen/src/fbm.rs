@@ -28,6 +28,7 @@ impl Base {
 
     #[inline]
     fn get3(&self, p: [f64; 3]) -> f64 {
+        let p = p.map(fold);
         match self {
             Base::Perlin(n) => n.get(p),
             Base::OpenSimplex(n) => n.get(p),
@@ -37,11 +38,33 @@ impl Base {
 
     #[inline]
     fn get2(&self, p: [f64; 2]) -> f64 {
+        let p = p.map(fold);
         match self {
             Base::Perlin(n) => n.get(p),
             Base::OpenSimplex(n) => n.get(p),
             Base::SuperSimplex(n) => n.get(p),
         }
+    }
+}
+
+/// Noise coordinates at or beyond this magnitude are folded (see [`fold`]).
+const FOLD_FROM: f64 = (1u64 << 62) as f64;
+/// What folded coordinates are reduced modulo: a multiple of every noise lattice
+/// period, small enough that skewed simplex coordinates stay in `isize`.
+const FOLD_PERIOD: f64 = (1u64 << 60) as f64;
+
+/// Keeps a noise coordinate where the `noise` crate can take it: it turns lattice
+/// coordinates into `isize` and panics beyond that range, which extreme frequency x
+/// lacunarity^octaves reaches far from the origin. Coordinates that big are whole
+/// numbers, so reducing them by a multiple of the 256-cell lattice period is exact for
+/// Perlin noise; smaller coordinates (every ordinary world) are untouched, so worlds
+/// stay bit-identical.
+#[inline]
+fn fold(v: f64) -> f64 {
+    if v.abs() < FOLD_FROM {
+        v
+    } else {
+        v % FOLD_PERIOD
     }
 }
 

@@ -180,6 +180,12 @@ impl IslandGen {
         }
     }
 
+    /// About the noise octaves [`IslandGen::column_top`] evaluates (plus finding the
+    /// nearby islands).
+    pub fn column_cost(&self) -> usize {
+        self.fbm.octaves() + 9
+    }
+
     /// The highest solid block of a column and its block type.
     pub fn column_top(&self, x: i32, z: i32) -> (i32, Block) {
         let (fx, fz) = (x as f64, z as f64);

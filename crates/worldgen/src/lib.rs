@@ -41,8 +41,27 @@ use islands::IslandGen;
 
 /// The world's horizontal bounds: block columns `x` and `z` lie in
 /// `-WORLD_LIMIT..WORLD_LIMIT` (about a billion blocks each way). Maps and the
-/// command line refuse positions beyond them.
+/// command line refuse positions beyond them; chunks beyond them are empty.
 pub const WORLD_LIMIT: i32 = 1 << 30;
+/// The world's vertical bounds: heights lie in `-HEIGHT_LIMIT..HEIGHT_LIMIT`; chunks
+/// beyond them are empty.
+pub const HEIGHT_LIMIT: i32 = 1 << 20;
+/// Below this height a player is put back at the spawn; validation keeps every
+/// surface at least [`PLAYABLE_MARGIN`] blocks above it, so every world can be played.
+pub const WORLD_FLOOR: i32 = -1024;
+/// How far above [`WORLD_FLOOR`] the lowest possible surface must be.
+pub const PLAYABLE_MARGIN: i32 = 64;
+
+/// Whether every block of the chunk at `pos` lies inside the world's bounds (chunks
+/// outside are empty air).
+pub fn chunk_in_world(pos: ChunkPos) -> bool {
+    let (h, v) = (
+        (WORLD_LIMIT / terravox_voxel::CHUNK) as i64,
+        (HEIGHT_LIMIT / terravox_voxel::CHUNK) as i64,
+    );
+    let inside = |c: i32, limit: i64| (-limit..limit).contains(&(c as i64));
+    inside(pos.x, h) && inside(pos.z, h) && inside(pos.y, v)
+}
 
 /// A validated, ready-to-use world generator.
 #[derive(Clone, Debug)]
@@ -93,8 +112,11 @@ impl Generator {
         self.config.sea_level
     }
 
-    /// The chunk at `pos`, padding included.
+    /// The chunk at `pos`, padding included; empty air outside the world's bounds.
     pub fn generate(&self, pos: ChunkPos) -> Chunk {
+        if !chunk_in_world(pos) {
+            return Chunk::Uniform(Block::Air);
+        }
         match &self.kind {
             Kind::Density(g) => g.generate(pos),
             Kind::Islands(g) => g.generate(pos),
@@ -106,6 +128,9 @@ impl Generator {
     /// equals [`Generator::generate`]; for the density field it is the exact formula the
     /// lattice interpolates.
     pub fn generate_reference(&self, pos: ChunkPos) -> Chunk {
+        if !chunk_in_world(pos) {
+            return Chunk::Uniform(Block::Air);
+        }
         match &self.kind {
             Kind::Density(g) => g.generate_reference(pos),
             Kind::Islands(g) => {
@@ -138,14 +163,28 @@ impl Generator {
         }
     }
 
-    /// A dry place to stand near `(x, z)`: the nearest column (searching outwards in
-    /// rings, up to `max_radius` blocks) whose top is above sea level. Returns the
-    /// column and the height to stand at, or `None` if all of it is sea.
+    /// A dry place to stand near `(x, z)`: the first column (searching outwards in
+    /// square rings: every 8 blocks up to 512 blocks away, then sparser rings up to
+    /// `max_radius`) whose top is above sea level. Returns the column and the height
+    /// to stand at, or `None` if all of it is sea. Looks at no more than
+    /// [`Generator::SPAWN_SAMPLES`] columns, and at fewer where a column costs more
+    /// (tall density worlds): the work stays within [`Generator::SPAWN_WORK`] noise
+    /// octaves. Never looks outside the world.
     pub fn find_land(&self, x: i32, z: i32, max_radius: i32) -> Option<[i32; 3]> {
-        let step = 8;
-        for r in (0..=max_radius).step_by(step as usize) {
-            for (dx, dz) in ring(r) {
-                let (cx, cz) = (x + dx, z + dz);
+        let limit = WORLD_LIMIT - 1;
+        let (x, z) = (x.clamp(-limit, limit), z.clamp(-limit, limit));
+        let most = Self::SPAWN_SAMPLES.min(Self::SPAWN_WORK / self.column_cost().max(1));
+        let mut samples = 0;
+        for (r, spacing) in search_rings(max_radius.max(0)) {
+            for (dx, dz) in ring(r, spacing) {
+                let (cx, cz) = (
+                    x.saturating_add(dx).clamp(-limit, limit),
+                    z.saturating_add(dz).clamp(-limit, limit),
+                );
+                samples += 1;
+                if samples > most {
+                    return None;
+                }
                 let top = self.column_top(cx, cz);
                 if top.y >= self.sea_level() {
                     return Some([cx, top.y + 1, cz]);
@@ -154,10 +193,35 @@ impl Generator {
         }
         None
     }
+
+    /// The most columns [`Generator::find_land`] looks at.
+    pub const SPAWN_SAMPLES: usize = 24_000;
+    /// The most noise octaves [`Generator::find_land`] evaluates (about 0.5 s on one
+    /// core in the worst case).
+    pub const SPAWN_WORK: usize = 8_000_000;
+
+    /// About how many noise octaves [`Generator::column_top`] evaluates at most.
+    pub fn column_cost(&self) -> usize {
+        match &self.kind {
+            Kind::Density(g) => g.column_cost(),
+            Kind::Islands(g) => g.column_cost(),
+        }
+    }
 }
 
-/// The points of a square ring of half-size `r` (every 8 blocks along it).
-fn ring(r: i32) -> Vec<(i32, i32)> {
+/// The search rings of [`Generator::find_land`]: `(half-size, point spacing)`, every 8
+/// blocks with points 8 apart up to 512, then a quarter wider each time with about
+/// 128 points a ring.
+fn search_rings(max_radius: i32) -> impl Iterator<Item = (i32, i32)> {
+    let near = (0..=max_radius.min(512)).step_by(8).map(|r| (r, 8));
+    let far = std::iter::successors(Some(640i64), |r| Some(r + r / 4))
+        .take_while(move |&r| r <= max_radius as i64)
+        .map(|r| (r as i32, ((r / 16) as i32).max(8)));
+    near.chain(far)
+}
+
+/// The points of a square ring of half-size `r`, `spacing` blocks apart along it.
+fn ring(r: i32, spacing: i32) -> Vec<(i32, i32)> {
     if r == 0 {
         return vec![(0, 0)];
     }
@@ -165,7 +229,7 @@ fn ring(r: i32) -> Vec<(i32, i32)> {
     let mut t = -r;
     while t <= r {
         v.extend([(t, -r), (t, r), (-r, t), (r, t)]);
-        t += 8;
+        t += spacing;
     }
     v
 }

@@ -367,8 +367,9 @@ pub type Cells = (f64, f64);
 
 const CELL_SIZE: Spec = Spec {
     label: "cell size",
-    min: 0.0,
-    min_open: true,
+    // At least 16: a chunk then meets a bounded number of island cells.
+    min: 16.0,
+    min_open: false,
     max: 1e6,
     max_open: false,
     scale: Scale::Log,

@@ -5,6 +5,7 @@
 use crate::config::{ConfigError, GENERATOR_VERSION, GeneratorConfig, IslandLayout, WorldConfig};
 use crate::params::{self, Param};
 use crate::seed::Seed;
+use crate::{HEIGHT_LIMIT, PLAYABLE_MARGIN, WORLD_FLOOR};
 
 /// Collects problems with their field paths.
 struct Check {
@@ -18,6 +19,31 @@ impl Check {
             value: value.to_string(),
             expected: expected.to_owned(),
         });
+    }
+
+    /// The surface of a world lies between `lowest` and `highest`: it must stay
+    /// [`PLAYABLE_MARGIN`] above [`WORLD_FLOOR`] (where a player is put back) and
+    /// inside [`HEIGHT_LIMIT`], or the world cannot be played.
+    fn playable(&mut self, field: &str, value: impl std::fmt::Display, lowest: f64, highest: f64) {
+        let floor = (WORLD_FLOOR + PLAYABLE_MARGIN) as f64;
+        if lowest < floor {
+            self.fail(
+                field,
+                value,
+                &format!(
+                    "a world whose surface stays at or above {floor} (here it can sink to \
+                     {lowest:.0}; below {WORLD_FLOOR} a player is put back at the spawn)"
+                ),
+            );
+        } else if highest >= HEIGHT_LIMIT as f64 {
+            self.fail(
+                field,
+                value,
+                &format!(
+                    "a world whose surface stays below {HEIGHT_LIMIT} (here it can reach {highest:.0})"
+                ),
+            );
+        }
     }
 
     /// Checks every parameter of a table on `config`, naming fields `{prefix}{field}`.
@@ -44,10 +70,26 @@ impl WorldConfig {
             );
         }
         c.params("", &params::WORLD, self);
+        let ranges_ok = c.errors.is_empty();
         match &self.generator {
-            GeneratorConfig::Density(d) => c.params("generator.", &params::DENSITY, d),
+            GeneratorConfig::Density(d) => {
+                c.params("generator.", &params::DENSITY, d);
+                if ranges_ok && c.errors.is_empty() {
+                    // (n + cliff) spans [-1, 1 + cliff_scale]: the surface lies between.
+                    let base = d.offset - d.threshold;
+                    let lowest = base - d.scale - 1.0;
+                    let highest = base + d.scale * (1.0 + d.cliff_scale);
+                    c.playable("generator.offset", d.offset, lowest, highest);
+                }
+            }
             GeneratorConfig::Islands(i) => {
                 c.params("generator.", &params::ISLANDS, i);
+                if ranges_ok && c.errors.is_empty() {
+                    let sea = self.sea_level as f64;
+                    let lowest = sea - i.bands.shallow_water.clamp(0.0, 1.0) * i.height_scale - 1.0;
+                    let highest = sea + i.height_scale;
+                    c.playable("sea_level", self.sea_level, lowest, highest);
+                }
                 let mut below = 0.0;
                 for band in &params::BANDS {
                     let v = (band.get)(i);

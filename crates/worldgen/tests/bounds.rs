@@ -1,0 +1,205 @@
+//! The generators are total and their work is bounded: every `ChunkPos` and column
+//! gives a defined result (no panic, no wrapped coordinates: `.ci/run` also runs this
+//! file with overflow checks on), and every valid config, extreme values included,
+//! generates chunks and finds a spawn within a fixed budget. Validation only accepts
+//! worlds whose surface a player can stand on.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
+use terravox_worldgen::params::{self, Param, Scale};
+use terravox_worldgen::{
+    Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, PLAYABLE_MARGIN, Seed, WORLD_FLOOR,
+    WORLD_LIMIT, WorldConfig, chunk_in_world, presets,
+};
+
+/// Chunk coordinates at and around every edge of the world and of `i32`.
+fn extremes() -> Vec<i32> {
+    let h = WORLD_LIMIT / CHUNK;
+    vec![i32::MIN, -h - 1, -h, 0, h - 1, h, 1 << 26, i32::MAX]
+}
+
+#[test]
+fn every_chunk_position_and_column_gives_a_defined_result() {
+    for name in presets::names() {
+        let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
+        for &x in &extremes() {
+            for &y in &extremes() {
+                for &z in &extremes() {
+                    let pos = ChunkPos::new(x, y, z);
+                    let chunk = g.generate(pos);
+                    if !chunk_in_world(pos) {
+                        assert_eq!(chunk, Chunk::Uniform(Block::Air), "{name} {pos:?}");
+                    }
+                }
+            }
+            for &z in &extremes() {
+                let top = g.column_top(x.saturating_mul(CHUNK), z.saturating_mul(CHUNK));
+                assert!(top.y.abs() < HEIGHT_LIMIT, "{name} {x} {z}: {top:?}");
+            }
+        }
+        // The top chunk of the world is air, not water wrapped from below.
+        assert_eq!(
+            g.generate(ChunkPos::new(0, i32::MAX, 0)),
+            Chunk::Uniform(Block::Air)
+        );
+        // The last chunk inside the world is generated like any other (the island
+        // generator used to panic at 2^26): it meets its inner neighbour seamlessly.
+        let edge = ChunkPos::new(WORLD_LIMIT / CHUNK - 1, 0, -(WORLD_LIMIT / CHUNK));
+        let inner = ChunkPos::new(edge.x - 1, edge.y, edge.z);
+        assert!(chunk_in_world(edge) && chunk_in_world(inner));
+        let (e, i) = (g.generate(edge), g.generate(inner));
+        for y in 0..CHUNK {
+            for z in 0..CHUNK {
+                assert!(
+                    e.get(-1, y, z) == i.get(CHUNK - 1, y, z),
+                    "{name}: seam at y {y} z {z}"
+                );
+            }
+        }
+        assert!(
+            g.find_land(i32::MAX, i32::MIN, 64)
+                .is_none_or(|[x, _, z]| { x < WORLD_LIMIT && z >= -WORLD_LIMIT })
+        );
+    }
+}
+
+#[test]
+fn worlds_whose_surface_sinks_below_the_floor_are_refused() {
+    let mut deep = presets::builtin("cliffs").unwrap();
+    let GeneratorConfig::Density(d) = &mut deep.generator else {
+        panic!("cliffs is a density world");
+    };
+    d.offset = -4096.0;
+    let e = deep.validate().unwrap_err();
+    assert_eq!(e.field(), Some("generator.offset"), "{e}");
+    assert!(e.to_string().contains(&WORLD_FLOOR.to_string()), "{e}");
+    let mut sunk = presets::builtin("islands").unwrap();
+    sunk.sea_level = -1_048_576;
+    assert_eq!(sunk.validate().unwrap_err().field(), Some("sea_level"));
+    let mut tiny = presets::builtin("archipelago").unwrap();
+    let GeneratorConfig::Islands(i) = &mut tiny.generator else {
+        panic!("archipelago is an island world");
+    };
+    i.island_size = 1e-300;
+    i.layout = IslandLayout::Archipelago {
+        cell_size: 0.001,
+        jitter: 0.5,
+    };
+    assert_eq!(
+        tiny.validate().unwrap_err().field(),
+        Some("generator.layout.cell_size")
+    );
+}
+
+/// How a random parameter is picked: its lowest or highest allowed value, or one in
+/// between.
+#[derive(Clone, Copy, Debug)]
+enum Pick {
+    Low,
+    High,
+    Between(f64),
+}
+
+fn pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![
+        Just(Pick::Low),
+        Just(Pick::High),
+        (0.0..1.0f64).prop_map(Pick::Between)
+    ]
+}
+
+/// Sets every parameter of `table` on `c` as `picks` say.
+fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
+    for (p, &how) in table.iter().zip(picks.iter().cycle()) {
+        let s = p.spec;
+        let lo = if s.min_open {
+            s.min + (s.max - s.min) * 1e-6
+        } else {
+            s.min
+        };
+        let hi = if s.max_open {
+            s.max - (s.max - s.min) * 1e-6
+        } else {
+            s.max
+        };
+        let v = match how {
+            Pick::Low => lo,
+            Pick::High => hi,
+            Pick::Between(t) if s.scale == Scale::Log && lo > 0.0 => lo * (hi / lo).powf(t),
+            Pick::Between(t) => lo + (hi - lo) * t,
+        };
+        let v = if s.scale == Scale::Integer {
+            v.round()
+        } else {
+            v
+        };
+        (p.set)(c, v);
+    }
+}
+
+/// A config of `preset` with random, often extreme, parameters.
+fn random_config(preset: &str, seed: u64, picks: &[Pick]) -> WorldConfig {
+    let mut cfg = presets::builtin(preset)
+        .unwrap()
+        .with_seed(Seed::new(seed.to_string()));
+    match &mut cfg.generator {
+        GeneratorConfig::Density(d) => apply(&params::DENSITY, d, picks),
+        GeneratorConfig::Islands(i) => {
+            apply(&params::ISLANDS, i, picks);
+            if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
+                let mut cells = (*cell_size, *jitter);
+                apply(&params::ARCHIPELAGO, &mut cells, &picks[3..]);
+                // Cells must hold their islands: the lowest cell size that does.
+                cells.0 = cells.0.max(2.0 * i.island_size * i.radius);
+                (*cell_size, *jitter) = cells;
+            }
+        }
+    }
+    cfg.sea_level = match picks[0] {
+        Pick::Low => -(WORLD_FLOOR.abs() - PLAYABLE_MARGIN - 600),
+        Pick::High => 500,
+        Pick::Between(t) => (t * 200.0) as i32 - 100,
+    };
+    cfg
+}
+
+/// Generous: a hang or a runaway loop fails, a slow machine does not.
+const BUDGET: Duration = Duration::from_secs(60);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, max_global_rejects: 4096, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_valid_config_generates_and_spawns_within_a_fixed_budget(
+        preset in prop::sample::select(vec!["cliffs", "amplified", "islands", "archipelago"]),
+        seed in any::<u64>(),
+        picks in prop::collection::vec(pick(), 12),
+    ) {
+        let cfg = random_config(preset, seed, &picks);
+        prop_assume!(cfg.validate().is_ok());
+        let g = Generator::new(&cfg).unwrap();
+        let start = Instant::now();
+        let spawn = g.find_land(0, 0, 4096);
+        prop_assert!(start.elapsed() < BUDGET, "spawn search took {:?}", start.elapsed());
+        // Work per chunk is bounded: a chunk meets few island cells.
+        let near = g.islands_near(-1.0, -1.0, CHUNK as f64, CHUNK as f64);
+        prop_assert!(near.len() <= 16, "{} islands near one chunk", near.len());
+        let [sx, sy, sz] = spawn.unwrap_or([0, cfg.sea_level + 1, 0]);
+        prop_assert!(sy > WORLD_FLOOR + PLAYABLE_MARGIN, "spawn at {sy}");
+        let around = terravox_voxel::BlockPos::new(sx, sy, sz).to_chunk().0;
+        let far = 1 << 24;
+        let start = Instant::now();
+        for c in [
+            around,
+            ChunkPos::new(around.x + 1, around.y - 1, around.z),
+            ChunkPos::new(far, 0, -far),
+            ChunkPos::new(-far, around.y, far),
+        ] {
+            let chunk = g.generate(c);
+            prop_assert_eq!(chunk.is_uniform(), g.generate(c).is_uniform());
+        }
+        prop_assert!(start.elapsed() < BUDGET, "4 chunks took {:?}", start.elapsed());
+    }
+}
