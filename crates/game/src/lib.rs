@@ -154,10 +154,13 @@ impl Plugin for GamePlugin {
     }
 }
 
-/// Whether the world around the player is complete: every wanted chunk loaded and
-/// meshed, and the world's saved edits read and laid over it.
+/// Whether the world around the player is complete: the player placed at the spawn,
+/// every wanted chunk loaded and meshed, and the world's saved edits read and laid
+/// over it.
 pub fn settled(world: &World) -> bool {
-    world.resource::<Chunks>().fully_loaded() && !world.resource::<Saves>().loading()
+    world.resource::<player::Spawn>().placed()
+        && world.resource::<Chunks>().fully_loaded()
+        && !world.resource::<Saves>().loading()
 }
 
 /// A windowless game on `MinimalPlugins`: for tests and `terravox bench`.

@@ -14,7 +14,7 @@ use crate::GameSystems;
 use crate::config::{AutoScreenshot, ViewDistance};
 use crate::editing::Target;
 use crate::persistence::Saves;
-use crate::player::PlayerCamera;
+use crate::player::{PlayerCamera, Spawn};
 use crate::streaming::ChunkMeshed;
 use crate::world::Chunks;
 
@@ -244,7 +244,7 @@ struct ScreenshotState {
 
 fn take_auto_screenshot(
     plan: Res<AutoScreenshot>,
-    (chunks, saves): (Res<Chunks>, Res<Saves>),
+    (chunks, saves, spawn): (Res<Chunks>, Res<Saves>, Res<Spawn>),
     time: Res<Time>,
     mut state: ResMut<ScreenshotState>,
     camera: Query<(), With<PlayerCamera>>,
@@ -257,7 +257,8 @@ fn take_auto_screenshot(
     if camera.is_empty() {
         return;
     }
-    if state.loaded_at.is_none() && chunks.fully_loaded() && !saves.loading() {
+    let settled = spawn.placed() && chunks.fully_loaded() && !saves.loading();
+    if state.loaded_at.is_none() && settled {
         info!(
             "view distance loaded after {:.2} s ({} frames)",
             now, state.frame

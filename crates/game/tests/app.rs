@@ -226,9 +226,7 @@ fn at_and_look_frame_the_view_exactly() {
         look: Some([90.0, -30.0]),
         ..PlayOptions::new(world("cliffs", "frame"))
     });
-    for _ in 0..5 {
-        app.update();
-    }
+    run_until(&mut app, 60, |a| terravox_game::settled(a.world()));
     let (t, p) = with_player(&mut app, |t, p| (*t, p.clone()));
     assert_eq!(t.translation, Vec3::new(100.5, 90.0, -40.25));
     assert!(p.flying, "placed players fly, so the view stays put");
@@ -238,4 +236,38 @@ fn at_and_look_frame_the_view_exactly() {
     let (eye, dir) = eye_ray(t.translation, &p);
     assert_eq!(eye.y, 90.0 + EYE);
     assert!(dir.x < -0.8 && dir.y < -0.45 && dir.z.abs() < 1e-5, "{dir}");
+}
+
+#[test]
+fn a_world_without_land_spawns_the_player_flying_above_the_sea_once() {
+    let mut cfg = world("islands", "no-land");
+    let terravox_worldgen::GeneratorConfig::Islands(i) = &mut cfg.generator else {
+        panic!("islands is an island world");
+    };
+    // The one island is a million blocks away.
+    i.centre_offset = [1e6, 1e6];
+    let mut app = app(cfg.clone());
+    load(&mut app);
+    let sea = cfg.sea_level as f32;
+    let (feet, flying) = with_player(&mut app, |t, p| (t.translation, p.flying));
+    assert!(flying, "flying over the sea");
+    assert!(feet.y > sea + 10.0, "{feet}");
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(common::feet(&mut app), feet, "stays put: no respawn loop");
+}
+
+#[test]
+fn falling_out_of_the_world_puts_the_player_back_at_the_spawn() {
+    let mut app = app(world("cliffs", "app-test"));
+    load(&mut app);
+    let spawn = feet(&mut app);
+    with_player(&mut app, |t, p| {
+        t.translation = Vec3::new(500.0, -5000.0, 500.0);
+        p.flying = false;
+    });
+    app.update();
+    let back = feet(&mut app);
+    assert!((back - spawn).length() < 0.01, "{back} vs {spawn}");
 }
