@@ -87,7 +87,7 @@ struct PlayArgs {
     panel: bool,
     /// Start with the feet at X,Y,Z (flying, so the view stays put), e.g. 120,80,-40.
     #[arg(long, value_parser = parse_at, allow_hyphen_values = true)]
-    at: Option<[f32; 3]>,
+    at: Option<[f64; 3]>,
     /// Start looking towards YAW,PITCH in degrees (yaw 0 looks towards -z, 90 towards
     /// -x; pitch -90..=90, up is positive), e.g. 45,-10.
     #[arg(long, value_parser = parse_look, allow_hyphen_values = true)]
@@ -136,15 +136,17 @@ fn parse_center(s: &str) -> Result<[i32; 2], String> {
     parse_numbers(s, "X,Z in whole blocks (for example 100,-250)")
 }
 
-/// How far from the origin `--at` may place the player (in blocks).
-const AT_LIMIT: f32 = 1_000_000.0;
-
-fn parse_at(s: &str) -> Result<[f32; 3], String> {
-    let at: [f32; 3] = parse_numbers(s, "X,Y,Z (for example 120,80,-40)")?;
-    if at.iter().all(|v| v.is_finite() && v.abs() <= AT_LIMIT) {
-        Ok(at)
+fn parse_at(s: &str) -> Result<[f64; 3], String> {
+    use terravox_worldgen::{HEIGHT_LIMIT, WORLD_LIMIT};
+    let [x, y, z]: [f64; 3] = parse_numbers(s, "X,Y,Z (for example 120,80,-40)")?;
+    let (w, h) = (WORLD_LIMIT as f64, HEIGHT_LIMIT as f64);
+    let inside = |v: f64, limit: f64| v.is_finite() && -limit <= v && v < limit;
+    if inside(x, w) && inside(z, w) && inside(y, h) {
+        Ok([x, y, z])
     } else {
-        Err(format!("`{s}`: each coordinate must be within ±{AT_LIMIT}"))
+        Err(format!(
+            "`{s}` is outside the world: X and Z within ±{WORLD_LIMIT}, Y within ±{HEIGHT_LIMIT}"
+        ))
     }
 }
 

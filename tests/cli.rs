@@ -46,7 +46,8 @@ fn at_and_look_are_checked() {
     for (args, says) in [
         (vec!["--at", "1,2"], "X,Y,Z"),
         (vec!["--at", "1,x,3"], "`x`"),
-        (vec!["--at", "0,5000000,0"], "within"),
+        (vec!["--at", "0,5000000,0"], "outside the world"),
+        (vec!["--at", "2000000000,60,0"], "outside the world"),
         (vec!["--look", "10"], "YAW,PITCH"),
         (vec!["--look", "-30,95"], "pitch"),
         (vec!["--look", "inf,0"], "yaw"),

@@ -82,10 +82,8 @@ pub struct EditFigures {
 /// time, and measures how long until their chunks (and border neighbours) are remeshed.
 pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, String> {
     let feet = {
-        let mut q = app.world_mut().query_filtered::<&Transform, With<Player>>();
-        q.single(app.world())
-            .map_err(|e| e.to_string())?
-            .translation
+        let mut q = app.world_mut().query::<&Player>();
+        q.single(app.world()).map_err(|e| e.to_string())?.position
     };
     let mut times = Vec::new();
     for i in 0..edits as i32 {

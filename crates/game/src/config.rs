@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use terravox_worldgen::WorldConfig;
 
@@ -35,7 +36,7 @@ pub struct PlayOptions {
     pub save_dir: Option<PathBuf>,
     /// Start with the feet at this `[x, y, z]` (flying, so the view stays put)
     /// instead of on the surface.
-    pub at: Option<[f32; 3]>,
+    pub at: Option<[f64; 3]>,
     /// Start looking this way: yaw and pitch in degrees (yaw 0 looks towards -z, 90
     /// towards -x; pitch up is positive) instead of the most open direction.
     pub look: Option<[f32; 2]>,
@@ -74,7 +75,7 @@ pub(crate) struct AutoScreenshot(pub Option<ScreenshotPlan>);
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub(crate) struct StartView {
     /// Feet position.
-    pub at: Option<Vec3>,
+    pub at: Option<DVec3>,
     /// Yaw and pitch in degrees.
     pub look: Option<[f32; 2]>,
 }
@@ -89,7 +90,7 @@ pub(crate) fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
         ))
         .insert_resource(AutoScreenshot(options.screenshot.clone()))
         .insert_resource(StartView {
-            at: options.at.map(Vec3::from_array),
+            at: options.at.map(DVec3::from_array),
             look: options.look,
         });
     }

@@ -4,6 +4,7 @@
 //! [`REACH`] blocks).
 
 use bevy::input::mouse::AccumulatedMouseScroll;
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use terravox_voxel::raycast::{Probe, RayHit, raycast};
 use terravox_voxel::{Block, BlockPos};
@@ -75,22 +76,38 @@ enum EditIntent {
     Place,
 }
 
-/// The eye position and view direction of a player standing at `feet`.
-pub fn eye_ray(feet: Vec3, player: &Player) -> (Vec3, Vec3) {
+/// The eye position (world coordinates) and view direction of a player.
+pub fn eye_ray(player: &Player) -> (DVec3, Vec3) {
     let rotation = Quat::from_euler(EulerRot::YXZ, player.yaw, player.pitch, 0.0);
-    (feet + Vec3::Y * EYE, rotation * Vec3::NEG_Z)
+    (
+        player.position + DVec3::Y * EYE as f64,
+        rotation * Vec3::NEG_Z,
+    )
 }
 
-/// The first solid block along a ray within [`REACH`], through air and water; the
-/// ray stops at unloaded chunks.
-pub fn find_target(chunks: &Chunks, origin: Vec3, dir: Vec3) -> Option<RayHit> {
-    raycast(origin.to_array(), dir.to_array(), REACH, |p| {
-        match chunks.block(p) {
+/// The first solid block along a ray from `origin` (world coordinates) within
+/// [`REACH`], through air and water; the ray stops at unloaded chunks. Traced from the
+/// block holding the origin, so it is exact anywhere in the world.
+pub fn find_target(chunks: &Chunks, origin: DVec3, dir: Vec3) -> Option<RayHit> {
+    let anchor = BlockPos::containing_f64(origin.to_array());
+    let shift = [anchor.x, anchor.y, anchor.z];
+    let local = (origin - block_corner(anchor)).as_vec3();
+    let hit = raycast(local.to_array(), dir.to_array(), REACH, |p| {
+        match chunks.block(p.offset(shift)) {
             None => Probe::Unknown,
             Some(b) if b.is_solid() => Probe::Hit,
             Some(_) => Probe::Pass,
         }
+    })?;
+    Some(RayHit {
+        pos: hit.pos.offset(shift),
+        ..hit
     })
+}
+
+/// The corner of a block, in `f64` world coordinates.
+fn block_corner(b: BlockPos) -> DVec3 {
+    DVec3::new(b.x as f64, b.y as f64, b.z as f64)
 }
 
 /// Breaks the targeted block (it becomes air).
@@ -99,10 +116,11 @@ pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos
 }
 
 /// Places `block` against the targeted face, unless the space holds something solid
-/// or overlaps the body of a player standing at `feet`. Water is replaced.
+/// or overlaps the body of a player standing at `feet` (world coordinates). Water is
+/// replaced.
 pub fn place_block(
     blocks: &mut WorldBlocks,
-    feet: Vec3,
+    feet: DVec3,
     target: &RayHit,
     block: Block,
 ) -> Result<BlockPos, EditRefused> {
@@ -112,7 +130,9 @@ pub fn place_block(
         Some(b) if b.is_solid() => return Err(EditRefused::Occupied),
         Some(_) => {}
     }
-    if block.is_solid() && overlaps_solid(feet, &|b| b == pos) {
+    // The body against the block, in a frame anchored at the block.
+    let local_feet = (feet - block_corner(pos)).as_vec3();
+    if block.is_solid() && overlaps_solid(local_feet, &|b| b == BlockPos::default()) {
         return Err(EditRefused::InsidePlayer);
     }
     blocks.set(pos, block).map(|()| pos)
@@ -171,10 +191,10 @@ fn edit_target(
     intent: Res<EditIntent>,
     target: Res<Target>,
     hotbar: Res<Hotbar>,
-    player: Query<&Transform, With<Player>>,
+    player: Query<&Player>,
     mut blocks: WorldBlocks,
 ) {
-    let (Some(hit), Ok(feet)) = (target.0, player.single().map(|t| t.translation)) else {
+    let (Some(hit), Ok(feet)) = (target.0, player.single().map(|p| p.position)) else {
         return;
     };
     let result = match *intent {
@@ -188,13 +208,9 @@ fn edit_target(
 }
 
 /// Aims the ray from the player's eye and stores what it hits.
-fn update_target(
-    chunks: Res<Chunks>,
-    player: Query<(&Transform, &Player)>,
-    mut target: ResMut<Target>,
-) {
-    let hit = player.single().ok().and_then(|(t, p)| {
-        let (origin, dir) = eye_ray(t.translation, p);
+fn update_target(chunks: Res<Chunks>, player: Query<&Player>, mut target: ResMut<Target>) {
+    let hit = player.single().ok().and_then(|p| {
+        let (origin, dir) = eye_ray(p);
         find_target(&chunks, origin, dir)
     });
     if target.0 != hit {

@@ -8,7 +8,7 @@ use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use terravox_mesher::Surface;
-use terravox_voxel::CHUNK;
+use terravox_voxel::{CHUNK, ChunkPos};
 
 use crate::GameSystems;
 use crate::config::{AutoScreenshot, ViewDistance};
@@ -16,7 +16,7 @@ use crate::editing::Target;
 use crate::persistence::Saves;
 use crate::player::{PlayerCamera, Spawn};
 use crate::streaming::ChunkMeshed;
-use crate::world::Chunks;
+use crate::world::{Chunks, RenderOrigin};
 
 /// Sky colour, also the fog colour so the world's edge fades into it.
 const SKY: Color = Color::srgb(0.55, 0.73, 0.93);
@@ -44,6 +44,7 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 spawn_chunk_meshes,
+                follow_render_origin.run_if(resource_changed::<RenderOrigin>),
                 add_fog,
                 update_fog,
                 update_outline,
@@ -99,22 +100,22 @@ fn spawn_sun(mut commands: Commands) {
     ));
 }
 
+/// A chunk's mesh entity: placed at its chunk relative to the render origin.
+#[derive(Component, Clone, Copy, Debug)]
+struct ChunkMesh(ChunkPos);
+
 fn spawn_chunk_meshes(
     mut meshed: MessageReader<ChunkMeshed>,
     mut chunks: ResMut<Chunks>,
     mut meshes: ResMut<Assets<Mesh>>,
-    materials: Res<ChunkMaterials>,
+    (materials, render_origin): (Res<ChunkMaterials>, Res<RenderOrigin>),
     mut commands: Commands,
 ) {
     for m in meshed.read() {
         let Some(loaded) = chunks.loaded.get_mut(&m.pos) else {
             continue;
         };
-        let origin = Vec3::new(
-            (m.pos.x * CHUNK) as f32,
-            (m.pos.y * CHUNK) as f32,
-            (m.pos.z * CHUNK) as f32,
-        );
+        let origin = render_origin.block(m.pos.origin());
         // A remesh or reload replaces the chunk's previous meshes.
         for e in loaded.entities.drain(..) {
             commands.entity(e).despawn();
@@ -129,10 +130,21 @@ fn spawn_chunk_meshes(
                     Mesh3d(meshes.add(surface_to_mesh(surface))),
                     MeshMaterial3d(material.clone()),
                     Transform::from_translation(origin),
+                    ChunkMesh(m.pos),
                 ))
                 .id();
             loaded.entities.push(e);
         }
+    }
+}
+
+/// Moves every chunk mesh when the render origin moved.
+fn follow_render_origin(
+    render_origin: Res<RenderOrigin>,
+    mut meshes: Query<(&ChunkMesh, &mut Transform)>,
+) {
+    for (ChunkMesh(pos), mut t) in &mut meshes {
+        t.translation = render_origin.block(pos.origin());
     }
 }
 
@@ -188,12 +200,13 @@ fn spawn_outline(
 
 fn update_outline(
     target: Res<Target>,
+    render_origin: Res<RenderOrigin>,
     mut outline: Query<(&mut Transform, &mut Visibility), With<TargetOutline>>,
 ) {
     for (mut t, mut v) in &mut outline {
         match target.0 {
             Some(hit) => {
-                t.translation = Vec3::new(hit.pos.x as f32, hit.pos.y as f32, hit.pos.z as f32);
+                t.translation = render_origin.block(hit.pos);
                 *v = Visibility::Visible;
             }
             None => *v = Visibility::Hidden,

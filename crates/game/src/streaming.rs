@@ -168,7 +168,7 @@ fn clear_on_world_change(
 }
 
 fn update_wanted(center: Res<StreamCenter>, view: Res<ViewDistance>, mut chunks: ResMut<Chunks>) {
-    let c = ChunkPos::containing(center.0.to_array());
+    let c = ChunkPos::containing_f64(center.0.to_array());
     if chunks.wanted_for == Some((c, view.0)) {
         return;
     }
@@ -183,7 +183,7 @@ fn unload_far_chunks(
     mut chunks: ResMut<Chunks>,
     mut commands: Commands,
 ) {
-    let c = ChunkPos::containing(center.0.to_array());
+    let c = ChunkPos::containing_f64(center.0.to_array());
     let far: Vec<ChunkPos> = chunks
         .loaded
         .keys()
@@ -317,7 +317,7 @@ fn apply_ready_chunks(
     mut meshed: MessageWriter<ChunkMeshed>,
 ) {
     let start = Instant::now();
-    let c = ChunkPos::containing(center.0.to_array());
+    let c = ChunkPos::containing_f64(center.0.to_array());
     // Nearest first.
     chunks
         .ready

@@ -3,6 +3,7 @@
 
 mod common;
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use common::{app, feet, load, run_until, with_player, world};
 use terravox_game::body::overlaps_solid;
@@ -27,7 +28,7 @@ fn wanted_chunks_are_nearest_first_and_tasks_start_that_way() {
     let mut app = app(world("cliffs", "app-test"));
     app.update();
     app.update();
-    let centre = ChunkPos::containing(feet(&mut app).to_array());
+    let centre = ChunkPos::containing_f64(feet(&mut app).to_array());
     let chunks = app.world().resource::<Chunks>();
     let started: Vec<_> = chunks.started().collect();
     assert!(!started.is_empty(), "no task started");
@@ -55,15 +56,15 @@ fn the_full_view_set_loads_with_the_generators_blocks() {
 fn moving_loads_ahead_and_unloads_behind_with_hysteresis() {
     let mut app = app(world("cliffs", "app-test"));
     load(&mut app);
-    let start = ChunkPos::containing(feet(&mut app).to_array());
+    let start = ChunkPos::containing_f64(feet(&mut app).to_array());
     // Fly five chunks east (no gravity while flying, no collision with noclip).
-    with_player(&mut app, |t, p| {
+    with_player(&mut app, |p| {
         p.flying = true;
         p.noclip = true;
-        t.translation.x += 5.0 * 32.0;
+        p.position.x += 5.0 * 32.0;
     });
     load(&mut app);
-    let now = ChunkPos::containing(feet(&mut app).to_array());
+    let now = ChunkPos::containing_f64(feet(&mut app).to_array());
     assert_eq!(now.x, start.x + 5);
     let chunks = app.world().resource::<Chunks>();
     for p in wanted_chunks(now, 4) {
@@ -152,12 +153,13 @@ fn an_invalid_switch_is_refused_with_a_notice_and_changes_nothing() {
 fn the_player_lands_on_the_ground() {
     let mut app = app(world("cliffs", "app-test"));
     load(&mut app);
-    with_player(&mut app, |t, _| t.translation.y += 4.0);
+    with_player(&mut app, |p| p.position.y += 4.0);
     run_until(&mut app, 60, |a| {
         let mut q = a.world_mut().query::<&Player>();
         q.single(a.world()).unwrap().on_ground
     });
-    let feet = feet(&mut app);
+    // Near the origin f32 is exact enough to check the body directly.
+    let feet = feet(&mut app).as_vec3();
     let chunks = app.world().resource::<Chunks>();
     assert!(!overlaps_solid(feet, &|b| chunks
         .block(b)
@@ -169,13 +171,15 @@ fn the_player_lands_on_the_ground() {
 }
 
 /// How far the eye of a player at `feet` with `[yaw, pitch]` sees before terrain.
-fn clear_sight(generator: &Generator, feet: Vec3, [yaw, pitch]: [f32; 2]) -> f32 {
+fn clear_sight(generator: &Generator, feet: DVec3, [yaw, pitch]: [f32; 2]) -> f32 {
     let player = Player {
+        position: feet,
         yaw,
         pitch,
         ..default()
     };
-    let (eye, dir) = eye_ray(feet, &player);
+    let (eye, dir) = eye_ray(&player);
+    let eye = eye.as_vec3();
     let mut cache = std::collections::HashMap::new();
     let hit = raycast(eye.to_array(), dir.to_array(), 64.0, |b| {
         let (c, l) = b.to_chunk();
@@ -227,14 +231,14 @@ fn at_and_look_frame_the_view_exactly() {
         ..PlayOptions::new(world("cliffs", "frame"))
     });
     run_until(&mut app, 60, |a| terravox_game::settled(a.world()));
-    let (t, p) = with_player(&mut app, |t, p| (*t, p.clone()));
-    assert_eq!(t.translation, Vec3::new(100.5, 90.0, -40.25));
+    let p = with_player(&mut app, |p| p.clone());
+    assert_eq!(p.position, DVec3::new(100.5, 90.0, -40.25));
     assert!(p.flying, "placed players fly, so the view stays put");
     assert!((p.yaw - 90f32.to_radians()).abs() < 1e-6);
     assert!((p.pitch + 30f32.to_radians()).abs() < 1e-6);
     // Yaw 90 looks towards -x, pitched down.
-    let (eye, dir) = eye_ray(t.translation, &p);
-    assert_eq!(eye.y, 90.0 + EYE);
+    let (eye, dir) = eye_ray(&p);
+    assert_eq!(eye.y, 90.0 + EYE as f64);
     assert!(dir.x < -0.8 && dir.y < -0.45 && dir.z.abs() < 1e-5, "{dir}");
 }
 
@@ -248,10 +252,10 @@ fn a_world_without_land_spawns_the_player_flying_above_the_sea_once() {
     i.centre_offset = [1e6, 1e6];
     let mut app = app(cfg.clone());
     load(&mut app);
-    let sea = cfg.sea_level as f32;
-    let (feet, flying) = with_player(&mut app, |t, p| (t.translation, p.flying));
+    let sea = cfg.sea_level;
+    let (feet, flying) = with_player(&mut app, |p| (p.position, p.flying));
     assert!(flying, "flying over the sea");
-    assert!(feet.y > sea + 10.0, "{feet}");
+    assert!(feet.y > sea as f64 + 10.0, "{feet}");
     for _ in 0..30 {
         app.update();
     }
@@ -263,8 +267,8 @@ fn falling_out_of_the_world_puts_the_player_back_at_the_spawn() {
     let mut app = app(world("cliffs", "app-test"));
     load(&mut app);
     let spawn = feet(&mut app);
-    with_player(&mut app, |t, p| {
-        t.translation = Vec3::new(500.0, -5000.0, 500.0);
+    with_player(&mut app, |p| {
+        p.position = DVec3::new(500.0, -5000.0, 500.0);
         p.flying = false;
     });
     app.update();

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::ecs::system::SystemState;
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{load, run_until, with_player};
@@ -84,7 +85,7 @@ fn break_top(app: &mut App, x: i32, z: i32) -> BlockPos {
 
 /// The ray from above `(x, y, z)` straight down.
 fn aim_down(app: &App, x: i32, z: i32, y: i32) -> RayHit {
-    let origin = Vec3::new(x as f32 + 0.5, y as f32 + 0.5, z as f32 + 0.5);
+    let origin = DVec3::new(x as f64 + 0.5, y as f64 + 0.5, z as f64 + 0.5);
     find_target(app.world().resource::<Chunks>(), origin, Vec3::NEG_Y).expect("a target")
 }
 
@@ -187,14 +188,14 @@ fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_si
     let below = aim_down(&app, -1, -5, broken.y + 3);
     assert_eq!(below.pos, broken.offset([0, -1, 0]));
     let placed = edit(&mut app, |b| {
-        place_block(b, Vec3::new(40.5, 200.0, 40.5), &below, Block::Brick)
+        place_block(b, DVec3::new(40.5, 200.0, 40.5), &below, Block::Brick)
     })
     .unwrap();
     assert_eq!(placed, broken);
     assert_eq!(block(&app, broken), Some(Block::Brick));
     // Placing into a solid block is refused.
     let again = edit(&mut app, |b| {
-        place_block(b, Vec3::new(40.5, 200.0, 40.5), &below, Block::Stone)
+        place_block(b, DVec3::new(40.5, 200.0, 40.5), &below, Block::Stone)
     });
     assert_eq!(again, Err(EditRefused::Occupied));
     remeshed(&mut app);
@@ -210,7 +211,7 @@ fn placing_into_the_players_own_box_is_refused() {
     let mut app = app(world(), None);
     load(&mut app);
     let feet = common::feet(&mut app);
-    let standing_on = BlockPos::containing((feet - Vec3::Y * 0.5).to_array());
+    let standing_on = BlockPos::containing_f64((feet - DVec3::Y * 0.5).to_array());
     assert_eq!(
         block(&app, standing_on).map(|b| b.is_solid()),
         Some(true),
@@ -263,9 +264,9 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
     remeshed(&mut first);
 
     // Unload: move the player 10 chunks away and back.
-    let home = with_player(&mut first, |t, _| {
-        let home = t.translation;
-        t.translation.x += 10.0 * CHUNK as f32;
+    let home = with_player(&mut first, |p| {
+        let home = p.position;
+        p.position.x += 10.0 * CHUNK as f64;
         home
     });
     run_until(&mut first, 120, |app| {
@@ -274,8 +275,8 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
             .blocks(a.to_chunk().0)
             .is_none()
     });
-    with_player(&mut first, |t, p| {
-        t.translation = home + Vec3::Y * 2.0;
+    with_player(&mut first, |p| {
+        p.position = home + DVec3::Y * 2.0;
         p.velocity = Vec3::ZERO;
     });
     load(&mut first);

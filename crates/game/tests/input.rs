@@ -83,7 +83,7 @@ fn tab_opens_and_closes_the_panel_click_plays_and_esc_releases() {
 #[test]
 fn walking_keys_move_the_player_only_while_playing() {
     let mut app = game();
-    with_player(&mut app, |_, p| {
+    with_player(&mut app, |p| {
         p.flying = true;
         p.yaw = 0.0;
     });
@@ -117,7 +117,7 @@ fn walking_keys_move_the_player_only_while_playing() {
 #[test]
 fn f_toggles_flying_and_n_noclip_but_not_in_the_panel() {
     let mut app = game();
-    let flying = |app: &mut App| with_player(app, |_, p| (p.flying, p.noclip));
+    let flying = |app: &mut App| with_player(app, |p| (p.flying, p.noclip));
     assert_eq!(flying(&mut app), (false, false));
     tap(&mut app, KeyCode::KeyF);
     assert_eq!(flying(&mut app), (true, false));
@@ -138,7 +138,7 @@ fn a_jump_leaves_the_ground_and_lands_again() {
     for _ in 0..30 {
         app.update();
     }
-    let on_ground = |app: &mut App| with_player(app, |_, p| p.on_ground);
+    let on_ground = |app: &mut App| with_player(app, |p| p.on_ground);
     assert!(on_ground(&mut app), "standing at the spawn");
     let ground = feet(&mut app).y;
     app.world_mut()
@@ -191,7 +191,7 @@ fn digits_and_the_wheel_select_hotbar_slots() {
 #[test]
 fn the_mouse_turns_the_player_only_while_playing() {
     let mut app = game();
-    let view = |app: &mut App| with_player(app, |_, p| (p.yaw, p.pitch));
+    let view = |app: &mut App| with_player(app, |p| (p.yaw, p.pitch));
     let before = view(&mut app);
     app.world_mut()
         .resource_mut::<AccumulatedMouseMotion>()
@@ -218,7 +218,7 @@ fn the_mouse_turns_the_player_only_while_playing() {
 fn the_grabbing_click_does_not_edit_and_the_next_click_breaks_the_target() {
     let mut app = game();
     // Look down at the ground in front of the feet (the spawn faces open land).
-    with_player(&mut app, |_, p| p.pitch = -0.8);
+    with_player(&mut app, |p| p.pitch = -0.8);
     app.update();
     let target = app.world().resource::<Target>().0.expect("ground below");
     let block = |app: &App| app.world().resource::<Chunks>().block(target.pos);
@@ -241,4 +241,32 @@ fn the_grabbing_click_does_not_edit_and_the_next_click_breaks_the_target() {
     click(&mut app, MouseButton::Right);
     assert_eq!(at(&app), Some(HOTBAR[6]));
     assert_eq!(app.world().resource::<WorldEdits>().edits().len(), 2);
+}
+
+#[test]
+fn flying_at_the_far_edge_of_the_world_is_exact_and_drawn_near_the_origin() {
+    let far = (terravox_worldgen::WORLD_LIMIT - 64) as f64;
+    let mut app = terravox_game::headless_app(terravox_game::PlayOptions {
+        view_distance: 4,
+        at: Some([far, 200.0, -far]),
+        look: Some([0.0, 0.0]),
+        ..terravox_game::PlayOptions::new(world("cliffs", "far-lands"))
+    });
+    load(&mut app);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
+        1.0 / 30.0,
+    )));
+    click(&mut app, MouseButton::Left);
+    let start = feet(&mut app);
+    hold(&mut app, &[KeyCode::KeyW], 15);
+    let moved = feet(&mut app) - start;
+    // Flying at 16 blocks a second for half a second, towards -z: exact, as at home.
+    assert!((moved.z + 8.0).abs() < 1e-3, "{moved}");
+    assert!(moved.x.abs() < 1e-6 && moved.y.abs() < 1e-6, "{moved}");
+    // Drawn relative to a floating origin: the transform stays small and exact.
+    let mut q = app
+        .world_mut()
+        .query_filtered::<&Transform, With<terravox_game::Player>>();
+    let t = q.single(app.world()).unwrap().translation;
+    assert!(t.abs().max_element() < 1024.0, "{t}");
 }

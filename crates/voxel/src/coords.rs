@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use crate::CHUNK;
 
 /// A block position in world coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct BlockPos {
     /// East-west.
     pub x: i32,
@@ -24,6 +26,16 @@ impl BlockPos {
 
     /// The block containing the world-space point `p` (floors, right for negatives).
     pub fn containing(p: [f32; 3]) -> Self {
+        Self::new(
+            p[0].floor() as i32,
+            p[1].floor() as i32,
+            p[2].floor() as i32,
+        )
+    }
+
+    /// The block containing the world-space point `p` given in `f64` (precise anywhere
+    /// in the world; saturating at the `i32` range).
+    pub fn containing_f64(p: [f64; 3]) -> Self {
         Self::new(
             p[0].floor() as i32,
             p[1].floor() as i32,
@@ -125,6 +137,11 @@ impl ChunkPos {
     /// The chunk containing the world-space point `p`.
     pub fn containing(p: [f32; 3]) -> Self {
         BlockPos::containing(p).to_chunk().0
+    }
+
+    /// The chunk containing the world-space point `p` given in `f64`.
+    pub fn containing_f64(p: [f64; 3]) -> Self {
+        BlockPos::containing_f64(p).to_chunk().0
     }
 
     /// Squared distance between two chunk positions, in chunks.

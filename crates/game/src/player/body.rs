@@ -2,6 +2,7 @@
 //! colliding with solid blocks one axis at a time. Pure physics on plain values: the
 //! systems in the parent module feed it blocks and input.
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use terravox_voxel::BlockPos;
 
@@ -22,9 +23,13 @@ pub const GRAVITY: f32 = 28.0;
 /// Jump take-off speed.
 pub const JUMP: f32 = 8.6;
 
-/// The player's body; the entity's translation is the feet (bottom centre).
+/// The player's body. Its position is kept in `f64` world coordinates, so walking is
+/// exact anywhere in the world; the entity's `Transform` only places it relative to
+/// the render origin.
 #[derive(Component, Debug, Default, Clone)]
 pub struct Player {
+    /// The feet (bottom centre), in world coordinates.
+    pub position: DVec3,
     /// Velocity, blocks per second.
     pub velocity: Vec3,
     /// Yaw (radians, around +y; 0 looks towards -z).
@@ -52,6 +57,24 @@ pub struct MoveInput {
     pub down: bool,
     /// Sprint.
     pub sprint: bool,
+}
+
+/// One movement step of the player at [`Player::position`], computed in a frame
+/// anchored at the block holding the feet, so `f32` stays exact however far from the
+/// origin the player is. `solid` answers for world block positions, as in [`step`].
+pub fn step_in_world(
+    p: &mut Player,
+    input: MoveInput,
+    dt: f32,
+    solid: &dyn Fn(BlockPos) -> Option<bool>,
+) {
+    let anchor = BlockPos::containing_f64(p.position.to_array());
+    let base = DVec3::new(anchor.x as f64, anchor.y as f64, anchor.z as f64);
+    let local = (p.position - base).as_vec3();
+    let moved = step(p, local, input, dt, &|b| {
+        solid(b.offset([anchor.x, anchor.y, anchor.z]))
+    });
+    p.position = base + moved.as_dvec3();
 }
 
 /// One movement step. `solid` answers whether a block is solid, or `None` if its
@@ -293,5 +316,52 @@ mod tests {
         // v^2 / 2g = 8.6^2 / 56 = 1.32 blocks.
         assert!((1.2..1.4).contains(&top), "jumped {top}");
         assert!(p.on_ground && feet.y.abs() < 1e-3, "{feet}");
+    }
+
+    #[test]
+    fn walking_and_flying_keep_their_speed_at_the_far_edge_of_the_world() {
+        let edge = (terravox_worldgen::WORLD_LIMIT - 64) as f64;
+        for start in [
+            DVec3::new(edge, 0.0, edge),
+            DVec3::new(-edge, 0.0, 3.5),
+            DVec3::new(0.5, 0.0, 0.5),
+        ] {
+            // Flat ground below y = 0 everywhere.
+            let solid = |b: BlockPos| Some(b.y < 0);
+            let mut p = Player {
+                position: start,
+                yaw: std::f32::consts::FRAC_PI_2, // towards -x
+                ..Default::default()
+            };
+            let walk = MoveInput {
+                forward: 1.0,
+                ..Default::default()
+            };
+            for _ in 0..60 {
+                step_in_world(&mut p, walk, 1.0 / 60.0, &solid);
+            }
+            let moved = p.position - start;
+            assert!(
+                (moved.x + WALK as f64).abs() < 1e-3,
+                "{start}: walked {moved}"
+            );
+            assert!(
+                moved.z.abs() < 1e-3 && moved.y.abs() < 1e-3,
+                "{start}: {moved}"
+            );
+            // Sprint-flying: 2.5 x 16 blocks a second, and still exact.
+            p.flying = true;
+            let before = p.position;
+            let fly = MoveInput {
+                forward: 1.0,
+                sprint: true,
+                ..Default::default()
+            };
+            for _ in 0..60 {
+                step_in_world(&mut p, fly, 1.0 / 60.0, &solid);
+            }
+            let flown = p.position - before;
+            assert!((flown.x + 40.0).abs() < 1e-3, "{start}: flew {flown}");
+        }
     }
 }

@@ -10,19 +10,23 @@ mod input;
 use std::f32::consts::TAU;
 
 use bevy::input::common_conditions::input_just_pressed;
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use terravox_voxel::BlockPos;
 use terravox_worldgen::{Generator, WORLD_FLOOR};
 
 use crate::config::StartView;
-use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
+use crate::world::{ActiveWorld, Chunks, RenderOrigin, StreamCenter, WorldChanged};
 use crate::{GameSystems, Mode};
-use body::{EYE, MoveInput, step};
+use body::{EYE, MoveInput, step_in_world};
 
 pub use body::Player;
 
 /// Longest frame step the physics takes (a stall does not launch the player).
 const MAX_STEP: f32 = 0.1;
+/// The render origin moves (in whole chunks) once the player is this far from it.
+const ORIGIN_SLACK: f64 = 512.0;
 
 /// The camera, a child of the player at eye height.
 #[derive(Component, Debug)]
@@ -50,6 +54,8 @@ pub(crate) fn plugin(app: &mut App) {
                 respawn_on_world_change.run_if(on_message::<WorldChanged>),
                 place_player.run_if(|s: Res<Spawn>| s.finding.is_some()),
                 apply_movement,
+                follow_with_render_origin,
+                place_in_render_frame,
                 aim_camera,
                 update_stream_center,
             )
@@ -59,52 +65,52 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// How high above the sea a player of a world without land appears (flying).
-const ABOVE_SEA: f32 = 24.0;
+const ABOVE_SEA: f64 = 24.0;
 /// How far from the origin the spawn search looks for land.
 const SPAWN_RADIUS: i32 = 2048;
 
 /// Where to stand in a world: on land near the origin (searching outwards for
 /// islands, bounded), else above the sea at the origin.
-pub fn spawn_point(generator: &Generator) -> Vec3 {
+pub fn spawn_point(generator: &Generator) -> DVec3 {
     land(generator).unwrap_or_else(|| above_sea(generator))
 }
 
 /// The nearest land to stand on, if the bounded search finds some.
-fn land(generator: &Generator) -> Option<Vec3> {
+fn land(generator: &Generator) -> Option<DVec3> {
     let [x, y, z] = generator.find_land(0, 0, SPAWN_RADIUS)?;
-    Some(Vec3::new(x as f32 + 0.5, y as f32, z as f32 + 0.5))
+    Some(DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5))
 }
 
 /// Over the sea at the origin, for a world without land near it.
-fn above_sea(generator: &Generator) -> Vec3 {
-    Vec3::new(0.5, generator.sea_level() as f32 + ABOVE_SEA, 0.5)
+fn above_sea(generator: &Generator) -> DVec3 {
+    DVec3::new(0.5, generator.sea_level() as f64 + ABOVE_SEA, 0.5)
 }
 
 /// The view a player standing at `feet` starts with, as `[yaw, pitch]` in radians:
 /// of 16 compass directions, the one where the terrain stays below the eye for the
 /// longest stretch (up to 96 blocks; ties go to the lower land, a view over it),
 /// looking a little down onto the land. Water counts as flat.
-pub fn spawn_view(generator: &Generator, feet: Vec3) -> [f32; 2] {
+pub fn spawn_view(generator: &Generator, feet: DVec3) -> [f32; 2] {
     const DIRECTIONS: usize = 16;
     const REACH: u32 = 96;
-    let eye = feet.y + EYE;
-    let water = generator.sea_level() as f32 + 1.0;
-    let mut best = (0.0, 0, f32::INFINITY);
+    let eye = feet.y + EYE as f64;
+    let water = generator.sea_level() as f64 + 1.0;
+    let mut best = (0.0, 0, f64::INFINITY);
     for i in 0..DIRECTIONS {
         let yaw = i as f32 * TAU / DIRECTIONS as f32;
-        let dir = Vec2::new(-yaw.sin(), -yaw.cos());
+        let dir = Vec2::new(-yaw.sin(), -yaw.cos()).as_dvec2();
         let (mut clear, mut sum) = (REACH, 0.0);
         for d in 1..=REACH {
-            let p = feet.xz() + dir * d as f32;
+            let p = feet.xz() + dir * d as f64;
             let top = generator.surface_height(p.x.floor() as i32, p.y.floor() as i32);
-            let surface = (top as f32 + 1.0).max(water);
+            let surface = (top as f64 + 1.0).max(water);
             if surface > eye {
                 clear = d;
                 break;
             }
             sum += surface;
         }
-        let mean = sum / clear as f32;
+        let mean = sum / clear as f64;
         if clear > best.1 || (clear == best.1 && mean < best.2) {
             best = (yaw, clear, mean);
         }
@@ -132,7 +138,7 @@ fn find_pose(generator: &Generator, start: StartView) -> Pose {
 /// Where and how a player appears.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Pose {
-    feet: Vec3,
+    feet: DVec3,
     /// Yaw and pitch in radians.
     view: [f32; 2],
     /// Placed in the air (by `--at`, or over a world without land).
@@ -175,10 +181,11 @@ fn spawn_player(
     commands
         .spawn((
             Player {
+                position: waiting,
                 flying: true,
                 ..default()
             },
-            Transform::from_translation(waiting),
+            Transform::default(),
             Visibility::default(),
         ))
         .with_children(|p| {
@@ -206,14 +213,14 @@ fn respawn_on_world_change(
 }
 
 /// Puts the player where the spawn search found, once it has.
-fn place_player(mut spawn: ResMut<Spawn>, mut player: Query<(&mut Transform, &mut Player)>) {
+fn place_player(mut spawn: ResMut<Spawn>, mut player: Query<&mut Player>) {
     let Some(pose) = spawn.finding.as_mut().and_then(check_ready) else {
         return;
     };
     spawn.finding = None;
     spawn.pose = Some(pose);
-    for (mut t, mut p) in &mut player {
-        t.translation = pose.feet;
+    for mut p in &mut player {
+        p.position = pose.feet;
         [p.yaw, p.pitch] = pose.view;
         p.flying = pose.flying;
         p.velocity = Vec3::ZERO;
@@ -225,21 +232,21 @@ fn apply_movement(
     input: Res<MoveInput>,
     chunks: Res<Chunks>,
     spawn: Res<Spawn>,
-    mut player: Query<(&mut Transform, &mut Player)>,
+    mut player: Query<&mut Player>,
 ) {
-    let (Ok((mut t, mut p)), Some(pose)) = (player.single_mut(), spawn.pose) else {
+    let (Ok(mut p), Some(pose)) = (player.single_mut(), spawn.pose) else {
         return;
     };
     if !spawn.placed() {
         return;
     }
     let dt = time.delta_secs().min(MAX_STEP);
-    t.translation = step(&mut p, t.translation, *input, dt, &|b| {
+    step_in_world(&mut p, *input, dt, &|b| {
         chunks.block(b).map(|b| b.is_solid())
     });
-    if t.translation.y < WORLD_FLOOR as f32 {
+    if p.position.y < WORLD_FLOOR as f64 {
         // Back at the spawn found for this world: no new search.
-        t.translation = pose.feet;
+        p.position = pose.feet;
         p.velocity = Vec3::ZERO;
     }
 }
@@ -250,8 +257,24 @@ fn aim_camera(player: Query<&Player>, mut camera: Query<&mut Transform, With<Pla
     }
 }
 
-fn update_stream_center(player: Query<&Transform, With<Player>>, mut center: ResMut<StreamCenter>) {
-    if let Ok(t) = player.single() {
-        center.0 = t.translation;
+/// Moves the render origin (in whole chunks) when the player gets far from it.
+fn follow_with_render_origin(player: Query<&Player>, mut origin: ResMut<RenderOrigin>) {
+    let Ok(p) = player.single() else { return };
+    if origin.local(p.position).abs().max_element() as f64 > ORIGIN_SLACK {
+        let (c, _) = BlockPos::containing_f64(p.position.to_array()).to_chunk();
+        origin.0 = c.origin();
+    }
+}
+
+/// Places the player entity in the render frame.
+fn place_in_render_frame(origin: Res<RenderOrigin>, mut player: Query<(&Player, &mut Transform)>) {
+    for (p, mut t) in &mut player {
+        t.translation = origin.local(p.position);
+    }
+}
+
+fn update_stream_center(player: Query<&Player>, mut center: ResMut<StreamCenter>) {
+    if let Ok(p) = player.single() {
+        center.0 = p.position;
     }
 }

@@ -56,9 +56,9 @@ pub(super) fn draw_panel(
     mut view: ResMut<ViewDistance>,
     mut switch: MessageWriter<SwitchWorld>,
     mut preview: ResMut<Preview>,
-    player: Query<&Transform, With<Player>>,
+    player: Query<&Player>,
 ) -> Result {
-    let feet = player.single().map(|t| t.translation).unwrap_or_default();
+    let feet = player.single().map(|p| p.position).unwrap_or_default();
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
     egui::Window::new("World generator")

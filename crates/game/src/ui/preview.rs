@@ -1,6 +1,7 @@
 //! The panel's live preview map of the pending config around the player, computed on
 //! a worker task and shown with the player as a red dot.
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::egui;
@@ -27,8 +28,8 @@ pub(super) struct Preview {
 }
 
 /// The map view a preview of `cfg` around `feet` uses: a wider scale for islands.
-fn preview_view(cfg: &WorldConfig, feet: Vec3) -> MapView {
-    let snap = |v: f32| (v as i32).div_euclid(PREVIEW_RECENTRE) * PREVIEW_RECENTRE;
+fn preview_view(cfg: &WorldConfig, feet: DVec3) -> MapView {
+    let snap = |v: f64| (v.floor() as i32).div_euclid(PREVIEW_RECENTRE) * PREVIEW_RECENTRE;
     let blocks_per_pixel = match cfg.generator {
         GeneratorConfig::Density(_) => 3,
         GeneratorConfig::Islands(_) => 5,
@@ -44,7 +45,7 @@ fn preview_view(cfg: &WorldConfig, feet: Vec3) -> MapView {
 /// open): takes in a finished image, starts a new one when the config or place moved.
 pub(super) fn update_preview(
     state: Res<PanelState>,
-    player: Query<&Transform, With<Player>>,
+    player: Query<&Player>,
     mut preview: ResMut<Preview>,
 ) {
     let preview = &mut *preview;
@@ -56,7 +57,7 @@ pub(super) fn update_preview(
             preview.image = Some((view, img));
         }
     }
-    let feet = player.single().map(|t| t.translation).unwrap_or_default();
+    let feet = player.single().map(|p| p.position).unwrap_or_default();
     let wanted = (state.pending.clone(), preview_view(&state.pending, feet));
     if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {
         return;
@@ -76,7 +77,7 @@ pub(super) fn update_preview(
 }
 
 /// Draws the preview with the player marked.
-pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: Vec3) {
+pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: DVec3) {
     if let Some((view, img)) = preview.image.take() {
         let color = egui::ColorImage::from_rgb([img.width as usize, img.height as usize], &img.rgb);
         let tex = ui
@@ -90,7 +91,7 @@ pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: Vec3)
     };
     let size = egui::vec2(PREVIEW_PIXELS as f32, PREVIEW_PIXELS as f32);
     let response = ui.image((tex.id(), size));
-    let [px, py] = view.pixel_of(feet.x as f64, feet.z as f64);
+    let [px, py] = view.pixel_of(feet.x, feet.z);
     let at = response.rect.min + egui::vec2(px as f32, py as f32);
     ui.painter().circle(
         at,

@@ -15,7 +15,7 @@ pub(super) fn draw_stats(
     chunks: Res<Chunks>,
     stats: Res<StreamStats>,
     world: Res<ActiveWorld>,
-    player: Query<&Transform, With<Player>>,
+    player: Query<&Player>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
@@ -33,7 +33,7 @@ pub(super) fn draw_stats(
             d.as_secs_f64() * 1e6 / stats.chunks as f64
         }
     };
-    let pos = player.single().map(|t| t.translation).unwrap_or_default();
+    let pos = player.single().map(|p| p.position).unwrap_or_default();
     egui::Area::new(egui::Id::new("stats"))
         .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
         .show(ctx, |ui| {
@@ -54,7 +54,7 @@ pub(super) fn draw_stats(
                     "applying chunks: {:.0} µs last frame",
                     stats.main_thread.as_secs_f64() * 1e6
                 ));
-                let c = terravox_voxel::ChunkPos::containing(pos.to_array());
+                let c = terravox_voxel::ChunkPos::containing_f64(pos.to_array());
                 ui.label(format!(
                     "pos {:.1} {:.1} {:.1}  chunk {} {} {}",
                     pos.x, pos.y, pos.z, c.x, c.y, c.z

@@ -5,14 +5,34 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::Task;
 use terravox_mesher::Surface;
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
 
-/// The point chunks stream around (the player's feet), set each frame in `Simulate`.
+/// The point chunks stream around (the player's feet, world coordinates), set each
+/// frame in `Simulate`.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct StreamCenter(pub Vec3);
+pub(crate) struct StreamCenter(pub DVec3);
+
+/// The world block at the render frame's zero: everything drawn is placed relative to
+/// it (a floating origin), so `f32` transforms stay small and exact anywhere in the
+/// world. It follows the player in whole chunks.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RenderOrigin(pub BlockPos);
+
+impl RenderOrigin {
+    /// `p` (world coordinates) in the render frame.
+    pub(crate) fn local(&self, p: DVec3) -> Vec3 {
+        (p - DVec3::new(self.0.x as f64, self.0.y as f64, self.0.z as f64)).as_vec3()
+    }
+
+    /// The corner of block `b` in the render frame.
+    pub(crate) fn block(&self, b: BlockPos) -> Vec3 {
+        self.local(DVec3::new(b.x as f64, b.y as f64, b.z as f64))
+    }
+}
 
 /// A loaded chunk: its blocks and its mesh entities.
 pub(crate) struct LoadedChunk {

@@ -17,7 +17,7 @@ use crate::GameSystems;
 
 pub use blocks::{EditRefused, WorldBlocks};
 pub use chunks::Chunks;
-pub(crate) use chunks::{ChunkResult, LoadedChunk, Remeshed, StreamCenter};
+pub(crate) use chunks::{ChunkResult, LoadedChunk, Remeshed, RenderOrigin, StreamCenter};
 pub(crate) use edits::ReloadChunks;
 pub use edits::{DiscardEdits, WorldEdits};
 pub use notices::Notices;
@@ -85,6 +85,7 @@ pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
             .insert_resource(active)
             .init_resource::<Chunks>()
             .init_resource::<StreamCenter>()
+            .init_resource::<RenderOrigin>()
             .init_resource::<Notices>()
             .add_message::<SwitchWorld>()
             .add_message::<WorldChanged>()

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use terravox_game::{PlayOptions, Player};
 use terravox_worldgen::{Seed, WorldConfig, presets};
@@ -41,15 +42,15 @@ pub fn load(app: &mut App) {
     run_until(app, 120, |a| terravox_game::settled(a.world()));
 }
 
-/// The player's feet.
-pub fn feet(app: &mut App) -> Vec3 {
-    let mut q = app.world_mut().query_filtered::<&Transform, With<Player>>();
-    q.single(app.world()).expect("one player").translation
+/// The player's feet, in world coordinates.
+pub fn feet(app: &mut App) -> DVec3 {
+    let mut q = app.world_mut().query::<&Player>();
+    q.single(app.world()).expect("one player").position
 }
 
-/// The player's body and transform, to change them.
-pub fn with_player<T>(app: &mut App, f: impl FnOnce(&mut Transform, &mut Player) -> T) -> T {
-    let mut q = app.world_mut().query::<(&mut Transform, &mut Player)>();
-    let (mut t, mut p) = q.single_mut(app.world_mut()).expect("one player");
-    f(&mut t, &mut p)
+/// The player's body, to change it.
+pub fn with_player<T>(app: &mut App, f: impl FnOnce(&mut Player) -> T) -> T {
+    let mut q = app.world_mut().query::<&mut Player>();
+    let mut p = q.single_mut(app.world_mut()).expect("one player");
+    f(&mut p)
 }
