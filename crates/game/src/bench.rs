@@ -12,6 +12,30 @@ use crate::persistence::Saves;
 use crate::player::Player;
 use crate::world::{Chunks, WorldBlocks};
 
+/// Updates `app` until `done` says so, a millisecond apart (leaving the workers the
+/// cores, as a frame at 60 FPS would). Returns the time taken and each frame's
+/// main-thread time, or the timeout if it passed first.
+fn run_frames(
+    app: &mut App,
+    timeout: Duration,
+    done: impl Fn(&World) -> bool,
+) -> Result<(Duration, Vec<Duration>), Duration> {
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    loop {
+        let t = Instant::now();
+        app.update();
+        frames.push(t.elapsed());
+        if done(app.world()) {
+            return Ok((start.elapsed(), frames));
+        }
+        if start.elapsed() > timeout {
+            return Err(timeout);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// The `q`-quantile (0 to 1, nearest rank, rounded) of `samples`, after sorting them.
 pub fn quantiles(mut samples: Vec<Duration>) -> impl Fn(f64) -> Duration {
     samples.sort();
@@ -38,22 +62,8 @@ pub fn measure_streaming(
     timeout: Duration,
 ) -> Result<(StreamingFigures, App), String> {
     let mut app = crate::headless_app(options);
-    let start = Instant::now();
-    let mut frames = Vec::new();
-    loop {
-        let t = Instant::now();
-        app.update();
-        frames.push(t.elapsed());
-        if crate::settled(app.world()) {
-            break;
-        }
-        if start.elapsed() > timeout {
-            return Err(format!("the view distance did not load within {timeout:?}"));
-        }
-        // Leave the workers the cores, as a frame at 60 FPS would.
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let time_to_load = start.elapsed();
+    let (time_to_load, frames) = run_frames(&mut app, timeout, crate::settled)
+        .map_err(|t| format!("the view distance did not load within {t:?}"))?;
     let n = frames.len() as u32;
     let q = quantiles(frames);
     let figures = StreamingFigures {
@@ -149,21 +159,9 @@ pub fn measure_save_loading(
     timeout: Duration,
 ) -> Result<LoadFigures, String> {
     let mut app = crate::headless_app(options);
-    let start = Instant::now();
-    let mut frames = Vec::new();
-    loop {
-        let t = Instant::now();
-        app.update();
-        frames.push(t.elapsed());
-        if !app.world().resource::<Saves>().loading() {
-            break;
-        }
-        if start.elapsed() > timeout {
-            return Err(format!("the save did not load within {timeout:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let loaded_after = start.elapsed();
+    let (loaded_after, frames) =
+        run_frames(&mut app, timeout, |w| !w.resource::<Saves>().loading())
+            .map_err(|t| format!("the save did not load within {t:?}"))?;
     let n = frames.len() as u32;
     let q = quantiles(frames);
     Ok(LoadFigures {

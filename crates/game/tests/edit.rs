@@ -9,15 +9,14 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bevy::ecs::system::SystemState;
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use common::{load, run_until, with_player};
+use common::{edit, load, run_until, with_player};
 use terravox_edits::SaveDir;
 use terravox_game::{
     ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EditRefused, GameSystems, Notices, PlayOptions,
-    Saves, SwitchWorld, WorldBlocks, WorldEdits, break_block, find_target, place_block,
+    Saves, SwitchWorld, WorldEdits, break_block, find_target, place_block,
 };
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
 use terravox_voxel::raycast::RayHit;
@@ -87,15 +86,6 @@ fn break_top(app: &mut App, x: i32, z: i32) -> BlockPos {
 fn aim_down(app: &App, x: i32, z: i32, y: i32) -> RayHit {
     let origin = DVec3::new(x as f64 + 0.5, y as f64 + 0.5, z as f64 + 0.5);
     find_target(app.world().resource::<Chunks>(), origin, Vec3::NEG_Y).expect("a target")
-}
-
-/// Runs `f` on the game's [`WorldBlocks`], as a system would.
-fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
-    let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
-    let mut blocks = state.get_mut(app.world_mut()).expect("world blocks");
-    let out = f(&mut blocks);
-    state.apply(app.world_mut());
-    out
 }
 
 fn remeshed(app: &mut App) {

@@ -9,14 +9,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use common::{load, run_until};
+use common::{dig, load, run_until};
 use terravox_edits::SaveDir;
-use terravox_game::{
-    ActiveWorld, Notices, PlayOptions, Saves, SwitchWorld, WorldBlocks, WorldEdits,
-};
+use terravox_game::{Notices, PlayOptions, Saves, SwitchWorld, WorldEdits};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::WorldConfig;
 
@@ -39,24 +36,6 @@ fn app(world: WorldConfig, dir: &Path) -> App {
     )));
     load(&mut app);
     app
-}
-
-/// Breaks the top block of column `(x, z)`.
-fn dig(app: &mut App, x: i32, z: i32) -> BlockPos {
-    let y = app
-        .world()
-        .resource::<ActiveWorld>()
-        .generator()
-        .surface_height(x, z);
-    let p = BlockPos::new(x, y, z);
-    let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
-    state
-        .get_mut(app.world_mut())
-        .unwrap()
-        .set(p, Block::Air)
-        .unwrap();
-    state.apply(app.world_mut());
-    p
 }
 
 fn edit_count(app: &App) -> usize {

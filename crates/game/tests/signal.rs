@@ -6,13 +6,12 @@ mod common;
 
 use std::time::Duration;
 
-use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{load, run_until};
 use terravox_edits::SaveDir;
-use terravox_game::{ActiveWorld, ExitOnSignal, PlayOptions, WorldBlocks};
-use terravox_voxel::{Block, BlockPos};
+use terravox_game::{ExitOnSignal, PlayOptions};
+use terravox_voxel::Block;
 
 #[test]
 fn sigterm_saves_and_exits() {
@@ -29,16 +28,7 @@ fn sigterm_saves_and_exits() {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(1)));
     load(&mut app);
     let feet = common::feet(&mut app);
-    let generator = app.world().resource::<ActiveWorld>().generator().clone();
-    let (x, z) = (feet.x as i32 + 2, feet.z as i32);
-    let p = BlockPos::new(x, generator.surface_height(x, z), z);
-    let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
-    state
-        .get_mut(app.world_mut())
-        .unwrap()
-        .set(p, Block::Air)
-        .unwrap();
-    state.apply(app.world_mut());
+    let p = common::dig(&mut app, feet.x as i32 + 2, feet.z as i32);
     let saves = SaveDir::new(&dir);
     assert!(!saves.path_for(&world).exists(), "not saved yet");
 

@@ -3,9 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+use bevy::ecs::system::SystemState;
 use bevy::math::DVec3;
 use bevy::prelude::*;
-use terravox_game::{PlayOptions, Player};
+use terravox_game::{ActiveWorld, PlayOptions, Player, WorldBlocks};
+use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Seed, WorldConfig, presets};
 
 /// A built-in preset with a seed.
@@ -53,4 +55,25 @@ pub fn with_player<T>(app: &mut App, f: impl FnOnce(&mut Player) -> T) -> T {
     let mut q = app.world_mut().query::<&mut Player>();
     let mut p = q.single_mut(app.world_mut()).expect("one player");
     f(&mut p)
+}
+
+/// Runs `f` on the game's [`WorldBlocks`], as a system would.
+pub fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
+    let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
+    let mut blocks = state.get_mut(app.world_mut()).expect("world blocks");
+    let out = f(&mut blocks);
+    state.apply(app.world_mut());
+    out
+}
+
+/// Breaks the generated surface block of column `(x, z)`; returns where it was.
+pub fn dig(app: &mut App, x: i32, z: i32) -> BlockPos {
+    let y = app
+        .world()
+        .resource::<ActiveWorld>()
+        .generator()
+        .surface_height(x, z);
+    let p = BlockPos::new(x, y, z);
+    edit(app, |b| b.set(p, Block::Air)).expect("a loaded block");
+    p
 }
