@@ -12,11 +12,11 @@ use std::time::Duration;
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use common::{edit, load, run_until, with_player};
+use common::{edit, load, notices, run_until, with_player};
 use terravox_edits::SaveDir;
 use terravox_game::{
-    ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EditRefused, GameSystems, Notices, PlayOptions,
-    Saves, SwitchWorld, WorldEdits, break_block, find_target, place_block,
+    ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EditRefused, GameSystems, PlayOptions, Saves,
+    SwitchWorld, WorldEdits, break_block, find_target, place_block,
 };
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
 use terravox_voxel::raycast::RayHit;
@@ -53,15 +53,6 @@ fn app(world: WorldConfig, dir: Option<PathBuf>) -> App {
     app.init_resource::<Meshed>()
         .add_systems(Update, record_meshes.in_set(GameSystems::Present));
     app
-}
-
-/// Every notice the game showed.
-fn notices(app: &App) -> Vec<String> {
-    app.world()
-        .resource::<Notices>()
-        .all()
-        .map(str::to_owned)
-        .collect()
 }
 
 fn block(app: &App, p: BlockPos) -> Option<Block> {

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use common::{dig, load, run_until};
+use common::{dig, load, notices, run_until};
 use terravox_edits::SaveDir;
-use terravox_game::{Notices, PlayOptions, Saves, SwitchWorld, WorldEdits};
+use terravox_game::{PlayOptions, Saves, SwitchWorld, WorldEdits};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::WorldConfig;
 
@@ -78,12 +78,7 @@ fn failed_saves_keep_every_worlds_edits_retry_and_leave_no_temporary_file() {
     let dug: Vec<BlockPos> = (0..5).map(|i| dig(&mut app, 3 * i, 7)).collect();
     run_until(&mut app, 30, |a| failing(a));
     assert!(dirty(&app), "the edits are not on disk");
-    let notices: Vec<String> = app
-        .world()
-        .resource::<Notices>()
-        .all()
-        .map(Into::into)
-        .collect();
+    let notices = notices(&app);
     assert!(
         notices
             .iter()
@@ -147,12 +142,7 @@ fn a_save_that_cannot_be_read_is_left_alone_and_never_overwritten() {
     let path = saves.path_for(&a);
     std::fs::create_dir_all(path.join("precious")).unwrap();
     let mut app = app(a.clone(), &dir);
-    let notices: Vec<String> = app
-        .world()
-        .resource::<Notices>()
-        .all()
-        .map(Into::into)
-        .collect();
+    let notices = notices(&app);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(
         notices[0].contains("not a regular file") && notices[0].contains("left as it is"),

@@ -77,3 +77,12 @@ pub fn dig(app: &mut App, x: i32, z: i32) -> BlockPos {
     edit(app, |b| b.set(p, Block::Air)).expect("a loaded block");
     p
 }
+
+/// Every notice the game showed.
+pub fn notices(app: &App) -> Vec<String> {
+    app.world()
+        .resource::<terravox_game::Notices>()
+        .all()
+        .map(str::to_owned)
+        .collect()
+}
