@@ -149,9 +149,8 @@ fn clear_on_world_change(
     mut commands: Commands,
     mut stats: ResMut<StreamStats>,
 ) {
-    if changed.read().count() == 0 {
-        return;
-    }
+    // Runs only when a `WorldChanged` came (its run condition).
+    changed.clear();
     for (_, lc) in chunks.loaded.drain() {
         for e in lc.entities {
             commands.entity(e).despawn();
