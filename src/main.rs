@@ -107,9 +107,24 @@ struct MapArgs {
     /// World blocks per pixel.
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=4096))]
     blocks_per_pixel: u32,
+    /// What the map shows: terrain (surface blocks, water by depth), biomes (legend
+    /// colours) or height.
+    #[arg(long, default_value = "terrain", value_parser = parse_layer)]
+    layer: map::Layer,
     /// Output PNG file.
     #[arg(long)]
     out: PathBuf,
+}
+
+/// A map layer by name.
+fn parse_layer(s: &str) -> Result<map::Layer, String> {
+    map::Layer::ALL
+        .into_iter()
+        .find(|l| l.name() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = map::Layer::ALL.iter().map(|l| l.name()).collect();
+            format!("unknown layer `{s}`; layers: {}", names.join(", "))
+        })
 }
 
 /// `N` comma-separated numbers, e.g. `100,-250`; `shape` names them for the error.
@@ -167,7 +182,19 @@ fn main() -> ExitCode {
         None => play(cli.play),
         Some(Command::Play(args)) => play(args),
         Some(Command::Map(args)) => write_map(&args),
-        Some(Command::Config(args)) => args.resolve().map(|cfg| print!("{}", cfg.to_ron_pretty())),
+        Some(Command::Config(args)) => args.resolve().map(|cfg| {
+            println!(
+                "// {} world, generator version {}{}",
+                cfg.generator_name(),
+                cfg.version,
+                if cfg.version < terravox_worldgen::GENERATOR_VERSION {
+                    " (an older world code: generated exactly as it was then)"
+                } else {
+                    ""
+                }
+            );
+            print!("{}", cfg.to_ron_pretty())
+        }),
         Some(Command::Bench(args)) => bench::run(&args),
     };
     match result {
@@ -222,17 +249,27 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
         blocks_per_pixel: args.blocks_per_pixel,
     };
     view.check()?;
-    let img = map::render(&generator, &view);
-    write_png(&args.out, &img)?;
+    let map = map::render_layer(&generator, &view, args.layer);
+    let img = &map.image;
+    write_png(&args.out, img)?;
     println!(
-        "wrote {} ({}x{} px, {} blocks/px, {} world, seed {:?})",
+        "wrote {} ({}x{} px, {} blocks/px, {} layer, {} world version {}, seed {:?})",
         args.out.display(),
         img.width,
         img.height,
         args.blocks_per_pixel,
+        args.layer.name(),
         cfg.generator_name(),
+        cfg.version,
         cfg.seed.text()
     );
+    let shares = map.biome_shares();
+    if shares.is_empty() {
+        println!("no biomes in this world (version 1, or no `nature`)");
+    }
+    for (biome, share) in shares {
+        println!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
+    }
     Ok(())
 }
 

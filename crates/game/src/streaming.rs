@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 use terravox_edits::{LocalEdit, apply_local};
-use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
-use terravox_voxel::{Chunk, ChunkPos};
+use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
+use terravox_voxel::{Chunk, ChunkPos, ColumnTints};
 use terravox_worldgen::Generator;
 
 use crate::GameSystems;
@@ -111,9 +111,9 @@ thread_local! {
 }
 
 /// Meshes a chunk with this thread's reusable buffers.
-fn mesh(blocks: &Chunk) -> (Surface, Surface) {
+fn mesh(blocks: &Chunk, tints: Option<&ColumnTints>) -> (Surface, Surface) {
     BUFFERS.with_borrow_mut(|b| {
-        mesh_chunk(blocks, b);
+        mesh_chunk_tinted(blocks, tints, b);
         (b.opaque.clone(), b.water.clone())
     })
 }
@@ -127,15 +127,16 @@ fn build_chunk(
     edits: &[LocalEdit],
 ) -> ChunkResult {
     let t0 = Instant::now();
-    let mut blocks = generator.generate(pos);
+    let (mut blocks, tints) = generator.generate_tinted(pos);
     apply_local(&mut blocks, edits);
-    let blocks = Arc::new(blocks);
+    let (blocks, tints) = (Arc::new(blocks), tints.map(Arc::from));
     let t1 = Instant::now();
-    let (opaque, water) = mesh(&blocks);
+    let (opaque, water) = mesh(&blocks, tints.as_deref());
     ChunkResult {
         pos,
         epoch,
         blocks,
+        tints,
         opaque,
         water,
         generate: t1 - t0,
@@ -255,10 +256,10 @@ fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {
         let Some(lc) = chunks.loaded.get(&pos) else {
             continue;
         };
-        let (blocks, revision) = (lc.blocks.clone(), lc.revision);
+        let (blocks, tints, revision) = (lc.blocks.clone(), lc.tints.clone(), lc.revision);
         // Replacing an older remesh task cancels it.
         let task = pool.spawn(async move {
-            let (opaque, water) = mesh(&blocks);
+            let (opaque, water) = mesh(&blocks, tints.as_deref());
             Remeshed {
                 revision,
                 opaque,
@@ -342,6 +343,7 @@ fn apply_ready_chunks(
             r.pos,
             LoadedChunk {
                 blocks: r.blocks,
+                tints: r.tints,
                 entities: old.map(|o| o.entities).unwrap_or_default(),
                 revision: 0,
             },

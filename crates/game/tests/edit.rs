@@ -18,7 +18,7 @@ use terravox_game::{
     ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EditRefused, GameSystems, PlayOptions, Saves,
     SwitchWorld, WorldEdits, break_block, find_target, place_block,
 };
-use terravox_mesher::{MeshBuffers, Surface, mesh_chunk};
+use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
 use terravox_voxel::raycast::RayHit;
 use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
 use terravox_worldgen::{Generator, Seed, WorldConfig};
@@ -107,7 +107,7 @@ fn check_chunk(app: &App, c: ChunkPos) {
         .apply(c, &mut expected);
     assert_eq!(**loaded, expected, "blocks of {c:?}");
     let mut b = MeshBuffers::default();
-    mesh_chunk(loaded, &mut b);
+    mesh_chunk_tinted(loaded, chunks.tints(c), &mut b);
     let (opaque, water) = &app.world().resource::<Meshed>().0[&c];
     assert_eq!(*opaque, b.opaque, "opaque mesh of {c:?} is stale");
     assert_eq!(*water, b.water, "water mesh of {c:?} is stale");
@@ -271,6 +271,13 @@ fn edits_survive_unloading_world_switches_and_a_restart_with_the_same_mesh() {
     let other = cfg.clone().with_seed(Seed::new("edit-test-other"));
     switch_world(&mut first, other.clone());
     assert_eq!(edit_count(&first), 0);
+    // Its spawn is elsewhere: go back to where the edits are.
+    with_player(&mut first, |p| {
+        p.position = home + DVec3::Y * 2.0;
+        p.velocity = Vec3::ZERO;
+        p.flying = true;
+    });
+    load(&mut first);
     // The other world shows its own generated blocks where the edits were.
     let generator = Generator::new(&other).unwrap();
     for p in [a, b] {

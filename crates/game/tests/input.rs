@@ -83,9 +83,11 @@ fn tab_opens_and_closes_the_panel_click_plays_and_esc_releases() {
 #[test]
 fn walking_keys_move_the_player_only_while_playing() {
     let mut app = game();
+    // Flying high, above any hill or tree in the way.
     with_player(&mut app, |p| {
         p.flying = true;
         p.yaw = 0.0;
+        p.position.y += 48.0;
     });
     let start = feet(&mut app);
     hold(&mut app, &[KeyCode::KeyW], 15);
@@ -240,7 +242,9 @@ fn the_grabbing_click_does_not_edit_and_the_next_click_breaks_the_target() {
     assert!(at(&app).is_some_and(|b| !b.is_solid()));
     click(&mut app, MouseButton::Right);
     assert_eq!(at(&app), Some(HOTBAR[6]));
-    assert_eq!(app.world().resource::<WorldEdits>().edits().len(), 2);
+    // Two edits, or one where the block went back into the hole just dug.
+    let edits = 1 + usize::from(free != target.pos);
+    assert_eq!(app.world().resource::<WorldEdits>().edits().len(), edits);
 }
 
 #[test]

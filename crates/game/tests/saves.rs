@@ -184,6 +184,8 @@ fn edits_made_as_soon_as_possible_are_kept_with_the_loaded_ones() {
     let mut app = terravox_game::headless_app(PlayOptions {
         view_distance: 4,
         save_dir: Some(dir.clone()),
+        // Start by the edits, wherever the spawn is.
+        at: Some([9.5, mine.y as f64 + 3.0, 9.5]),
         ..PlayOptions::new(a.clone())
     });
     // An edit as soon as its chunk is there, likely while the save still loads.

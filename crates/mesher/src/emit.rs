@@ -1,7 +1,7 @@
 //! Vertex emission: a merged quad becomes four vertices (position, normal, colour
 //! darkened by occlusion) and two triangles split along the brighter diagonal.
 
-use terravox_voxel::Block;
+use terravox_voxel::{Block, ColumnTints, PADDED};
 
 use crate::Quad;
 
@@ -19,7 +19,8 @@ pub struct Surface {
     pub indices: Vec<u32>,
     /// The merged quads, in emission order (four vertices each).
     pub quads: Vec<Quad>,
-    /// Linear colour of every block.
+    /// Linear colour of every block; for tinted blocks, their colour over grass's
+    /// (multiplied by the column's tint).
     palette: [[f32; 3]; Block::ALL.len()],
 }
 
@@ -31,7 +32,15 @@ impl Default for Surface {
             colors: Vec::new(),
             indices: Vec::new(),
             quads: Vec::new(),
-            palette: Block::ALL.map(|b| b.color().map(srgb_to_linear)),
+            palette: Block::ALL.map(|b| {
+                let c = b.color().map(srgb_to_linear);
+                if b.is_tinted() {
+                    let grass = Block::Grass.color().map(srgb_to_linear);
+                    std::array::from_fn(|i| c[i] / grass[i])
+                } else {
+                    c
+                }
+            }),
         }
     }
 }
@@ -74,8 +83,51 @@ fn variation(p: [i32; 3]) -> f32 {
     0.94 + (h & 1023) as f32 * (0.12 / 1023.0)
 }
 
+/// The linear tints of a chunk's padded columns, for tinted blocks.
+#[derive(Clone, Debug)]
+pub(crate) struct Tints {
+    /// Per padded column, `(z + 1) * PADDED + x + 1`.
+    columns: Box<[[f32; 3]; PADDED * PADDED]>,
+    /// Whether `columns` holds a chunk's tints; if not, grass's own colour is used.
+    set: bool,
+    grass: [f32; 3],
+}
+
+impl Default for Tints {
+    fn default() -> Self {
+        Self {
+            columns: Box::new([[0.0; 3]; PADDED * PADDED]),
+            set: false,
+            grass: Block::Grass.color().map(srgb_to_linear),
+        }
+    }
+}
+
+impl Tints {
+    /// Takes a chunk's tints (sRGB bytes), or none.
+    pub(crate) fn set(&mut self, tints: Option<&ColumnTints>) {
+        self.set = tints.is_some();
+        if let Some(t) = tints {
+            let lut: [f32; 256] = std::array::from_fn(|i| srgb_to_linear(i as u8));
+            for (o, c) in self.columns.iter_mut().zip(t.iter()) {
+                *o = c.map(|v| lut[v as usize]);
+            }
+        }
+    }
+
+    /// The tint at a vertex's local corner `(x, z)` (`0..=32`).
+    #[inline]
+    fn at(&self, x: i32, z: i32) -> [f32; 3] {
+        if !self.set {
+            return self.grass;
+        }
+        let c = |v: i32| v.clamp(0, PADDED as i32 - 2) as usize + 1;
+        self.columns[c(z) * PADDED + c(x)]
+    }
+}
+
 #[inline(always)]
-pub(crate) fn emit(out: &mut Surface, q: Quad) {
+pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
     let (d, r, c) = q.face.axes();
     let mut base = q.min.map(i32::from);
     base[d] += q.face.positive() as i32;
@@ -96,11 +148,19 @@ pub(crate) fn emit(out: &mut Surface, q: Quad) {
         ao.swap(1, 3);
     }
     let n = q.face.normal().map(|v| v as f32);
-    let rgb = out.palette[q.block as usize];
+    let base = out.palette[q.block as usize];
     let alpha = if q.block == Block::Water { 0.7 } else { 1.0 };
     let start = out.positions.len() as u32;
     let colors: [[f32; 4]; 4] = std::array::from_fn(|k| {
         let light = AO_LIGHT[ao[k] as usize] * variation(verts[k]);
+        // Tinted blocks take the tint of the column at each corner, so colours
+        // blend smoothly across a merged quad and across biome borders.
+        let rgb = if q.block.is_tinted() {
+            let tint = tints.at(verts[k][0], verts[k][2]);
+            std::array::from_fn(|i| base[i] * tint[i])
+        } else {
+            base
+        };
         [rgb[0] * light, rgb[1] * light, rgb[2] * light, alpha]
     });
     out.positions

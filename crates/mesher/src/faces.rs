@@ -3,7 +3,7 @@
 
 use terravox_voxel::{Block, padded_index};
 
-use crate::emit::{Surface, emit};
+use crate::emit::{Surface, Tints, emit};
 use crate::masks::{Masks, N, P, Pass, plane_rows};
 use crate::{Face, Quad};
 
@@ -75,6 +75,7 @@ const fn vertex_ao(n: usize, dr: i32, dc: i32) -> u8 {
 pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
     blocks: &[Block],
     masks: &mut Masks,
+    tints: &Tints,
     out: &mut Surface,
 ) {
     let face = Face::ALL[F];
@@ -134,6 +135,7 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                 let max = coords(face, layer, r1, c1).map(|v| v as u8);
                 emit(
                     out,
+                    tints,
                     Quad {
                         face,
                         block,

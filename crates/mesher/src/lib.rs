@@ -41,9 +41,10 @@ mod emit;
 mod faces;
 mod masks;
 
-use terravox_voxel::{Block, Chunk};
+use terravox_voxel::{Block, Chunk, ColumnTints};
 
 pub use emit::Surface;
+use emit::Tints;
 use faces::mesh_faces;
 use masks::{INTERIOR, Masks};
 
@@ -141,6 +142,7 @@ pub struct MeshBuffers {
     /// Water, for a translucent material.
     pub water: Surface,
     masks: Box<Masks>,
+    tints: Tints,
 }
 
 impl Default for MeshBuffers {
@@ -149,6 +151,7 @@ impl Default for MeshBuffers {
             opaque: Surface::default(),
             water: Surface::default(),
             masks: Box::new(Masks::default()),
+            tints: Tints::default(),
         }
     }
 }
@@ -160,23 +163,31 @@ impl MeshBuffers {
     }
 }
 
-/// Meshes `chunk` into `buffers` (cleared first).
+/// Meshes `chunk` into `buffers` (cleared first), tinted blocks in plain grass colour.
 pub fn mesh_chunk(chunk: &Chunk, buffers: &mut MeshBuffers) {
+    mesh_chunk_tinted(chunk, None, buffers);
+}
+
+/// Meshes `chunk` into `buffers` (cleared first), with tinted blocks (grass, most
+/// leaves) in the biome tint of their column: each vertex takes the tint of the
+/// column at its corner.
+pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &mut MeshBuffers) {
     buffers.opaque.clear();
     buffers.water.clear();
     let Some(blocks) = chunk.dense() else {
         // Uniform: every block equals its neighbours, so no face anywhere.
         return;
     };
+    buffers.tints.set(tints);
     let masks = &mut *buffers.masks;
     masks.fill(&blocks[..]);
     let has_water = masks.water.iter().any(|&w| w & INTERIOR != 0);
     // One instance per face and pass, so every axis choice is a constant.
     macro_rules! faces {
         ($($f:literal),*) => {$(
-            mesh_faces::<$f, false>(blocks, masks, &mut buffers.opaque);
+            mesh_faces::<$f, false>(blocks, masks, &buffers.tints, &mut buffers.opaque);
             if has_water {
-                mesh_faces::<$f, true>(blocks, masks, &mut buffers.water);
+                mesh_faces::<$f, true>(blocks, masks, &buffers.tints, &mut buffers.water);
             }
         )*};
     }

@@ -35,11 +35,37 @@ pub enum Block {
     Brick = 11,
     /// Cobblestone, for building.
     Cobblestone = 12,
+    /// Sandstone under desert sand and beaches.
+    Sandstone = 13,
+    /// Clay on river beds and swamp shores.
+    Clay = 14,
+    /// Ice on cold water.
+    Ice = 15,
+    /// Podzol: the needle-covered floor of taiga.
+    Podzol = 16,
+    /// Oak trunk.
+    OakLog = 17,
+    /// Oak leaves (tinted by the biome).
+    OakLeaves = 18,
+    /// Birch trunk.
+    BirchLog = 19,
+    /// Birch leaves.
+    BirchLeaves = 20,
+    /// Spruce trunk.
+    SpruceLog = 21,
+    /// Spruce needles (tinted by the biome).
+    SpruceLeaves = 22,
+    /// Acacia trunk.
+    AcaciaLog = 23,
+    /// Acacia leaves (tinted by the biome).
+    AcaciaLeaves = 24,
+    /// Cactus.
+    Cactus = 25,
 }
 
 impl Block {
     /// Every block, in discriminant order.
-    pub const ALL: [Block; 13] = [
+    pub const ALL: [Block; 26] = [
         Block::Air,
         Block::Water,
         Block::Stone,
@@ -53,6 +79,19 @@ impl Block {
         Block::Planks,
         Block::Brick,
         Block::Cobblestone,
+        Block::Sandstone,
+        Block::Clay,
+        Block::Ice,
+        Block::Podzol,
+        Block::OakLog,
+        Block::OakLeaves,
+        Block::BirchLog,
+        Block::BirchLeaves,
+        Block::SpruceLog,
+        Block::SpruceLeaves,
+        Block::AcaciaLog,
+        Block::AcaciaLeaves,
+        Block::Cactus,
     ];
 
     /// Whether light and sight stop at this block: faces are drawn where an opaque
@@ -84,6 +123,19 @@ impl Block {
             Block::Planks => [180, 140, 90],
             Block::Brick => [160, 70, 60],
             Block::Cobblestone => [100, 100, 100],
+            Block::Sandstone => [205, 185, 130],
+            Block::Clay => [150, 155, 170],
+            Block::Ice => [165, 200, 245],
+            Block::Podzol => [105, 75, 40],
+            Block::OakLog => [100, 78, 48],
+            Block::OakLeaves => [70, 125, 45],
+            Block::BirchLog => [215, 212, 200],
+            Block::BirchLeaves => [120, 160, 80],
+            Block::SpruceLog => [70, 50, 30],
+            Block::SpruceLeaves => [50, 90, 55],
+            Block::AcaciaLog => [150, 90, 55],
+            Block::AcaciaLeaves => [95, 135, 40],
+            Block::Cactus => [60, 130, 50],
         }
     }
 
@@ -103,7 +155,57 @@ impl Block {
             Block::Planks => "planks",
             Block::Brick => "brick",
             Block::Cobblestone => "cobblestone",
+            Block::Sandstone => "sandstone",
+            Block::Clay => "clay",
+            Block::Ice => "ice",
+            Block::Podzol => "podzol",
+            Block::OakLog => "oak log",
+            Block::OakLeaves => "oak leaves",
+            Block::BirchLog => "birch log",
+            Block::BirchLeaves => "birch leaves",
+            Block::SpruceLog => "spruce log",
+            Block::SpruceLeaves => "spruce needles",
+            Block::AcaciaLog => "acacia log",
+            Block::AcaciaLeaves => "acacia leaves",
+            Block::Cactus => "cactus",
         }
+    }
+
+    /// Whether the block's colour is multiplied by the biome tint of its column
+    /// (grass, forest floor and most leaves), so colours blend across biome borders.
+    pub const fn is_tinted(self) -> bool {
+        matches!(
+            self,
+            Block::Grass
+                | Block::ForestFloor
+                | Block::OakLeaves
+                | Block::SpruceLeaves
+                | Block::AcaciaLeaves
+        )
+    }
+
+    /// Whether the block is part of a tree (a trunk or leaves, or a cactus).
+    pub const fn is_tree(self) -> bool {
+        matches!(
+            self,
+            Block::OakLog
+                | Block::OakLeaves
+                | Block::BirchLog
+                | Block::BirchLeaves
+                | Block::SpruceLog
+                | Block::SpruceLeaves
+                | Block::AcaciaLog
+                | Block::AcaciaLeaves
+                | Block::Cactus
+        )
+    }
+
+    /// Whether the block is leaves.
+    pub const fn is_leaves(self) -> bool {
+        matches!(
+            self,
+            Block::OakLeaves | Block::BirchLeaves | Block::SpruceLeaves | Block::AcaciaLeaves
+        )
     }
 }
 

@@ -31,3 +31,9 @@ pub const CHUNK: i32 = 32;
 pub const PADDED: usize = CHUNK as usize + 2;
 /// Blocks in a padded chunk.
 pub const PADDED_VOLUME: usize = PADDED * PADDED * PADDED;
+
+/// The biome tint of each padded column of a chunk, sRGB bytes, indexed by
+/// `(z + 1) * PADDED + (x + 1)` for local `x, z` in `-1..=32`: the colour grass has
+/// there. Tinted blocks ([`Block::is_tinted`]) are drawn in it; it blends smoothly
+/// across biome borders.
+pub type ColumnTints = [[u8; 3]; PADDED * PADDED];

@@ -1,20 +1,29 @@
 //! Chunk generation speed: the lattice generator against a naive per-block evaluation
 //! of the same formula, on surface chunks (chunks that hold both solid and non-solid
-//! blocks) of every preset.
+//! blocks) of every preset, plus `continents` without trees (what trees cost) and the
+//! version-1 `cliffs` (what biomes cost the old world's speed: nothing).
 
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use terravox_voxel::ChunkPos;
-use terravox_worldgen::{Generator, presets};
+use terravox_worldgen::{Generator, WorldConfig, presets};
 
-/// Up to `n` surface chunks around the origin.
+/// Up to `n` surface chunks around the origin, or around the spawn where the origin
+/// is under the sea (the land is what a player walks on).
 fn surface_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
+    let [x, z] = if g.surface_height(0, 0) < g.sea_level() {
+        let [x, _, z] = g.find_land(0, 0, 4096).expect("land near the origin");
+        [x, z]
+    } else {
+        [0, 0]
+    };
+    let centre = terravox_voxel::BlockPos::new(x, 0, z).to_chunk().0;
     let mut v = Vec::new();
     for cz in -3..3 {
         for cx in -3..3 {
             for cy in -4..8 {
-                let p = ChunkPos::new(cx, cy, cz);
+                let p = ChunkPos::new(centre.x + cx, cy, centre.z + cz);
                 if !g.generate(p).is_uniform() {
                     v.push(p);
                 }
@@ -28,8 +37,20 @@ fn surface_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate_surface_chunk");
     group.sample_size(20);
-    for name in presets::names() {
-        let g = Generator::new(&presets::builtin(name).expect("preset")).expect("valid");
+    let mut worlds: Vec<(String, WorldConfig)> = presets::names()
+        .map(|n| (n.to_owned(), presets::builtin(n).expect("preset")))
+        .collect();
+    let mut bare = presets::builtin("continents").expect("preset");
+    if let Some(n) = &mut bare.nature {
+        n.tree_density = 0.0;
+    }
+    worlds.push(("continents-no-trees".into(), bare));
+    worlds.push((
+        "cliffs-v1".into(),
+        WorldConfig::from_ron(include_str!("../tests/v1/cliffs.ron")).expect("valid"),
+    ));
+    for (name, cfg) in &worlds {
+        let g = Generator::new(cfg).expect("valid");
         let chunks = surface_chunks(&g, 8);
         assert!(
             !chunks.is_empty(),

@@ -7,14 +7,25 @@ use thiserror::Error;
 
 use crate::seed::Seed;
 
-/// The version of the generators' output. A world code carries it; a config with
-/// another version is refused rather than silently giving a different world.
-pub const GENERATOR_VERSION: u32 = 1;
+/// The version of the generators' output that new worlds get. A world code carries
+/// its version; every older version is still generated exactly as it was (see
+/// [`SUPPORTED_VERSIONS`]), and a config with an unknown version is refused rather than
+/// silently giving a different world.
+///
+/// - **1**: the density field with one `offset`/`scale`/`cliff_scale` everywhere, and
+///   the island falloff on a grid of similar islands; block rules by height only.
+/// - **2**: `nature` (climate, biomes, trees) for both generators, `shape` (terrain
+///   parameters that vary over the land, rivers) for the density field, and islands of
+///   varied size and shape with empty cells.
+pub const GENERATOR_VERSION: u32 = 2;
+
+/// Every generator version this build generates.
+pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;
 
 /// Everything that decides a world: same config, same blocks, bit for bit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorldConfig {
-    /// Must equal [`GENERATOR_VERSION`].
+    /// One of [`SUPPORTED_VERSIONS`].
     pub version: u32,
     /// The seed, as text.
     pub seed: Seed,
@@ -22,6 +33,109 @@ pub struct WorldConfig {
     pub sea_level: i32,
     /// The generator and its parameters.
     pub generator: GeneratorConfig,
+    /// Climate, biomes and trees (version 2). Absent: bare terrain with block rules
+    /// by height, as in version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nature: Option<NatureConfig>,
+}
+
+/// Climate, biomes and trees (version 2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NatureConfig {
+    /// Blocks per cycle of the temperature noise (`256..=65536`).
+    pub temperature_scale: f64,
+    /// Blocks per cycle of the humidity noise (`256..=65536`).
+    pub humidity_scale: f64,
+    /// Trees relative to each biome's own density: 0 none, 1 as the biome says
+    /// (`0..=4`).
+    pub tree_density: f64,
+    /// Side of the tree grid's cells in blocks: at most one tree a cell (`4..=32`).
+    pub tree_spacing: i32,
+}
+
+/// A piecewise-linear curve through `[x, y]` points with ascending `x`; flat beyond
+/// its first and last point. Written in RON as a list: `[(-1.0, -40.0), (1.0, 30.0)]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Spline(pub Vec<[f64; 2]>);
+
+impl Spline {
+    /// The curve's value at `x`.
+    #[inline]
+    pub fn at(&self, x: f64) -> f64 {
+        let p = &self.0;
+        let Some(first) = p.first() else { return 0.0 };
+        if x <= first[0] {
+            return first[1];
+        }
+        for w in p.windows(2) {
+            let ([x0, y0], [x1, y1]) = (w[0], w[1]);
+            if x <= x1 {
+                return y0 + (y1 - y0) * ((x - x0) / (x1 - x0));
+            }
+        }
+        p[p.len() - 1][1]
+    }
+
+    /// The lowest and highest value the curve takes.
+    pub fn range(&self) -> (f64, f64) {
+        self.0
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p[1]), hi.max(p[1]))
+            })
+    }
+}
+
+/// Terrain that varies over the land (version 2), as Minecraft 1.18's noise router:
+/// three low-frequency noises in world coordinates (continentalness, erosion, and
+/// "weirdness", folded into peaks-and-valleys) pass through splines into the density
+/// formula's `offset`, `scale` and `cliff_scale` for each column:
+///
+/// ```text
+/// pv          = 1 - |3|w| - 2|                      -1 valleys .. 1 peaks
+/// base        = height(c)                           blocks above `offset`
+/// land        = smoothstep(0, 12, base)             0 at the coast, 1 inland
+/// offset'     = offset + base + land * mountains(e) * peaks(pv)
+/// scale'      = scale * roughness(e) * (0.3 + 0.7 * land)
+/// cliff'      = cliff_scale * crags(e)
+/// river       = smoothstep(2 - 2|w| / rivers.width) 1 in the channel's middle half
+/// river'      = river * smoothstep((base + 8) / 8)   rivers fade out below sea level
+/// offset''    = min(offset', lerp(offset', sea_level - rivers.depth, river'))
+/// scale''     = lerp(scale', min(scale', 2), river')
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShapeConfig {
+    /// Blocks per cycle of the continentalness noise (`256..=65536`).
+    pub continent_scale: f64,
+    /// Blocks per cycle of the erosion noise (`256..=65536`).
+    pub erosion_scale: f64,
+    /// Blocks per cycle of the weirdness noise behind peaks, valleys and rivers
+    /// (`256..=65536`).
+    pub ridge_scale: f64,
+    /// Continentalness (-1..1) to base height in blocks above `offset`: deep ocean,
+    /// coast, inland.
+    pub height: Spline,
+    /// Erosion (-1..1) to mountain height in blocks: low erosion is mountains.
+    pub mountains: Spline,
+    /// Peaks-and-valleys (-1..1) to the share of the mountain height.
+    pub peaks: Spline,
+    /// Erosion (-1..1) to a factor of `scale`: rough hills or flat plains.
+    pub roughness: Spline,
+    /// Erosion (-1..1) to a factor of `cliff_scale`: crags.
+    pub crags: Spline,
+    /// Rivers along the weirdness noise's zero line.
+    pub rivers: RiverConfig,
+}
+
+/// Rivers (version 2): channels cut down below sea level where the weirdness noise is
+/// near zero, so they wind for kilometres and are filled by the sea's water.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RiverConfig {
+    /// Half-width of a channel on the weirdness noise (`0..=0.2`; 0 turns rivers off).
+    pub width: f64,
+    /// Depth of a channel's middle below sea level, in blocks (`1..=32`).
+    pub depth: f64,
 }
 
 /// Which generator makes the world.
@@ -85,6 +199,10 @@ pub struct DensityConfig {
     pub threshold: f64,
     /// Surface blocks at or above this height are snow.
     pub snow_line: i32,
+    /// Terrain that varies over the land, rivers (version 2). Absent: the same
+    /// `offset`, `scale` and `cliff_scale` everywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<ShapeConfig>,
 }
 
 /// Where the islands are.
@@ -206,9 +324,11 @@ impl WorldConfig {
         self
     }
 
-    /// A short name of the generator: "Cliffs" or "Islands".
+    /// A short name of the generator: "Continents" (density with a shape), "Cliffs"
+    /// or "Islands".
     pub fn generator_name(&self) -> &'static str {
-        match self.generator {
+        match &self.generator {
+            GeneratorConfig::Density(d) if d.shape.is_some() => "Continents",
             GeneratorConfig::Density(_) => "Cliffs",
             GeneratorConfig::Islands(_) => "Islands",
         }

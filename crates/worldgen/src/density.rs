@@ -1,22 +1,33 @@
-//! The 3D density generator ("Cliffs").
+//! The 3D density generator ("Cliffs", "Continents").
 //!
 //! `density = (n + cliff) * scale + offset - y`, `cliff = (n * 0.5 + 0.5) * cliff_scale`,
-//! solid where `density > threshold`, with `n` an fBm in `[-1, 1]`.
+//! solid where `density > threshold`, with `n` an fBm in `[-1, 1]`. In version 2 a
+//! `shape` makes `offset`, `scale` and `cliff_scale` functions of the column
+//! (`climate`), and `nature` adds biomes and trees.
 //!
 //! Speed comes from three things, none of which breaks seams or determinism:
 //! - the field is evaluated on a coarse lattice fixed in **world** space (every
 //!   [`STEP_XZ`] blocks across, [`STEP_Y`] up) and interpolated trilinearly, so every
-//!   block's value depends only on its world position;
-//! - since `|n| <= 1` the density is bounded at each height: chunks wholly above the
-//!   highest possible surface are air, wholly below the lowest are stone, with no noise;
+//!   block's value depends only on its world position; the column parameters are
+//!   computed per lattice column;
+//! - since `|n| <= 1` the density is bounded at each height of each column: chunks
+//!   wholly above the highest possible surface are air, wholly below the lowest are
+//!   stone, with no noise;
 //! - a lattice segment whose two ends share a sign is filled without per-block work
 //!   (linear interpolation between same-signed values keeps that sign).
+//!
+//! With trees on, a chunk computes solidity over a wider [`Region`]: [`CROWN`] more
+//! columns each side and [`TALLEST`] more blocks below, where the trunks of trees
+//! reaching into it stand.
 
-use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, PADDED, PADDED_VOLUME};
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, PADDED_VOLUME};
 
-use crate::config::DensityConfig;
+use crate::biome::{self, Biome, Kind};
+use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Fields};
+use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
 use crate::surface::Surface;
+use crate::trees::{self, CROWN, TALLEST};
 
 /// Lattice spacing across (x and z), in blocks.
 pub const STEP_XZ: i32 = 4;
@@ -24,12 +35,73 @@ pub const STEP_XZ: i32 = 4;
 pub const STEP_Y: i32 = 8;
 /// Blocks above the padded chunk looked at to find the surface depth.
 const LOOKAHEAD: i32 = 4;
-/// Lattice points across a chunk (padding included).
-const NXZ: usize = ((CHUNK + 2 * STEP_XZ) / STEP_XZ) as usize; // 10
-/// Lattice levels up a chunk (padding and look-ahead included).
-const NY: usize = ((TOP + STEP_Y - 1) / STEP_Y + 2) as usize; // 7
 /// Local `y` of the highest block whose solidity is computed.
 const TOP: i32 = CHUNK + LOOKAHEAD;
+
+/// The block columns (`lo..=hi` on x and z) and heights (`ylo..=TOP`) whose solidity
+/// a chunk computes, in local coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Region {
+    lo: i32,
+    hi: i32,
+    ylo: i32,
+}
+
+/// The padded chunk (and the look-ahead above it for the surface depth).
+const PLAIN: Region = Region {
+    lo: -1,
+    hi: CHUNK,
+    ylo: -1,
+};
+/// The padded chunk plus the columns on its low sides where the trunks of trees
+/// reaching into it stand (they lie in the lattice cells the chunk evaluates anyway),
+/// from the lowest height the chunk's lattice covers anyway. Trunks on the high
+/// sides (up to [`REACH_HI`]) and soil further down (from [`LOWEST_SOIL`]) are
+/// looked up for the trunks that need it ([`DensityGen::column_bits`]).
+const TREED: Region = Region {
+    lo: -1 - CROWN,
+    hi: CHUNK,
+    ylo: -STEP_Y,
+};
+
+/// The highest local column of a trunk of a tree reaching into the padded chunk.
+const REACH_HI: i32 = CHUNK + CROWN;
+
+/// The lowest local height of the soil of a tree reaching into the padded chunk.
+const LOWEST_SOIL: i32 = -1 - TALLEST;
+
+impl Region {
+    /// Block columns across.
+    const fn width(self) -> usize {
+        (self.hi - self.lo + 1) as usize
+    }
+
+    /// Index of block column `(lx, lz)`.
+    #[inline]
+    const fn column(self, lx: i32, lz: i32) -> usize {
+        (lz - self.lo) as usize * self.width() + (lx - self.lo) as usize
+    }
+}
+
+/// The lattice points covering local `lo..=hi` at `step`: the first point's local
+/// coordinate and how many points.
+const fn axis(lo: i32, hi: i32, step: i32) -> (i32, usize) {
+    let first = lo.div_euclid(step);
+    let last = hi.div_euclid(step) + (hi.rem_euclid(step) != 0) as i32;
+    (first * step, (last - first + 1) as usize)
+}
+
+const MAX_W: usize = TREED.width();
+const MAX_COLUMNS: usize = MAX_W * MAX_W;
+const MAX_NXZ: usize = axis(TREED.lo, TREED.hi, STEP_XZ).1;
+/// Lattice columns a side whose shapes a chunk knows: one more than it evaluates,
+/// for the trunks beyond its high sides.
+const WIDE: usize = axis(TREED.lo, REACH_HI, STEP_XZ).1;
+/// Lattice levels a trunk's column may need, from below [`LOWEST_SOIL`] up.
+const LEVELS: usize = axis(LOWEST_SOIL, TOP, STEP_Y).1;
+const MAX_NY: usize = axis(TREED.ylo, TOP, STEP_Y).1;
+const MAX_NP: usize = MAX_NXZ * MAX_NXZ * MAX_NY;
+const MAX_CELLS: usize = MAX_NXZ * MAX_NXZ * MAX_NY;
 
 /// Interpolation `a + (b - a) * t`. With finite values it is exactly `a` when
 /// `t == 0`, which is what lets a chunk's padding equal its neighbour's blocks bit for
@@ -39,32 +111,55 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + (b - a) * t
 }
 
-/// The interpolation fraction of a local coordinate (`-1..`) inside its lattice cell.
+/// The interpolation fraction of a local coordinate inside its lattice cell.
 const fn frac(local: i32, step: i32) -> f64 {
-    ((local + step) % step) as f64 / step as f64
+    local.rem_euclid(step) as f64 / step as f64
 }
 
-/// [`frac`] across (x and z) for local `-1..=32`, indexed by `local + 1`.
-const FRAC_XZ: [f64; PADDED] = {
-    let mut t = [0.0; PADDED];
+/// [`frac`] across for local `TREED.lo..=TREED.hi`, indexed by `local - TREED.lo`.
+const FRAC_XZ: [f64; MAX_W] = {
+    let mut t = [0.0; MAX_W];
     let mut i = 0;
-    while i < PADDED {
-        t[i] = frac(i as i32 - 1, STEP_XZ);
+    while i < MAX_W {
+        t[i] = frac(i as i32 + TREED.lo, STEP_XZ);
         i += 1;
     }
     t
 };
 
-/// [`frac`] up for local `-1..=TOP`, indexed by `local + 1`.
-const FRAC_Y: [f64; (TOP + 2) as usize] = {
-    let mut t = [0.0; (TOP + 2) as usize];
+const NY_BLOCKS: usize = (TOP - TREED.ylo + 1) as usize;
+/// [`frac`] up for local `TREED.ylo..=TOP`, indexed by `local - TREED.ylo`.
+const FRAC_Y: [f64; NY_BLOCKS] = {
+    let mut t = [0.0; NY_BLOCKS];
     let mut i = 0;
-    while i < t.len() {
-        t[i] = frac(i as i32 - 1, STEP_Y);
+    while i < NY_BLOCKS {
+        t[i] = frac(i as i32 + TREED.ylo, STEP_Y);
         i += 1;
     }
     t
 };
+
+#[inline]
+fn frac_xz(local: i32) -> f64 {
+    FRAC_XZ[(local - TREED.lo) as usize]
+}
+
+#[inline]
+fn frac_y(local: i32) -> f64 {
+    FRAC_Y[(local - TREED.ylo) as usize]
+}
+
+/// About the noise octaves [`DensityGen::surely_sea`] evaluates: the column fields at
+/// up to four coarse points.
+pub(crate) const SEA_CHECK_COST: usize = 4 * 16;
+
+/// Biomes and trees of a density world (version 2).
+#[derive(Clone, Debug)]
+struct Nature {
+    seed: u64,
+    tree_density: f64,
+    tree_spacing: i32,
+}
 
 /// The density generator, ready to make chunks.
 #[derive(Clone, Debug)]
@@ -72,14 +167,132 @@ pub(crate) struct DensityGen {
     fbm: Fbm,
     cfg: DensityConfig,
     pub surface: Surface,
-    /// At or above this height every block is air.
-    air_from: f64,
-    /// Below this height every block is solid.
-    solid_below: f64,
+    /// The column fields, when the world has a shape or nature.
+    fields: Option<FieldNoise>,
+    nature: Option<Nature>,
+}
+
+/// A chunk's lattice: which points, where.
+#[derive(Clone, Copy, Debug)]
+struct Lattice {
+    region: Region,
+    /// Points across and up.
+    nxz: usize,
+    ny: usize,
+    /// Local coordinates of the first point across and up.
+    lx0: i32,
+    ly0: i32,
+}
+
+impl Lattice {
+    fn new(region: Region) -> Self {
+        let (lx0, nxz) = axis(region.lo, region.hi, STEP_XZ);
+        let (ly0, ny) = axis(region.ylo, TOP, STEP_Y);
+        Self {
+            region,
+            nxz,
+            ny,
+            lx0,
+            ly0,
+        }
+    }
+
+    fn points(&self) -> usize {
+        self.nxz * self.nxz * self.ny
+    }
+
+    /// The local coordinates (inclusive) covered by cell `c` across, clipped to the
+    /// region; `None` when it covers none.
+    #[inline]
+    fn span_xz(&self, c: usize) -> Option<(i32, i32)> {
+        let start = self.lx0 + c as i32 * STEP_XZ;
+        let (a, b) = (
+            start.max(self.region.lo),
+            (start + STEP_XZ - 1).min(self.region.hi),
+        );
+        (a <= b).then_some((a, b))
+    }
+
+    /// The heights (inclusive) covered by cell `j` up.
+    #[inline]
+    fn span_y(&self, j: usize) -> (i32, i32) {
+        let start = self.ly0 + j as i32 * STEP_Y;
+        (start.max(self.region.ylo), (start + STEP_Y - 1).min(TOP))
+    }
+
+    /// Calls `f(corners, x span, z span, j)` for every lattice cell touching the
+    /// region; `corners` are point indices ordered `[j][k][i]`, spans are the local
+    /// coordinates the cell covers. Cells at the far edge across may be planes whose
+    /// "far" corners repeat the near ones (their fraction is 0).
+    fn for_each_cell(&self, mut f: impl FnMut([usize; 8], (i32, i32), (i32, i32), usize)) {
+        let n = self.nxz;
+        let idx = |i: usize, k: usize, j: usize| (j * n + k) * n + i;
+        let mut cells = [(0, (0, 0)); MAX_NXZ];
+        let mut count = 0;
+        for c in 0..n {
+            if let Some(span) = self.span_xz(c) {
+                cells[count] = (c, span);
+                count += 1;
+            }
+        }
+        let cells = &cells[..count];
+        for j in 0..self.ny - 1 {
+            for &(ck, zspan) in cells {
+                let k1 = (ck + 1).min(n - 1);
+                for &(ci, xspan) in cells {
+                    let i1 = (ci + 1).min(n - 1);
+                    let corners = [
+                        idx(ci, ck, j),
+                        idx(i1, ck, j),
+                        idx(ci, k1, j),
+                        idx(i1, k1, j),
+                        idx(ci, ck, j + 1),
+                        idx(i1, ck, j + 1),
+                        idx(ci, k1, j + 1),
+                        idx(i1, k1, j + 1),
+                    ];
+                    f(corners, xspan, zspan, j);
+                }
+            }
+        }
+    }
+}
+
+/// The biome looks of a chunk's columns and its trees.
+struct Looks {
+    /// The look of every padded column, `(lz + 1) * PADDED + lx + 1`.
+    kinds: Box<[Kind; PADDED * PADDED]>,
+    tints: Box<ColumnTints>,
+    /// The region's columns where a tree's trunk stands.
+    needed: Box<[bool; MAX_COLUMNS]>,
+    /// Those trees: trunk, species, and the look of the trunk's column.
+    trees: Vec<(trees::Trunk, trees::Species, Kind)>,
+}
+
+/// Local coordinate of the biome grid's first point: at or before every column of
+/// the widest region.
+const BIOME_FIRST: i32 = TREED.lo.div_euclid(biome::STEP) * biome::STEP;
+/// Biome grid points a side, enough to hold every column of the widest region and
+/// the next point.
+const BIOME_POINTS: usize = ((TREED.hi - BIOME_FIRST) / biome::STEP + 2) as usize;
+
+/// What a chunk knows about its lattice columns and block columns.
+struct Columns {
+    /// Formula parameters per lattice column, `[k][i]`.
+    shapes: [ColumnShape; WIDE * WIDE],
+    /// The biome of every lattice column, with nature.
+    /// The biomes on the biome grid (every [`biome::STEP`] blocks from local
+    /// [`BIOME_FIRST`], [`BIOME_POINTS`] a side), `[k][i]`, with nature.
+    biomes: Option<[Biome; BIOME_POINTS * BIOME_POINTS]>,
 }
 
 impl DensityGen {
-    pub fn new(cfg: &DensityConfig, seed: u64, sea_level: i32) -> Self {
+    pub fn new(
+        cfg: &DensityConfig,
+        seed: u64,
+        sea_level: i32,
+        nature: Option<&NatureConfig>,
+    ) -> Self {
         let n = &cfg.noise;
         let fbm = Fbm::new(
             n.kind,
@@ -90,9 +303,8 @@ impl DensityGen {
             n.persistence,
             n.lacunarity,
         );
-        // (n + cliff) ranges over [-1, 1 + cliff_scale]; one block of margin covers rounding.
-        let air_from = cfg.scale * (1.0 + cfg.cliff_scale) + cfg.offset - cfg.threshold + 1.0;
-        let solid_below = -cfg.scale + cfg.offset - cfg.threshold - 1.0;
+        let fields = (cfg.shape.is_some() || nature.is_some())
+            .then(|| FieldNoise::new(seed, cfg.shape.as_ref(), nature));
         Self {
             fbm,
             cfg: cfg.clone(),
@@ -100,52 +312,97 @@ impl DensityGen {
                 sea_level,
                 snow_line: cfg.snow_line,
             },
-            air_from,
-            solid_below,
+            fields,
+            nature: nature.map(|n| Nature {
+                seed,
+                tree_density: n.tree_density,
+                tree_spacing: n.tree_spacing,
+            }),
         }
     }
 
-    /// `density - threshold` straight from the formula at one point.
+    /// Whether chunks grow trees.
+    fn trees(&self) -> bool {
+        self.nature.as_ref().is_some_and(|n| n.tree_density > 0.0)
+    }
+
+    /// The formula's parameters at a column with fields `f`.
     #[inline]
-    fn field(&self, x: f64, y: f64, z: f64) -> f64 {
-        let c = &self.cfg;
-        let n = self.fbm.get3(x, y, z);
-        let cliff = (n * 0.5 + 0.5) * c.cliff_scale;
-        (n + cliff) * c.scale + c.offset - y - c.threshold
+    fn shape(&self, f: &Fields) -> ColumnShape {
+        match &self.cfg.shape {
+            Some(s) => ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, f),
+            None => ColumnShape::flat(&self.cfg, self.surface.sea_level),
+        }
+    }
+
+    /// `density - threshold` for a noise value `n` at height `y` in a column.
+    #[inline]
+    fn value(&self, s: &ColumnShape, n: f64, y: f64) -> f64 {
+        let cliff = (n * 0.5 + 0.5) * s.cliff;
+        (n + cliff) * s.scale + s.offset - y - self.cfg.threshold
     }
 
     /// The field at a lattice point (lattice coordinates; in `f64`, so lattice points
-    /// next to the ends of the `i32` range do not overflow).
+    /// next to the ends of the `i32` range do not overflow) of a column shaped `s`.
     #[inline]
-    fn lattice(&self, lx: i32, ly: i32, lz: i32) -> f64 {
-        self.field(
-            lx as f64 * STEP_XZ as f64,
-            ly as f64 * STEP_Y as f64,
-            lz as f64 * STEP_XZ as f64,
-        )
+    fn lattice(&self, s: &ColumnShape, lx: i32, ly: i32, lz: i32) -> f64 {
+        let y = ly as f64 * STEP_Y as f64;
+        let n = self
+            .fbm
+            .get3(lx as f64 * STEP_XZ as f64, y, lz as f64 * STEP_XZ as f64);
+        self.value(s, n, y)
     }
 
-    /// Whether a chunk (with its padding and look-ahead) is provably air or stone.
-    fn trivial(&self, pos: ChunkPos) -> Option<Chunk> {
-        let oy = pos.y * CHUNK;
-        if (oy - 1) as f64 >= self.air_from {
-            Some(self.surface.fluid_chunk(pos))
-        } else if ((oy + TOP) as f64) < self.solid_below {
-            Some(Chunk::Uniform(Block::Stone))
-        } else {
-            None
+    /// The shapes of a chunk's lattice columns and the biomes of its biome grid.
+    fn columns(&self, o: terravox_voxel::BlockPos, lat: &Lattice) -> Columns {
+        let n = lat.nxz;
+        let flat = ColumnShape::flat(&self.cfg, self.surface.sea_level);
+        let mut cols = Columns {
+            shapes: [flat; WIDE * WIDE],
+            biomes: None,
+        };
+        let Some(fields) = &self.fields else {
+            return cols;
+        };
+        let far = (BIOME_FIRST + (BIOME_POINTS as i32 - 1) * biome::STEP)
+            .max(lat.lx0 + (WIDE as i32 - 1) * STEP_XZ);
+        let coarse = fields.grid(
+            o.x + BIOME_FIRST.min(lat.lx0),
+            o.z + BIOME_FIRST.min(lat.lx0),
+            o.x + far,
+            o.z + far,
+        );
+        // One lattice column more than the chunk evaluates when trees need it.
+        let n = if self.trees() { WIDE } else { n };
+        for k in 0..n {
+            for i in 0..n {
+                let (x, z) = (
+                    o.x + lat.lx0 + i as i32 * STEP_XZ,
+                    o.z + lat.lx0 + k as i32 * STEP_XZ,
+                );
+                cols.shapes[k * WIDE + i] = self.shape(&coarse.at(x, z));
+            }
         }
+        if self.nature.is_some() {
+            cols.biomes = Some(std::array::from_fn(|p| {
+                let (i, k) = ((p % BIOME_POINTS) as i32, (p / BIOME_POINTS) as i32);
+                let (x, z) = (
+                    o.x + BIOME_FIRST + i * biome::STEP,
+                    o.z + BIOME_FIRST + k * biome::STEP,
+                );
+                self.biome(&coarse.at(x, z))
+            }));
+        }
+        cols
     }
 
-    /// `density - threshold` for a noise value `n` at height `y`.
-    #[inline]
-    fn value(&self, n: f64, y: f64) -> f64 {
-        let c = &self.cfg;
-        let cliff = (n * 0.5 + 0.5) * c.cliff_scale;
-        (n + cliff) * c.scale + c.offset - y - c.threshold
+    /// The biome of a biome grid point with fields `f`.
+    fn biome(&self, f: &Fields) -> Biome {
+        let s = self.shape(f);
+        biome::choose(f, s.height, s.river)
     }
 
-    /// One chunk, with padding.
+    /// One chunk, with padding, and the grass tints of its columns (with nature).
     ///
     /// Lattice points are evaluated octave by octave. After each octave the partial
     /// sum bounds the final value; a lattice cell whose eight corners are all provably
@@ -153,49 +410,191 @@ impl DensityGen {
     /// it belongs to is decided. Cells the surface really crosses get exact corner
     /// values and are interpolated block by block. The result equals interpolating
     /// fully evaluated corners everywhere, bit for bit.
-    pub fn generate(&self, pos: ChunkPos) -> Chunk {
-        if let Some(c) = self.trivial(pos) {
-            return c;
-        }
+    pub fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        let lat = Lattice::new(if self.trees() { TREED } else { PLAIN });
         let o = pos.origin();
-        let (x0, y0, z0) = (o.x / STEP_XZ - 1, o.y / STEP_Y - 1, o.z / STEP_XZ - 1);
-        // World coordinates of every lattice point, `[j][k][i]`.
-        let world: [(f64, f64, f64); NP] = std::array::from_fn(|p| {
-            let (i, k, j) = (p % NXZ, (p / NXZ) % NXZ, p / (NXZ * NXZ));
-            (
-                ((x0 + i as i32) * STEP_XZ) as f64,
-                ((y0 + j as i32) * STEP_Y) as f64,
-                ((z0 + k as i32) * STEP_XZ) as f64,
-            )
+        let cols = self.columns(o, &lat);
+        let shapes = &cols.shapes;
+        let lattice_shapes =
+            (0..lat.nxz * lat.nxz).map(|c| &shapes[c / lat.nxz * WIDE + c % lat.nxz]);
+        let thr = self.cfg.threshold;
+        // Air from here up, solid below there, in every column of this chunk.
+        let air_from = lattice_shapes
+            .clone()
+            .map(|s| s.highest(thr))
+            .fold(f64::NEG_INFINITY, f64::max)
+            + 1.0;
+        let solid_below = lattice_shapes
+            .map(|s| s.lowest(thr))
+            .fold(f64::INFINITY, f64::min)
+            - 1.0;
+        let oy = pos.y * CHUNK;
+        let crowns = if self.trees() { TALLEST as f64 } else { 0.0 };
+        if (oy - 1) as f64 >= air_from + crowns {
+            return (self.surface.fluid_chunk(pos), None);
+        }
+        if ((oy + TOP) as f64) < solid_below {
+            return (Chunk::Uniform(Block::Stone), None);
+        }
+        let looks = self.looks(o, &lat, &cols);
+        let masks = self.masks_for(o, lat.region, shapes, looks.as_ref().map(|l| &*l.needed));
+        self.finish(pos, &lat, &masks, &cols, looks)
+    }
+
+    /// The looks of the padded columns, their tints, and the trees whose trunks stand
+    /// in the region (with nature).
+    fn looks(&self, o: terravox_voxel::BlockPos, lat: &Lattice, cols: &Columns) -> Option<Looks> {
+        let (nature, biomes) = (self.nature.as_ref()?, cols.biomes.as_ref()?);
+        let mut kinds = Box::new([0; PADDED * PADDED]);
+        let tints = biome::columns(
+            nature.seed,
+            [o.x, o.z],
+            (-1, CHUNK),
+            BIOME_FIRST,
+            biomes,
+            &mut kinds[..],
+        );
+        let r = lat.region;
+        let mut needed = Box::new([false; MAX_COLUMNS]);
+        let mut trees = Vec::new();
+        if nature.tree_density > 0.0 {
+            let (x0, x1) = (o.x + r.lo, o.x + REACH_HI);
+            let (z0, z1) = (o.z + r.lo, o.z + REACH_HI);
+            for t in trees::trunks(nature.seed, nature.tree_spacing, x0, z0, x1, z1) {
+                let (lx, lz) = (t.x - o.x, t.z - o.z);
+                let padded = (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz);
+                let kind = if padded {
+                    kinds[(lz + 1) as usize * PADDED + (lx + 1) as usize]
+                } else {
+                    biome::lattice_kind(nature.seed, [o.x, o.z], BIOME_FIRST, biomes, lx, lz)
+                };
+                let looks = biome::biome_of(kind).looks();
+                if let Some(species) = t
+                    .species(looks.species)
+                    .filter(|_| t.present(looks.trees, nature.tree_density))
+                {
+                    if lx <= r.hi && lz <= r.hi {
+                        needed[r.column(lx, lz)] = true;
+                    }
+                    trees.push((t, species, kind));
+                }
+            }
+        }
+        Some(Looks {
+            kinds,
+            tints,
+            needed,
+            trees,
+        })
+    }
+
+    /// Blocks, biomes and trees from the solidity of a chunk's region.
+    fn finish(
+        &self,
+        pos: ChunkPos,
+        lat: &Lattice,
+        masks: &[u64; MAX_COLUMNS],
+        cols: &Columns,
+        looks: Option<Looks>,
+    ) -> (Chunk, Option<Box<ColumnTints>>) {
+        let Some(looks) = looks else {
+            return (self.blocks_from_masks(pos, lat, masks, None), None);
+        };
+        let mut chunk = self.blocks_from_masks(pos, lat, masks, Some(&looks.kinds));
+        self.plant(
+            &mut chunk,
+            pos.origin(),
+            lat,
+            masks,
+            &cols.shapes,
+            &looks.trees,
+        );
+        (chunk, Some(looks.tints))
+    }
+
+    /// [`DensityGen::masks`] for the chunk's region and shape, each combination
+    /// compiled on its own so the lattice's sizes are constants.
+    fn masks_for(
+        &self,
+        o: terravox_voxel::BlockPos,
+        region: Region,
+        shapes: &[ColumnShape],
+        needed: Option<&[bool; MAX_COLUMNS]>,
+    ) -> [u64; MAX_COLUMNS] {
+        const P: (i32, i32, i32) = (PLAIN.lo, PLAIN.hi, PLAIN.ylo);
+        const T: (i32, i32, i32) = (TREED.lo, TREED.hi, TREED.ylo);
+        let shaped = self.cfg.shape.is_some();
+        match ((region.lo, region.hi, region.ylo), shaped) {
+            (P, false) => self.masks::<{ P.0 }, { P.1 }, { P.2 }, false>(o, shapes, None),
+            (P, true) => self.masks::<{ P.0 }, { P.1 }, { P.2 }, true>(o, shapes, None),
+            (T, false) => self.masks::<{ T.0 }, { T.1 }, { T.2 }, false>(o, shapes, needed),
+            _ => self.masks::<{ T.0 }, { T.1 }, { T.2 }, true>(o, shapes, needed),
+        }
+    }
+
+    /// The solidity of every block of the region `LO..=HI` (columns) by `YLO..=TOP`:
+    /// per column (see [`Region::column`]) bit `ly - YLO`; of the columns outside the
+    /// padded chunk, only the `needed` ones (all when `None`). Without a shape every
+    /// lattice column has the same parameters (`shapes[0]`).
+    fn masks<const LO: i32, const HI: i32, const YLO: i32, const SHAPED: bool>(
+        &self,
+        o: terravox_voxel::BlockPos,
+        shapes: &[ColumnShape],
+        needed: Option<&[bool; MAX_COLUMNS]>,
+    ) -> [u64; MAX_COLUMNS] {
+        let lat = &Lattice::new(Region {
+            lo: LO,
+            hi: HI,
+            ylo: YLO,
         });
+        let shape = |p: usize| {
+            if SHAPED {
+                &shapes[p / lat.nxz % lat.nxz * WIDE + p % lat.nxz]
+            } else {
+                &shapes[0]
+            }
+        };
+        let (n, np) = (lat.nxz, lat.points());
+        let plane = n * n;
+        // World coordinates of every lattice point, `[j][k][i]`.
+        let mut world = [(0.0, 0.0, 0.0); MAX_NP];
+        for (p, w) in world.iter_mut().enumerate().take(np) {
+            let (i, k, j) = ((p % n) as i32, ((p / n) % n) as i32, (p / plane) as i32);
+            *w = (
+                (o.x + lat.lx0 + i * STEP_XZ) as f64,
+                (o.y + lat.ly0 + j * STEP_Y) as f64,
+                (o.z + lat.lx0 + k * STEP_XZ) as f64,
+            );
+        }
 
         let octaves = self.fbm.octaves();
-        // Per lattice level: the octave sum at which the density crosses the threshold
+        // Per lattice point: the octave sum at which the density crosses the threshold
         // (`value` is increasing in `n`, and `n = sum / amplitude_sum`).
-        let c = &self.cfg;
         let amp = self.fbm.rest(0);
-        let slope = c.scale * (1.0 + 0.5 * c.cliff_scale);
-        let root = |j: usize| {
-            let y = ((y0 + j as i32) * STEP_Y) as f64;
-            (y + c.threshold - c.offset - 0.5 * c.cliff_scale * c.scale) / slope * amp
-        };
-        let roots: [f64; NY] = std::array::from_fn(root);
+        let thr = self.cfg.threshold;
+        let mut roots = [0.0f64; MAX_NP];
+        for p in 0..np {
+            let s = shape(p);
+            let slope = s.scale * (1.0 + 0.5 * s.cliff);
+            roots[p] = (world[p].1 + thr - s.offset - 0.5 * s.cliff * s.scale) / slope * amp;
+        }
         let eps = 1e-6 * amp;
 
-        let mut sums = [0.0f64; NP];
-        let mut values = [0.0f64; NP];
-        let mut sign = [Sign::Unknown; NP];
-        let mut active = [true; NP];
-        let mut decided = [false; CXZ * CXZ * CY];
+        let mut sums = [0.0f64; MAX_NP];
+        let mut values = [0.0f64; MAX_NP];
+        let mut sign = [Sign::Unknown; MAX_NP];
+        let mut active = [false; MAX_NP];
+        active[..np].fill(true);
+        let mut decided = [false; MAX_CELLS];
         for m in 0..octaves {
             let last = m + 1 == octaves;
             let rest = self.fbm.rest(m + 1);
-            for p in (0..NP).filter(|&p| active[p]) {
+            for p in (0..np).filter(|&p| active[p]) {
                 let (x, y, z) = world[p];
                 sums[p] += self.fbm.octave3(m, x, y, z);
-                let r = roots[p / (NXZ * NXZ)];
+                let r = roots[p];
                 sign[p] = if last {
-                    values[p] = self.value(self.fbm.finish(sums[p]), y);
+                    values[p] = self.value(shape(p), self.fbm.finish(sums[p]), y);
                     if values[p] > 0.0 {
                         Sign::Solid
                     } else {
@@ -212,44 +611,50 @@ impl DensityGen {
             if last {
                 break;
             }
-            active = [false; NP];
+            active = [false; MAX_NP];
             let mut any = false;
-            let mut n = 0;
-            for_each_cell(|corners, _, _, _| {
-                if !decided[n] {
+            let mut c = 0;
+            lat.for_each_cell(|corners, _, _, _| {
+                if !decided[c] {
                     if cell_sign(&sign, corners).is_some() {
-                        decided[n] = true;
+                        decided[c] = true;
                     } else {
-                        for c in corners {
-                            active[c] = true;
+                        for p in corners {
+                            active[p] = true;
                         }
                         any = true;
                     }
                 }
-                n += 1;
+                c += 1;
             });
             if !any {
                 break;
             }
         }
 
-        let mut masks = [0u64; PADDED * PADDED];
-        for_each_cell(|corners, ci, ck, j| {
-            let (ys, ye) = span(j, STEP_Y, TOP);
-            let bits = ((1u64 << (ye - ys + 1)) - 1) << (ys + 1);
+        let r = lat.region;
+        let mut masks = [0u64; MAX_COLUMNS];
+        lat.for_each_cell(|corners, (xs, xe), (zs, ze), j| {
+            let (ys, ye) = lat.span_y(j);
+            let bits = ((1u64 << (ye - ys + 1)) - 1) << (ys - r.ylo);
             let decided = cell_sign(&sign, corners);
             if decided == Some(Sign::Empty) {
                 return;
             }
-            for lz in span(ck, STEP_XZ, CHUNK).0..=span(ck, STEP_XZ, CHUNK).1 {
-                for lx in span(ci, STEP_XZ, CHUNK).0..=span(ci, STEP_XZ, CHUNK).1 {
-                    let mask = &mut masks[column_index(lx, lz)];
+            for lz in zs..=ze {
+                for lx in xs..=xe {
+                    let c = r.column(lx, lz);
+                    let inside = (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz);
+                    if !inside && needed.is_some_and(|n| !n[c]) {
+                        continue;
+                    }
+                    let mask = &mut masks[c];
                     match decided {
                         Some(Sign::Solid) => *mask |= bits,
                         Some(_) => {}
                         None => {
                             let c = corners.map(|n| values[n]);
-                            let (tx, tz) = (FRAC_XZ[(lx + 1) as usize], FRAC_XZ[(lz + 1) as usize]);
+                            let (tx, tz) = (frac_xz(lx), frac_xz(lz));
                             let lo = lerp(lerp(c[0], c[1], tx), lerp(c[2], c[3], tx), tz);
                             let hi = lerp(lerp(c[4], c[5], tx), lerp(c[6], c[7], tx), tz);
                             if lo > 0.0 && hi > 0.0 {
@@ -258,18 +663,18 @@ impl DensityGen {
                                 // `lerp` is monotonic in t: the solid blocks are a
                                 // run from the bottom of the segment...
                                 for ly in ys..=ye {
-                                    if lerp(lo, hi, FRAC_Y[(ly + 1) as usize]) <= 0.0 {
+                                    if lerp(lo, hi, frac_y(ly)) <= 0.0 {
                                         break;
                                     }
-                                    *mask |= 1 << (ly + 1);
+                                    *mask |= 1 << (ly - r.ylo);
                                 }
                             } else if hi > 0.0 {
                                 // ...or a run from the top.
                                 for ly in (ys..=ye).rev() {
-                                    if lerp(lo, hi, FRAC_Y[(ly + 1) as usize]) <= 0.0 {
+                                    if lerp(lo, hi, frac_y(ly)) <= 0.0 {
                                         break;
                                     }
-                                    *mask |= 1 << (ly + 1);
+                                    *mask |= 1 << (ly - r.ylo);
                                 }
                             }
                         }
@@ -277,15 +682,38 @@ impl DensityGen {
                 }
             }
         });
-        self.blocks_from_masks(pos, &masks)
+        masks
     }
 
-    /// Turns per-column solidity bits (bit `ly + 1` for `ly` in `-1..=TOP`, columns by
-    /// [`column_index`]) into blocks, layer by layer.
-    fn blocks_from_masks(&self, pos: ChunkPos, masks: &[u64; PADDED * PADDED]) -> Chunk {
-        let (all, any) = masks
-            .iter()
-            .fold((u64::MAX, 0), |(a, o), &m| (a & m, o | m));
+    /// Turns the region's solidity bits into the padded chunk's blocks, layer by
+    /// layer, with each column's biome look when there are biomes.
+    fn blocks_from_masks(
+        &self,
+        pos: ChunkPos,
+        lat: &Lattice,
+        masks: &[u64; MAX_COLUMNS],
+        kinds: Option<&[Kind; PADDED * PADDED]>,
+    ) -> Chunk {
+        let r = lat.region;
+        // The padded columns, shifted so bit 0 is local -1; their looks.
+        let shift0 = (-1 - r.ylo) as u32;
+        let mut cols = [0u64; PADDED * PADDED];
+        let mut looks = [0 as Kind; PADDED * PADDED];
+        let mut present = 0u32;
+        for lz in -1..=CHUNK {
+            for lx in -1..=CHUNK {
+                let (i, c) = (
+                    (lz + 1) as usize * PADDED + (lx + 1) as usize,
+                    r.column(lx, lz),
+                );
+                cols[i] = masks[c] >> shift0;
+                if let Some(k) = kinds {
+                    looks[i] = k[i];
+                    present |= 1 << k[i];
+                }
+            }
+        }
+        let (all, any) = cols.iter().fold((u64::MAX, 0), |(a, o), &m| (a & m, o | m));
         if any == 0 {
             return self.surface.fluid_chunk(pos);
         }
@@ -295,6 +723,7 @@ impl DensityGen {
         let oy = pos.y * CHUNK;
         // Every layer is written once, in order: no pre-filled array.
         let mut blocks: Vec<Block> = Vec::with_capacity(PADDED_VOLUME);
+        let mut luts = [[Block::Air; 32]; 2 * Biome::ALL.len()];
         for ly in -1..=CHUNK {
             let (y, shift) = (oy + ly, ly + 1);
             let fluid = self.surface.fluid_block(y);
@@ -305,15 +734,28 @@ impl DensityGen {
             } else {
                 // The block for each pattern of this block and the four above it
                 // (bit 0: solid here; bits 1..=4: solid above).
-                let lut: [Block; 32] = std::array::from_fn(|bits| {
-                    if bits & 1 == 0 {
-                        fluid
-                    } else {
-                        let depth = ((!bits >> 1) | 16).trailing_zeros() as i32;
-                        self.surface.solid_block(y, depth)
+                let lut = |solid: &dyn Fn(i32) -> Block| -> [Block; 32] {
+                    std::array::from_fn(|bits| {
+                        if bits & 1 == 0 {
+                            fluid
+                        } else {
+                            solid(((!bits >> 1) | 16).trailing_zeros() as i32)
+                        }
+                    })
+                };
+                if kinds.is_none() {
+                    let lut = lut(&|depth| self.surface.solid_block(y, depth));
+                    blocks.extend(cols.iter().map(|&m| lut[(m >> shift) as usize & 31]));
+                } else {
+                    for k in (0..luts.len()).filter(|k| present >> k & 1 == 1) {
+                        luts[k] = lut(&|depth| self.surface.biome_block(y, depth, k as Kind));
                     }
-                });
-                blocks.extend(masks.iter().map(|&m| lut[(m >> shift) as usize & 31]));
+                    blocks.extend(
+                        cols.iter()
+                            .zip(&looks)
+                            .map(|(&m, &k)| luts[k as usize][(m >> shift) as usize & 31]),
+                    );
+                }
             }
         }
         let blocks: Box<[Block; PADDED_VOLUME]> = blocks
@@ -323,65 +765,261 @@ impl DensityGen {
         Chunk::Dense(blocks)
     }
 
-    /// The bilinear field value of column `(x, z)` at lattice level `ly`.
-    fn column_levels(&self, x: i32, z: i32, ly: i32) -> f64 {
-        let (xi, tx) = (
-            x.div_euclid(STEP_XZ),
-            x.rem_euclid(STEP_XZ) as f64 / STEP_XZ as f64,
-        );
-        let (zi, tz) = (
-            z.div_euclid(STEP_XZ),
-            z.rem_euclid(STEP_XZ) as f64 / STEP_XZ as f64,
-        );
-        let row = |zz: i32| lerp(self.lattice(xi, ly, zz), self.lattice(xi + 1, ly, zz), tx);
-        lerp(row(zi), row(zi + 1), tz)
+    /// Stamps the trees reaching into the chunk: on every soil block of a trunk
+    /// column with air above it, at or above sea level.
+    fn plant(
+        &self,
+        chunk: &mut Chunk,
+        o: terravox_voxel::BlockPos,
+        lat: &Lattice,
+        masks: &[u64; MAX_COLUMNS],
+        shapes: &[ColumnShape; WIDE * WIDE],
+        trees: &[(trees::Trunk, trees::Species, Kind)],
+    ) {
+        let r = lat.region;
+        let mut planted = Vec::new();
+        let mut cache = [[None; LEVELS]; WIDE * WIDE];
+        for &(t, species, kind) in trees {
+            let (lx, lz) = (t.x - o.x, t.z - o.z);
+            // Solidity from LOWEST_SOIL up (bit 0): from the masks inside the region,
+            // computed for columns beyond it, and below it only where the region's
+            // lowest block is air and the species grows tall enough to reach the
+            // chunk from there.
+            let m = if lx <= r.hi && lz <= r.hi {
+                let below = (r.ylo - LOWEST_SOIL) as u32;
+                let m = masks[r.column(lx, lz)] << below;
+                if m >> below & 1 == 0 && r.ylo - 1 + species.tallest() >= -1 {
+                    m | self.column_bits(o, lat, shapes, lx, lz, r.ylo - 1, &mut cache)
+                } else {
+                    m
+                }
+            } else {
+                self.column_bits(o, lat, shapes, lx, lz, CHUNK, &mut cache)
+            };
+            // Soil at most at local 31, so the trunk starts inside the padding.
+            for ly in LOWEST_SOIL..CHUNK {
+                let (bit, y) = ((ly - LOWEST_SOIL) as u32, o.y + ly);
+                if m >> bit & 0b11 == 0b01
+                    && y >= self.surface.sea_level
+                    && species.grows_on(self.surface.biome_block(y, 0, kind))
+                {
+                    planted.push(trees::Planted {
+                        soil: [t.x, y, t.z],
+                        species,
+                        variant: t.variant(),
+                    });
+                }
+            }
+        }
+        trees::stamp(chunk, o, &planted);
     }
 
-    /// The highest solid block of a column and its block type.
+    /// The solidity of block column `(lx, lz)` (local) from [`LOWEST_SOIL`] up to
+    /// local `to` (bit 0 is `LOWEST_SOIL`), as the chunk's lattice extended to it
+    /// would give it: the four lattice corners' values at the levels that matter
+    /// (fully evaluated, and kept in `cache`), interpolated exactly as
+    /// [`DensityGen::masks`] does. Level pairs wholly above or below every corner's
+    /// possible surface need no noise.
+    #[allow(clippy::too_many_arguments)]
+    fn column_bits(
+        &self,
+        o: terravox_voxel::BlockPos,
+        lat: &Lattice,
+        shapes: &[ColumnShape; WIDE * WIDE],
+        lx: i32,
+        lz: i32,
+        to: i32,
+        cache: &mut [[Option<f64>; LEVELS]; WIDE * WIDE],
+    ) -> u64 {
+        let cell = |l: i32| {
+            let c = (l - lat.lx0).div_euclid(STEP_XZ) as usize;
+            (c, c + 1)
+        };
+        let ((i, i1), (k, k1)) = (cell(lx), cell(lz));
+        let corners = [(i, k), (i1, k), (i, k1), (i1, k1)];
+        let thr = self.cfg.threshold;
+        let highest = corners
+            .iter()
+            .map(|&(ci, ck)| shapes[ck * WIDE + ci].highest(thr))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let lowest = corners
+            .iter()
+            .map(|&(ci, ck)| shapes[ck * WIDE + ci].lowest(thr))
+            .fold(f64::INFINITY, f64::min);
+        let base = LOWEST_SOIL.div_euclid(STEP_Y) * STEP_Y;
+        let mut level = |q: usize| {
+            let v = corners.map(|(ci, ck)| {
+                *cache[ck * WIDE + ci][q].get_or_insert_with(|| {
+                    let (x, z) = (
+                        (o.x + lat.lx0 + ci as i32 * STEP_XZ) as f64,
+                        (o.z + lat.lx0 + ck as i32 * STEP_XZ) as f64,
+                    );
+                    let y = (o.y + base + q as i32 * STEP_Y) as f64;
+                    self.value(&shapes[ck * WIDE + ci], self.fbm.get3(x, y, z), y)
+                })
+            });
+            let (tx, tz) = (frac(lx, STEP_XZ), frac(lz, STEP_XZ));
+            lerp(lerp(v[0], v[1], tx), lerp(v[2], v[3], tx), tz)
+        };
+        let mut bits = 0;
+        let mut pair: Option<(usize, f64, f64)> = None;
+        for ly in LOWEST_SOIL..=to {
+            let q = (ly - base).div_euclid(STEP_Y) as usize;
+            let (y0, y1) = (
+                (o.y + base + q as i32 * STEP_Y) as f64,
+                (o.y + base + (q as i32 + 1) * STEP_Y) as f64,
+            );
+            let solid = if y0 >= highest {
+                false
+            } else if y1 < lowest {
+                true
+            } else {
+                let (lo, hi) = match pair {
+                    Some((p, lo, hi)) if p == q => (lo, hi),
+                    _ => {
+                        let v = (level(q), level(q + 1));
+                        pair = Some((q, v.0, v.1));
+                        v
+                    }
+                };
+                lerp(lo, hi, frac(ly, STEP_Y)) > 0.0
+            };
+            if solid {
+                bits |= 1 << (ly - LOWEST_SOIL);
+            }
+        }
+        bits
+    }
+
+    /// The shapes of the four lattice columns around block column `(x, z)`
+    /// (`[north-west, north-east, south-west, south-east]`) and the column's look.
+    fn column(&self, x: i32, z: i32) -> ([ColumnShape; 4], Option<Kind>) {
+        let shapes = self.corners(x, z, STEP_XZ).map(|(_, s)| s);
+        let kind = self.nature.as_ref().map(|n| {
+            let biomes = self.corners(x, z, biome::STEP).map(|(f, _)| self.biome(&f));
+            biome::column_kind(n.seed, x, z, biomes)
+        });
+        (shapes, kind)
+    }
+
+    /// The fields and shapes at the four corners of the cell of a `step`-block grid
+    /// holding column `(x, z)`: `[north-west, north-east, south-west, south-east]`.
+    fn corners(&self, x: i32, z: i32, step: i32) -> [(Fields, ColumnShape); 4] {
+        let (x0, z0) = (x.div_euclid(step) * step, z.div_euclid(step) * step);
+        let (x1, z1) = (x0.saturating_add(step), z0.saturating_add(step));
+        let coarse: Option<CoarseGrid> = self.fields.as_ref().map(|f| f.grid(x0, z0, x1, z1));
+        [(x0, z0), (x1, z0), (x0, z1), (x1, z1)].map(|(cx, cz)| {
+            let f = coarse.as_ref().map_or(Fields::default(), |g| g.at(cx, cz));
+            (f, self.shape(&f))
+        })
+    }
+
+    /// Whether column `(x, z)` surely lies under the sea: its shape alone puts its
+    /// highest possible surface below sea level (about [`SEA_CHECK_COST`] octaves).
+    pub fn surely_sea(&self, x: i32, z: i32) -> bool {
+        self.cfg.shape.is_some() && {
+            let (shapes, _) = self.column(x, z);
+            let thr = self.cfg.threshold;
+            shapes
+                .iter()
+                .all(|s| s.highest(thr) < self.surface.sea_level as f64)
+        }
+    }
+
+    /// The biome of block column `(x, z)`, with nature.
+    pub fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+        self.column(x, z).1.map(biome::biome_of)
+    }
+
     /// The most noise octaves [`DensityGen::column_top`] evaluates: four lattice
     /// columns at every level between the highest and lowest possible surface.
     pub fn column_cost(&self) -> usize {
-        let levels = ((self.air_from - self.solid_below) / STEP_Y as f64).ceil() as usize + 2;
-        levels * 4 * self.fbm.octaves()
+        let (lowest, highest) = crate::validate::surface_range(&self.cfg, self.surface.sea_level);
+        let levels = ((highest - lowest + 2.0) / STEP_Y as f64).ceil() as usize + 2;
+        let fields = if self.fields.is_some() { 9 * 16 } else { 0 };
+        levels * 4 * self.fbm.octaves() + fields
     }
 
-    pub fn column_top(&self, x: i32, z: i32) -> (i32, Block) {
-        let top = self.air_from.ceil() as i32;
+    /// The highest solid block of a column (trees aside) and its block type.
+    pub fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+        let (shapes, kind) = self.column(x, z);
+        let biome = kind.map(biome::biome_of);
+        let thr = self.cfg.threshold;
+        let air_from = shapes
+            .iter()
+            .map(|s| s.highest(thr))
+            .fold(f64::NEG_INFINITY, f64::max)
+            + 1.0;
+        let solid_below = shapes
+            .iter()
+            .map(|s| s.lowest(thr))
+            .fold(f64::INFINITY, f64::min)
+            - 1.0;
+        let block = |y: i32| match kind {
+            Some(k) => self.surface.biome_block(y, 0, k),
+            None => self.surface.solid_block(y, 0),
+        };
+        let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
+        let (zi, tz) = (z.div_euclid(STEP_XZ), frac(z, STEP_XZ));
+        // The bilinear field value of the column at lattice level `ly`.
+        let level = |ly: i32| {
+            let row = |a: usize, zz: i32| {
+                lerp(
+                    self.lattice(&shapes[a], xi, ly, zz),
+                    self.lattice(&shapes[a + 1], xi + 1, ly, zz),
+                    tx,
+                )
+            };
+            lerp(row(0, zi), row(2, zi + 1), tz)
+        };
+        let top = air_from.ceil() as i32;
         let mut ly = top.div_euclid(STEP_Y) + 1;
-        let mut upper = self.column_levels(x, z, ly);
+        let mut upper = level(ly);
         loop {
-            let lower = self.column_levels(x, z, ly - 1);
+            let lower = level(ly - 1);
             for step in (0..STEP_Y).rev() {
                 let y = (ly - 1) * STEP_Y + step;
                 let t = step as f64 / STEP_Y as f64;
                 if lerp(lower, upper, t) > 0.0 {
-                    return (y, self.surface.solid_block(y, 0));
+                    return (y, block(y), biome);
                 }
             }
-            if (((ly - 1) * STEP_Y) as f64) < self.solid_below {
+            if (((ly - 1) * STEP_Y) as f64) < solid_below {
                 // Unreachable by the bound, but never loop forever.
-                return ((ly - 1) * STEP_Y, Block::Stone);
+                return ((ly - 1) * STEP_Y, Block::Stone, biome);
             }
             upper = lower;
             ly -= 1;
         }
     }
 
-    /// The same chunk by evaluating the formula at every block, with no lattice and no
-    /// early-outs: the yardstick for benchmarks and for checking the interpolation.
+    /// The same chunk by evaluating the formula at every block (with each block
+    /// column's own parameters), with no lattice and no early-outs: the yardstick for
+    /// benchmarks and for checking the interpolation. Biomes and trees as in
+    /// [`DensityGen::generate`].
     pub fn generate_reference(&self, pos: ChunkPos) -> Chunk {
-        let o = pos.origin();
-        let mut masks = [0u64; PADDED * PADDED];
-        for lz in -1..=CHUNK {
-            for lx in -1..=CHUNK {
-                for ly in -1..=TOP {
-                    if self.field((o.x + lx) as f64, (o.y + ly) as f64, (o.z + lz) as f64) > 0.0 {
-                        masks[column_index(lx, lz)] |= 1 << (ly + 1);
+        let lat = Lattice::new(if self.trees() { TREED } else { PLAIN });
+        let (o, r) = (pos.origin(), lat.region);
+        let mut masks = [0u64; MAX_COLUMNS];
+        for lz in r.lo..=r.hi {
+            for lx in r.lo..=r.hi {
+                let (x, z) = (o.x + lx, o.z + lz);
+                let f = self
+                    .fields
+                    .as_ref()
+                    .map_or(Fields::default(), |f| f.at(x, z));
+                let s = self.shape(&f);
+                for ly in r.ylo..=TOP {
+                    let y = (o.y + ly) as f64;
+                    if self.value(&s, self.fbm.get3(x as f64, y, z as f64), y) > 0.0 {
+                        masks[r.column(lx, lz)] |= 1 << (ly - r.ylo);
                     }
                 }
             }
         }
-        self.blocks_from_masks(pos, &masks)
+        let cols = self.columns(o, &lat);
+        let looks = self.looks(o, &lat, &cols);
+        self.finish(pos, &lat, &masks, &cols, looks).0
     }
 }
 
@@ -393,56 +1031,9 @@ enum Sign {
     Unknown,
 }
 
-/// Lattice points in a chunk.
-const NP: usize = NY * NXZ * NXZ;
-/// Lattice cells across (the last one is the one-block plane at local 32).
-const CXZ: usize = NXZ;
-/// Lattice cells up.
-const CY: usize = NY - 1;
-
-/// Index of column `(lx, lz)` (padded local coordinates) in a layer.
-#[inline]
-const fn column_index(lx: i32, lz: i32) -> usize {
-    (lz + 1) as usize * PADDED + (lx + 1) as usize
-}
-
-/// The local coordinates (inclusive) covered by cell `c` on an axis, clipped to
-/// `-1..=last`.
-#[inline]
-fn span(c: usize, step: i32, last: i32) -> (i32, i32) {
-    let start = (c as i32 - 1) * step;
-    (start.max(-1), (start + step - 1).min(last))
-}
-
-/// Calls `f(corners, ci, ck, j)` for every lattice cell touching the padded chunk;
-/// `corners` are point indices ordered `[j][k][i]`. The cells at local 32 across are
-/// planes: their "far" corners repeat the near ones (their fraction there is 0).
-fn for_each_cell(mut f: impl FnMut([usize; 8], usize, usize, usize)) {
-    let idx = |i: usize, k: usize, j: usize| (j * NXZ + k) * NXZ + i;
-    for j in 0..CY {
-        for ck in 0..CXZ {
-            let k1 = (ck + 1).min(NXZ - 1);
-            for ci in 0..CXZ {
-                let i1 = (ci + 1).min(NXZ - 1);
-                let corners = [
-                    idx(ci, ck, j),
-                    idx(i1, ck, j),
-                    idx(ci, k1, j),
-                    idx(i1, k1, j),
-                    idx(ci, ck, j + 1),
-                    idx(i1, ck, j + 1),
-                    idx(ci, k1, j + 1),
-                    idx(i1, k1, j + 1),
-                ];
-                f(corners, ci, ck, j);
-            }
-        }
-    }
-}
-
 /// The sign shared by all of a cell's corners, if they are known and agree.
 #[inline]
-fn cell_sign(sign: &[Sign; NP], corners: [usize; 8]) -> Option<Sign> {
+fn cell_sign(sign: &[Sign; MAX_NP], corners: [usize; 8]) -> Option<Sign> {
     let first = sign[corners[0]];
     (first != Sign::Unknown && corners.iter().all(|&c| sign[c] == first)).then_some(first)
 }
@@ -450,4 +1041,6 @@ fn cell_sign(sign: &[Sign; NP], corners: [usize; 8]) -> Option<Sign> {
 /// All `TOP + 2` solidity bits set.
 const FULL: u64 = (1 << (TOP + 2)) - 1;
 
-const _: () = assert!(PADDED == 34 && NXZ == 10 && NY == 7);
+const _: () = assert!(
+    PADDED == 34 && MAX_NXZ == 10 && WIDE == 11 && MAX_NY == 7 && MAX_W == 36 && LEVELS == 8
+);

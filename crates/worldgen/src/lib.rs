@@ -14,6 +14,8 @@
 //! `surface` (block rules both generators share), `density` and `islands` (the two
 //! generators), [`map`] (top-down images).
 
+mod biome;
+mod climate;
 pub mod config;
 mod density;
 mod fbm;
@@ -24,17 +26,21 @@ pub mod presets;
 pub mod reference;
 pub mod seed;
 mod surface;
+mod trees;
 mod validate;
 
+pub use biome::Biome;
 pub use config::{
     Bands, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig, IslandConfig,
-    IslandLayout, NoiseConfig, NoiseKind, WorldConfig,
+    IslandLayout, NatureConfig, NoiseConfig, NoiseKind, RiverConfig, SUPPORTED_VERSIONS,
+    ShapeConfig, Spline, WorldConfig,
 };
 pub use islands::Island;
 pub use presets::LoadError;
 pub use seed::Seed;
+pub use trees::Species;
 
-use terravox_voxel::{Block, Chunk, ChunkPos};
+use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 
 use density::DensityGen;
 use islands::IslandGen;
@@ -83,6 +89,8 @@ pub struct ColumnTop {
     pub y: i32,
     /// That block.
     pub block: Block,
+    /// The column's biome, in worlds with biomes.
+    pub biome: Option<Biome>,
 }
 
 impl Generator {
@@ -91,10 +99,19 @@ impl Generator {
         config.validate()?;
         let seed = config.seed.value();
         let kind = match &config.generator {
-            GeneratorConfig::Density(d) => {
-                Kind::Density(DensityGen::new(d, seed, config.sea_level))
-            }
-            GeneratorConfig::Islands(i) => Kind::Islands(IslandGen::new(i, seed, config.sea_level)),
+            GeneratorConfig::Density(d) => Kind::Density(DensityGen::new(
+                d,
+                seed,
+                config.sea_level,
+                config.nature.as_ref(),
+            )),
+            GeneratorConfig::Islands(i) => Kind::Islands(IslandGen::new(
+                i,
+                seed,
+                config.sea_level,
+                config.version,
+                config.nature.as_ref(),
+            )),
         };
         Ok(Self {
             config: config.clone(),
@@ -114,8 +131,14 @@ impl Generator {
 
     /// The chunk at `pos`, padding included; empty air outside the world's bounds.
     pub fn generate(&self, pos: ChunkPos) -> Chunk {
+        self.generate_tinted(pos).0
+    }
+
+    /// The chunk at `pos` and, in worlds with biomes, the grass tint of each of its
+    /// padded columns (`None` for chunks with nothing to tint: uniform ones).
+    pub fn generate_tinted(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
         if !chunk_in_world(pos) {
-            return Chunk::Uniform(Block::Air);
+            return (Chunk::Uniform(Block::Air), None);
         }
         match &self.kind {
             Kind::Density(g) => g.generate(pos),
@@ -123,30 +146,40 @@ impl Generator {
         }
     }
 
+    /// The biome of column `(x, z)`, in worlds with biomes (version 2 with `nature`);
+    /// outside the world, the nearest column's inside it.
+    pub fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+        let (x, z) = (inside(x), inside(z));
+        match &self.kind {
+            Kind::Density(g) => g.biome_at(x, z),
+            Kind::Islands(g) => g.biome_at(x, z),
+        }
+    }
+
     /// The chunk at `pos` evaluated naively, block by block, with no lattice, no
     /// early-outs and no column reuse: the yardstick for benchmarks. For islands this
     /// equals [`Generator::generate`]; for the density field it is the exact formula the
-    /// lattice interpolates.
+    /// lattice interpolates (biomes and trees as in `generate`).
     pub fn generate_reference(&self, pos: ChunkPos) -> Chunk {
         if !chunk_in_world(pos) {
             return Chunk::Uniform(Block::Air);
         }
         match &self.kind {
             Kind::Density(g) => g.generate_reference(pos),
-            Kind::Islands(g) => {
-                let o = pos.origin();
-                Chunk::from_fn(|x, y, z| g.block_at(o.x + x, o.y + y, o.z + z))
-            }
+            Kind::Islands(g) => g.generate_reference(pos),
         }
     }
 
-    /// The highest solid block of column `(x, z)`: stand on `y + 1` to be on the ground.
+    /// The highest solid block of the terrain in column `(x, z)` (trees aside): stand
+    /// on `y + 1` to be on the ground. Columns outside the world give the nearest
+    /// column inside it.
     pub fn column_top(&self, x: i32, z: i32) -> ColumnTop {
-        let (y, block) = match &self.kind {
+        let (x, z) = (inside(x), inside(z));
+        let (y, block, biome) = match &self.kind {
             Kind::Density(g) => g.column_top(x, z),
             Kind::Islands(g) => g.column_top(x, z),
         };
-        ColumnTop { y, block }
+        ColumnTop { y, block, biome }
     }
 
     /// Height of the highest solid block of column `(x, z)`.
@@ -165,16 +198,21 @@ impl Generator {
 
     /// A dry place to stand near `(x, z)`: the first column (searching outwards in
     /// square rings: every 8 blocks up to 512 blocks away, then sparser rings up to
-    /// `max_radius`) whose top is above sea level. Returns the column and the height
-    /// to stand at, or `None` if all of it is sea. Looks at no more than
-    /// [`Generator::SPAWN_SAMPLES`] columns, and at fewer where a column costs more
-    /// (tall density worlds): the work stays within [`Generator::SPAWN_WORK`] noise
-    /// octaves. Never looks outside the world.
+    /// `max_radius`) whose top is above sea level and where no tree stands. Returns the
+    /// column and the height to stand at, or `None` if all of it is sea. A new player
+    /// should see the land around them: open land not in a hollow is taken at once,
+    /// else the first open land, else the first place in the woods. Looks at no
+    /// more than [`Generator::SPAWN_SAMPLES`] columns, and at fewer where a column
+    /// costs more (tall density worlds): the work stays within
+    /// [`Generator::SPAWN_WORK`] noise octaves. Columns whose shape alone shows they
+    /// lie under the sea cost little. Never looks outside the world.
     pub fn find_land(&self, x: i32, z: i32, max_radius: i32) -> Option<[i32; 3]> {
         let limit = WORLD_LIMIT - 1;
         let (x, z) = (x.clamp(-limit, limit), z.clamp(-limit, limit));
-        let most = Self::SPAWN_SAMPLES.min(Self::SPAWN_WORK / self.column_cost().max(1));
-        let mut samples = 0;
+        let (mut samples, mut work) = (0, 0);
+        // The best place found so far and its rank: 1 open land in a hollow, 2 woods
+        // (0, open land with a view, is returned at once).
+        let mut found: Option<(u8, [i32; 3])> = None;
         for (r, spacing) in search_rings(max_radius.max(0)) {
             for (dx, dz) in ring(r, spacing) {
                 let (cx, cz) = (
@@ -182,16 +220,81 @@ impl Generator {
                     z.saturating_add(dz).clamp(-limit, limit),
                 );
                 samples += 1;
-                if samples > most {
-                    return None;
+                if samples > Self::SPAWN_SAMPLES || work > Self::SPAWN_WORK {
+                    return found.map(|(_, p)| p);
                 }
+                if let Kind::Density(g) = &self.kind
+                    && g.surely_sea(cx, cz)
+                {
+                    work += density::SEA_CHECK_COST;
+                    continue;
+                }
+                let open = self.config.nature.is_none() || {
+                    // Open land all around, not just at the edge of a wood.
+                    work += 5 * density::SEA_CHECK_COST;
+                    [(0, 0), (-24, -24), (24, -24), (-24, 24), (24, 24)]
+                        .iter()
+                        .all(|&(dx, dz)| {
+                            self.biome_at(cx.saturating_add(dx), cz.saturating_add(dz))
+                                .is_some_and(|b| !b.is_wooded())
+                        })
+                };
+                let best = found.map_or(u8::MAX, |(rank, _)| rank);
+                if !open && best <= 2 {
+                    continue;
+                }
+                work += self.column_cost().max(1);
                 let top = self.column_top(cx, cz);
-                if top.y >= self.sea_level() {
-                    return Some([cx, top.y + 1, cz]);
+                if top.y < self.sea_level() || self.tree_near(cx, cz) {
+                    continue;
+                }
+                let place = [cx, top.y + 1, cz];
+                let rank = if !open {
+                    2
+                } else {
+                    // Not in a hollow: no ground 8 blocks away in the four compass
+                    // directions rises above eye level.
+                    work += 4 * self.column_cost().max(1);
+                    let lookout = [(8, 0), (-8, 0), (0, 8), (0, -8)].iter().all(|&(dx, dz)| {
+                        self.column_top(cx.saturating_add(dx), cz.saturating_add(dz))
+                            .y
+                            <= top.y + 1
+                    });
+                    if lookout {
+                        return Some(place);
+                    }
+                    1
+                };
+                if rank < best {
+                    found = Some((rank, place));
                 }
             }
         }
-        None
+        found.map(|(_, p)| p)
+    }
+
+    /// Whether a tree may stand within reach of column `(x, z)` (its trunk within
+    /// two blocks, in a biome that grows trees there).
+    pub fn tree_near(&self, x: i32, z: i32) -> bool {
+        let Some(n) = self.config.nature.as_ref().filter(|n| n.tree_density > 0.0) else {
+            return false;
+        };
+        let c = trees::CROWN;
+        trees::trunks(
+            self.config.seed.value(),
+            n.tree_spacing,
+            x - c,
+            z - c,
+            x + c,
+            z + c,
+        )
+        .iter()
+        .any(|t| {
+            self.biome_at(t.x, t.z).is_some_and(|b| {
+                let looks = b.looks();
+                !looks.species.is_empty() && t.present(looks.trees, n.tree_density)
+            })
+        })
     }
 
     /// The most columns [`Generator::find_land`] looks at.
@@ -207,6 +310,11 @@ impl Generator {
             Kind::Islands(g) => g.column_cost(),
         }
     }
+}
+
+/// The nearest column coordinate inside the world.
+fn inside(v: i32) -> i32 {
+    v.clamp(-WORLD_LIMIT, WORLD_LIMIT - 1)
 }
 
 /// The search rings of [`Generator::find_land`]: `(half-size, point spacing)`, every 8

@@ -1,13 +1,40 @@
 //! Top-down colour maps of a world, for the `map` command and the in-game preview.
 //!
-//! Each pixel shows the top of one column: its block's colour with hill shading (light
-//! from the north-west), or water coloured by depth. Rows are computed in parallel
-//! with rayon; the result does not depend on the thread count.
+//! Each pixel shows the top of one column in one of three [`Layer`]s: its block's
+//! colour with hill shading (light from the north-west) or water coloured by depth;
+//! its biome's legend colour; or its height. Rows are computed in parallel with rayon;
+//! the result does not depend on the thread count.
 
 use rayon::prelude::*;
 use terravox_voxel::Block;
 
-use crate::{ColumnTop, Generator};
+use crate::{Biome, ColumnTop, Generator};
+
+/// What a map shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layer {
+    /// The surface blocks, hill-shaded, and water by depth.
+    #[default]
+    Terrain,
+    /// Each column's biome in its legend colour ([`Biome::map_color`]), hill-shaded.
+    Biomes,
+    /// Heights: blues below sea level, greens to browns to white above it.
+    Height,
+}
+
+impl Layer {
+    /// Every layer.
+    pub const ALL: [Layer; 3] = [Layer::Terrain, Layer::Biomes, Layer::Height];
+
+    /// Its name on the command line and in the panel.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layer::Terrain => "terrain",
+            Layer::Biomes => "biomes",
+            Layer::Height => "height",
+        }
+    }
+}
 
 /// Which part of the world a map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,15 +105,46 @@ pub struct MapImage {
     pub rgb: Vec<u8>,
 }
 
-/// Renders a map of `view` on all of rayon's threads.
+/// A rendered map and how many of its pixels each biome covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Map {
+    /// The image.
+    pub image: MapImage,
+    /// Pixels per biome, in [`Biome::ALL`] order; all zero in worlds without biomes.
+    pub biome_pixels: [u64; Biome::ALL.len()],
+}
+
+impl Map {
+    /// Each biome's share of the map (0..=1) with its name, largest first, leaving out
+    /// biomes not on it.
+    pub fn biome_shares(&self) -> Vec<(Biome, f64)> {
+        let total: u64 = self.biome_pixels.iter().sum();
+        let mut v: Vec<(Biome, f64)> = Biome::ALL
+            .into_iter()
+            .zip(self.biome_pixels)
+            .filter(|&(_, n)| n > 0)
+            .map(|(b, n)| (b, n as f64 / total as f64))
+            .collect();
+        v.sort_by(|a, b| b.1.total_cmp(&a.1));
+        v
+    }
+}
+
+/// Renders the terrain map of `view` on all of rayon's threads.
 pub fn render(generator: &Generator, view: &MapView) -> MapImage {
+    render_layer(generator, view, Layer::Terrain).image
+}
+
+/// Renders one layer of `view` on all of rayon's threads, counting biomes.
+pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer) -> Map {
     let [w, h] = view.size;
     let (gw, gh) = (w as usize + 1, h as usize + 1);
     // Column tops, with one extra row and column to the north-west for shading.
     let mut tops = vec![
         ColumnTop {
             y: 0,
-            block: Block::Air
+            block: Block::Air,
+            biome: None,
         };
         gw * gh
     ];
@@ -106,15 +164,61 @@ pub fn render(generator: &Generator, view: &MapView) -> MapImage {
                 let here = tops[(py + 1) * gw + px + 1];
                 let nw = tops[py * gw + px];
                 let slope = (here.y - nw.y) as f64 / bpp;
-                let c = column_color(here, sea, slope);
+                let c = match layer {
+                    Layer::Terrain => column_color(here, sea, slope),
+                    Layer::Biomes => biome_color(here, slope),
+                    Layer::Height => height_color(here.y - sea),
+                };
                 row[px * 3..px * 3 + 3].copy_from_slice(&c);
             }
         });
-    MapImage {
-        width: w,
-        height: h,
-        rgb,
+    let mut biome_pixels = [0u64; Biome::ALL.len()];
+    for row in tops.chunks(gw).skip(1) {
+        for t in &row[1..] {
+            if let Some(b) = t.biome {
+                biome_pixels[b as usize] += 1;
+            }
+        }
     }
+    Map {
+        image: MapImage {
+            width: w,
+            height: h,
+            rgb,
+        },
+        biome_pixels,
+    }
+}
+
+/// A colour shaded by `slope` (rise towards the light, blocks per block).
+fn shaded(c: [u8; 3], slope: f64) -> [u8; 3] {
+    let shade = (1.0 + slope * 0.35).clamp(0.55, 1.45);
+    c.map(|c| (c as f64 * shade).clamp(0.0, 255.0) as u8)
+}
+
+/// The biome map colour of a column top: its biome's legend colour, hill-shaded; grey
+/// in worlds without biomes.
+pub fn biome_color(top: ColumnTop, slope: f64) -> [u8; 3] {
+    shaded(top.biome.map_or([128; 3], Biome::map_color), slope)
+}
+
+/// The height map colour of a column `above` blocks above sea level.
+pub fn height_color(above: i32) -> [u8; 3] {
+    let ramp: &[(f64, [f64; 3])] = if above < 0 {
+        &[(-128.0, [5.0, 20.0, 70.0]), (0.0, [90.0, 170.0, 230.0])]
+    } else {
+        &[
+            (0.0, [60.0, 140.0, 60.0]),
+            (40.0, [170.0, 190.0, 90.0]),
+            (90.0, [140.0, 100.0, 60.0]),
+            (160.0, [250.0, 250.0, 250.0]),
+        ]
+    };
+    let v = (above as f64).clamp(ramp[0].0, ramp[ramp.len() - 1].0);
+    let i = ramp.windows(2).position(|w| v <= w[1].0).unwrap_or(0);
+    let ((a, ca), (b, cb)) = (ramp[i], ramp[i + 1]);
+    let t = if b > a { (v - a) / (b - a) } else { 0.0 };
+    std::array::from_fn(|k| (ca[k] + (cb[k] - ca[k]) * t) as u8)
 }
 
 /// The map colour of a column top; `slope` is its rise towards the light (blocks per
@@ -126,10 +230,7 @@ pub fn column_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
         let deep = [15.0, 45.0, 115.0];
         return std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8);
     }
-    let shade = (1.0 + slope * 0.35).clamp(0.55, 1.45);
-    top.block
-        .color()
-        .map(|c| (c as f64 * shade).clamp(0.0, 255.0) as u8)
+    shaded(top.block.color(), slope)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! Rules between fields (height bands ascending, archipelago cells wide enough for
 //! their islands) are checked in `config.rs` on top of these ranges.
 
-use crate::config::{DensityConfig, IslandConfig, WorldConfig};
+use crate::config::{DensityConfig, IslandConfig, NatureConfig, ShapeConfig, WorldConfig};
 
 /// How a parameter's value is entered and shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -389,6 +389,129 @@ const JITTER: Spec = Spec {
 pub const ARCHIPELAGO: [Param<Cells>; 2] = [
     param!(CELL_SIZE, "layout.cell_size", |c| c.0),
     param!(JITTER, "layout.jitter", |c| c.1),
+];
+
+const NOISE_CYCLE: Spec = Spec {
+    label: "",
+    min: 256.0,
+    min_open: false,
+    max: 65536.0,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "",
+};
+
+/// The shape's noise scales (version 2, density worlds): panel group "Shape".
+pub const SHAPE: [Param<ShapeConfig>; 3] = [
+    param!(
+        Spec {
+            label: "continent scale",
+            tooltip: "Blocks per cycle of continentalness: the size of oceans and continents.",
+            ..NOISE_CYCLE
+        },
+        "shape.continent_scale",
+        |c| c.continent_scale
+    ),
+    param!(
+        Spec {
+            label: "erosion scale",
+            tooltip: "Blocks per cycle of erosion: how far mountain ranges and plains extend.",
+            ..NOISE_CYCLE
+        },
+        "shape.erosion_scale",
+        |c| c.erosion_scale
+    ),
+    param!(
+        Spec {
+            label: "ridge scale",
+            tooltip: "Blocks per cycle of weirdness: the spacing of peaks, valleys and rivers.",
+            ..NOISE_CYCLE
+        },
+        "shape.ridge_scale",
+        |c| c.ridge_scale
+    ),
+];
+
+/// The rivers (version 2, density worlds): panel group "Rivers".
+pub const RIVERS: [Param<ShapeConfig>; 2] = [
+    param!(
+        Spec {
+            label: "river width",
+            min: 0.0,
+            min_open: false,
+            max: 0.2,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "Half-width of a river on the weirdness noise; 0 turns rivers off.",
+        },
+        "shape.rivers.width",
+        |c| c.rivers.width
+    ),
+    param!(
+        Spec {
+            label: "river depth",
+            min: 1.0,
+            min_open: false,
+            max: 32.0,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "Blocks below sea level of a river's middle.",
+        },
+        "shape.rivers.depth",
+        |c| c.rivers.depth
+    ),
+];
+
+/// The climate (version 2): panel group "Climate".
+pub const CLIMATE: [Param<NatureConfig>; 2] = [
+    param!(
+        Spec {
+            label: "temperature scale",
+            tooltip: "Blocks per cycle of temperature: the size of hot and cold regions.",
+            ..NOISE_CYCLE
+        },
+        "temperature_scale",
+        |c| c.temperature_scale
+    ),
+    param!(
+        Spec {
+            label: "humidity scale",
+            tooltip: "Blocks per cycle of humidity: the size of dry and wet regions.",
+            ..NOISE_CYCLE
+        },
+        "humidity_scale",
+        |c| c.humidity_scale
+    ),
+];
+
+/// The trees (version 2): panel group "Trees".
+pub const TREES: [Param<NatureConfig>; 2] = [
+    param!(
+        Spec {
+            label: "tree density",
+            min: 0.0,
+            min_open: false,
+            max: 4.0,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "Trees relative to each biome's own density: 0 none, 1 as the biome says.",
+        },
+        "tree_density",
+        |c| c.tree_density
+    ),
+    param!(
+        Spec {
+            label: "tree spacing",
+            min: 4.0,
+            min_open: false,
+            max: 32.0,
+            max_open: false,
+            scale: Scale::Integer,
+            tooltip: "Side of the tree grid's cells in blocks: at most one tree a cell.",
+        },
+        "tree_spacing",
+        |c| c.tree_spacing
+    ),
 ];
 
 #[cfg(test)]

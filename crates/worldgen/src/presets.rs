@@ -8,7 +8,11 @@ use thiserror::Error;
 use crate::config::{ConfigError, WorldConfig};
 
 /// The built-in presets, by name, in display order.
-pub const BUILTIN: [(&str, &str); 4] = [
+pub const BUILTIN: [(&str, &str); 5] = [
+    (
+        "continents",
+        include_str!("../../../assets/presets/continents.ron"),
+    ),
     ("cliffs", include_str!("../../../assets/presets/cliffs.ron")),
     (
         "amplified",
@@ -83,9 +87,9 @@ pub fn builtin(name: &str) -> Result<WorldConfig, LoadError> {
 }
 
 impl Default for WorldConfig {
-    /// The default world: the `cliffs` preset.
+    /// The default world: the `continents` preset.
     fn default() -> Self {
-        builtin("cliffs").expect("the cliffs preset is built in and valid")
+        builtin("continents").expect("the continents preset is built in and valid")
     }
 }
 

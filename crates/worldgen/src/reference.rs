@@ -2,7 +2,9 @@
 //! with each parameter's value in the built-in presets.
 
 use crate::config::{GeneratorConfig, IslandLayout};
-use crate::params::{ARCHIPELAGO, BANDS, DENSITY, ISLANDS, Param, WORLD};
+use crate::params::{
+    ARCHIPELAGO, BANDS, CLIMATE, DENSITY, ISLANDS, Param, RIVERS, SHAPE, TREES, WORLD,
+};
 use crate::presets::builtin;
 
 /// The parameter reference as a Markdown table, with each parameter's value in the
@@ -51,6 +53,32 @@ pub fn markdown_table() -> String {
         if let IslandLayout::Archipelago { cell_size, jitter } = i.layout {
             rows(&mut out, "generator.", &ARCHIPELAGO, &(cell_size, jitter));
         }
+    }
+    out.push_str(
+        "\n## `Density` shape (version 2, `generator.shape`; defaults from `continents`)\n\n\
+         Terrain that varies over the land. Besides these numbers, five splines map the\n\
+         noises to the formula's parameters: `height` (continentalness to base height),\n\
+         `mountains` (erosion to mountain height), `peaks` (peaks-and-valleys to the share\n\
+         of it), `roughness` (erosion to a factor of `scale`) and `crags` (erosion to a\n\
+         factor of `cliff_scale`): lists of 2 to 16 `(x, y)` points with `x` ascending in\n\
+         `[-1, 1]`.\n\n",
+    );
+    out.push_str(header);
+    let continents = builtin("continents").expect("built in");
+    if let GeneratorConfig::Density(d) = &continents.generator
+        && let Some(s) = &d.shape
+    {
+        rows(&mut out, "generator.", &SHAPE, s);
+        rows(&mut out, "generator.", &RIVERS, s);
+    }
+    out.push_str(
+        "\n## Nature (version 2, `nature`; defaults from `continents`)\n\n\
+         Climate, biomes and trees, for both generators.\n\n",
+    );
+    out.push_str(header);
+    if let Some(n) = &continents.nature {
+        rows(&mut out, "nature.", &CLIMATE, n);
+        rows(&mut out, "nature.", &TREES, n);
     }
     out
 }

@@ -4,6 +4,8 @@
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 
+use crate::biome::{self, Kind};
+
 /// The block rules of a world's surface: which block a solid or a fluid is at a height.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Surface {
@@ -27,6 +29,24 @@ impl Surface {
         }
     }
 
+    /// The block of a solid at height `y` with `depth` solid blocks above it, in a
+    /// column of look `kind` (version 2): the biome's top, patches and filler, its
+    /// shore and sea floor, snow above the snow line.
+    #[inline]
+    pub fn biome_block(self, y: i32, depth: i32, kind: Kind) -> Block {
+        let sea = self.sea_level;
+        let looks = biome::biome_of(kind).looks();
+        match depth {
+            0 if y >= self.snow_line => Block::Snow,
+            0 if y < sea - 6 => looks.floor,
+            0 if y <= sea + 1 => looks.shore,
+            0 => biome::top_of(kind),
+            1..=3 if y + depth <= sea + 1 => looks.shore,
+            1..=3 => looks.filler,
+            _ => Block::Stone,
+        }
+    }
+
     /// The block of a non-solid at height `y`.
     #[inline]
     pub fn fluid_block(self, y: i32) -> Block {
@@ -45,7 +65,13 @@ impl Surface {
         } else if oy - 1 > self.sea_level {
             Chunk::Uniform(Block::Air)
         } else {
-            Chunk::from_fn(|_, y, _| self.fluid_block(oy + y))
+            // Water up to sea level, air above, a layer at a time.
+            let mut blocks = terravox_voxel::dense_array(Block::Air);
+            let layer = terravox_voxel::PADDED * terravox_voxel::PADDED;
+            for (ly, slab) in blocks.chunks_mut(layer).enumerate() {
+                slab.fill(self.fluid_block(oy + ly as i32 - 1));
+            }
+            Chunk::Dense(blocks)
         }
     }
 }

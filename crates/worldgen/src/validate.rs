@@ -2,7 +2,10 @@
 //! [`crate::params`] plus the rules between fields; every problem names its field, the
 //! value and what is allowed.
 
-use crate::config::{ConfigError, GENERATOR_VERSION, GeneratorConfig, IslandLayout, WorldConfig};
+use crate::config::{
+    ConfigError, DensityConfig, GeneratorConfig, IslandLayout, SUPPORTED_VERSIONS, ShapeConfig,
+    Spline, WorldConfig,
+};
 use crate::params::{self, Param};
 use crate::seed::Seed;
 use crate::{HEIGHT_LIMIT, PLAYABLE_MARGIN, WORLD_FLOOR};
@@ -46,6 +49,36 @@ impl Check {
         }
     }
 
+    /// Checks a spline: 2 to 16 points, `x` strictly ascending in `[-1, 1]`, `y` in
+    /// `range`.
+    fn spline(&mut self, field: &str, spline: &Spline, range: (f64, f64)) {
+        let points = &spline.0;
+        if !(2..=16).contains(&points.len()) {
+            self.fail(field, format!("{} points", points.len()), "2 to 16 points");
+            return;
+        }
+        let mut last = f64::NEG_INFINITY;
+        for (i, &[x, y]) in points.iter().enumerate() {
+            if !(x.is_finite() && (-1.0..=1.0).contains(&x) && x > last) {
+                self.fail(
+                    &format!("{field}[{i}].0"),
+                    x,
+                    &format!("a number in [-1, 1] above the point before it ({last})"),
+                );
+                return;
+            }
+            if !(y.is_finite() && (range.0..=range.1).contains(&y)) {
+                self.fail(
+                    &format!("{field}[{i}].1"),
+                    y,
+                    &format!("a finite number in [{}, {}]", range.0, range.1),
+                );
+                return;
+            }
+            last = x;
+        }
+    }
+
     /// Checks every parameter of a table on `config`, naming fields `{prefix}{field}`.
     fn params<C>(&mut self, prefix: &str, table: &[Param<C>], config: &C) {
         for p in table {
@@ -57,28 +90,96 @@ impl Check {
     }
 }
 
+/// The shape's splines with their names and allowed values.
+fn splines(s: &ShapeConfig) -> [(&'static str, &Spline, (f64, f64)); 5] {
+    [
+        ("height", &s.height, (-512.0, 512.0)),
+        ("mountains", &s.mountains, (-512.0, 512.0)),
+        ("peaks", &s.peaks, (-4.0, 4.0)),
+        ("roughness", &s.roughness, (0.0, 8.0)),
+        ("crags", &s.crags, (0.0, 8.0)),
+    ]
+}
+
+/// The lowest and highest surface a density world can have: `(n + cliff)` spans
+/// `[-1, 1 + cliff_scale]` around the column's offset.
+pub(crate) fn surface_range(d: &DensityConfig, sea_level: i32) -> (f64, f64) {
+    let base = d.offset - d.threshold;
+    let Some(s) = &d.shape else {
+        return (base - d.scale - 1.0, base + d.scale * (1.0 + d.cliff_scale));
+    };
+    let (h, m, p, r, k) = (
+        s.height.range(),
+        s.mountains.range(),
+        s.peaks.range(),
+        s.roughness.range(),
+        s.crags.range(),
+    );
+    let products = [m.0 * p.0, m.0 * p.1, m.1 * p.0, m.1 * p.1];
+    let (mlo, mhi) = products
+        .iter()
+        .fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let scale = d.scale * r.1;
+    let river = sea_level as f64 - s.rivers.depth - d.threshold;
+    let lowest = (base + h.0 + mlo).min(river) - scale - 1.0;
+    let highest = base + h.1 + mhi + scale * (1.0 + d.cliff_scale * k.1);
+    (lowest, highest)
+}
+
 impl WorldConfig {
     /// Every problem with this config, each naming its field. Empty when valid. The
     /// ranges come from [`crate::params`]; rules between fields are checked here.
     pub fn problems(&self) -> Vec<ConfigError> {
         let mut c = Check { errors: Vec::new() };
-        if self.version != GENERATOR_VERSION {
+        if !SUPPORTED_VERSIONS.contains(&self.version) {
             c.fail(
                 "version",
                 self.version,
-                &format!("{GENERATOR_VERSION} (this build's generator version)"),
+                &format!(
+                    "a generator version this build knows: {}..={}",
+                    SUPPORTED_VERSIONS.start(),
+                    SUPPORTED_VERSIONS.end()
+                ),
             );
         }
+        let shape = match &self.generator {
+            GeneratorConfig::Density(d) => d.shape.as_ref(),
+            GeneratorConfig::Islands(_) => None,
+        };
+        if self.version < 2 {
+            if self.nature.is_some() {
+                c.fail(
+                    "nature",
+                    "(climate, biomes, trees)",
+                    "no `nature` in a version-1 world (biomes and trees need `version: 2`)",
+                );
+            }
+            if shape.is_some() {
+                c.fail(
+                    "generator.shape",
+                    "(terrain shape)",
+                    "no `shape` in a version-1 world (it needs `version: 2`)",
+                );
+            }
+        }
         c.params("", &params::WORLD, self);
+        if let Some(n) = &self.nature {
+            c.params("nature.", &params::CLIMATE, n);
+            c.params("nature.", &params::TREES, n);
+        }
         let ranges_ok = c.errors.is_empty();
         match &self.generator {
             GeneratorConfig::Density(d) => {
                 c.params("generator.", &params::DENSITY, d);
+                if let Some(s) = &d.shape {
+                    c.params("generator.", &params::SHAPE, s);
+                    c.params("generator.", &params::RIVERS, s);
+                    for (name, spline, range) in splines(s) {
+                        c.spline(&format!("generator.shape.{name}"), spline, range);
+                    }
+                }
                 if ranges_ok && c.errors.is_empty() {
-                    // (n + cliff) spans [-1, 1 + cliff_scale]: the surface lies between.
-                    let base = d.offset - d.threshold;
-                    let lowest = base - d.scale - 1.0;
-                    let highest = base + d.scale * (1.0 + d.cliff_scale);
+                    let (lowest, highest) = surface_range(d, self.sea_level);
                     c.playable("generator.offset", d.offset, lowest, highest);
                 }
             }
@@ -163,8 +264,29 @@ impl WorldConfig {
         let mut c = self.clone();
         c.seed = Seed::new(self.seed.value().to_string());
         zeros(&params::WORLD, &mut c);
+        if let Some(n) = &mut c.nature {
+            zeros(&params::CLIMATE, n);
+            zeros(&params::TREES, n);
+        }
         match &mut c.generator {
-            GeneratorConfig::Density(d) => zeros(&params::DENSITY, d),
+            GeneratorConfig::Density(d) => {
+                zeros(&params::DENSITY, d);
+                if let Some(s) = &mut d.shape {
+                    zeros(&params::SHAPE, s);
+                    zeros(&params::RIVERS, s);
+                    for spline in [
+                        &mut s.height,
+                        &mut s.mountains,
+                        &mut s.peaks,
+                        &mut s.roughness,
+                        &mut s.crags,
+                    ] {
+                        for p in &mut spline.0 {
+                            *p = p.map(|v| v + 0.0);
+                        }
+                    }
+                }
+            }
             GeneratorConfig::Islands(i) => {
                 zeros(&params::ISLANDS, i);
                 zeros(&params::BANDS, i);

@@ -14,6 +14,27 @@ pub fn generator(preset: &str, seed: &str) -> Generator {
     Generator::new(&cfg).expect("valid preset")
 }
 
+/// The version-1 presets as they shipped: world codes shared before version 2 must
+/// keep their worlds.
+pub const V1_PRESETS: [(&str, &str); 4] = [
+    ("cliffs", include_str!("v1/cliffs.ron")),
+    ("amplified", include_str!("v1/amplified.ron")),
+    ("islands", include_str!("v1/islands.ron")),
+    ("archipelago", include_str!("v1/archipelago.ron")),
+];
+
+/// A version-1 preset with a seed, validated into a generator.
+pub fn generator_v1(preset: &str, seed: &str) -> Generator {
+    let (_, text) = V1_PRESETS
+        .iter()
+        .find(|(n, _)| *n == preset)
+        .expect("a version-1 preset");
+    let cfg = WorldConfig::from_ron(text)
+        .expect("version-1 configs stay valid")
+        .with_seed(Seed::new(seed));
+    Generator::new(&cfg).expect("valid")
+}
+
 /// The chunks every golden and determinism test looks at: a column through the
 /// surface at the origin, chunks at negative coordinates, and a far one.
 pub fn fixed_chunks() -> Vec<ChunkPos> {
@@ -28,6 +49,23 @@ pub fn fixed_chunks() -> Vec<ChunkPos> {
         ChunkPos::new(40, 0, -37),
         ChunkPos::new(2, -1, 7),
     ]);
+    v
+}
+
+/// The fixed chunks plus a 3x3x3 block of chunks around the spawn (`find_land`): in
+/// worlds whose origin is sea, the land's biomes and trees are hashed too.
+pub fn golden_chunks(g: &Generator) -> Vec<ChunkPos> {
+    let mut v = fixed_chunks();
+    if let Some([x, y, z]) = g.find_land(0, 0, 4096) {
+        let c = terravox_voxel::BlockPos::new(x, y, z).to_chunk().0;
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                for dx in -1..=1 {
+                    v.push(ChunkPos::new(c.x + dx, c.y + dy, c.z + dz));
+                }
+            }
+        }
+    }
     v
 }
 

@@ -3,15 +3,19 @@
 
 mod common;
 
-use common::{fixed_chunks, generator, hash_chunks, world_hash};
+use common::{
+    V1_PRESETS, fixed_chunks, generator, generator_v1, golden_chunks, hash_chunks, world_hash,
+};
 use rayon::prelude::*;
+use terravox_voxel::ChunkPos;
 use terravox_worldgen::{Generator, GeneratorConfig, Seed, presets};
 
 const SEEDS: [&str; 3] = ["terravox", "42", "-7 islands and cliffs"];
 
-/// Golden world hashes: (preset, seed, hash of `fixed_chunks`). A change that alters
-/// worlds must update these on purpose (and bump `GENERATOR_VERSION`).
-const GOLDEN: [(&str, &str, u64); 12] = [
+/// Golden world hashes of the version-1 presets as they shipped: (preset, seed, hash
+/// of `fixed_chunks`). These never change: a version-1 world code is the same world
+/// forever.
+const GOLDEN_V1: [(&str, &str, u64); 12] = [
     ("cliffs", "terravox", 0x7a1249d2dea30f05),
     ("cliffs", "42", 0xd40d115f7994737c),
     ("cliffs", "-7 islands and cliffs", 0xe0d690b300a2ea77),
@@ -26,12 +30,39 @@ const GOLDEN: [(&str, &str, u64); 12] = [
     ("archipelago", "-7 islands and cliffs", 0x1f836e62c215c8f3),
 ];
 
-#[test]
-fn golden_hashes_match() {
+/// Golden world hashes of the built-in (version 2) presets, over the fixed chunks and
+/// the land around the spawn (`golden_chunks`). A change that alters
+/// these worlds must update them on purpose and bump `GENERATOR_VERSION`.
+const GOLDEN_V2: [(&str, &str, u64); 15] = [
+    ("continents", "terravox", 0x83788967af877e8c),
+    ("continents", "42", 0x895d42a82d007cae),
+    ("continents", "-7 islands and cliffs", 0x9c744cce055a0cc5),
+    ("cliffs", "terravox", 0x43462d03c8ef1e36),
+    ("cliffs", "42", 0xde11470e766899c1),
+    ("cliffs", "-7 islands and cliffs", 0x2f297f884b2c3856),
+    ("amplified", "terravox", 0xb8904a117c9cc8aa),
+    ("amplified", "42", 0x5549dfe4566ae422),
+    ("amplified", "-7 islands and cliffs", 0xba9b5ea4f652453d),
+    ("islands", "terravox", 0x170996745f576a67),
+    ("islands", "42", 0x9e19e367ae03fa82),
+    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+    ("archipelago", "terravox", 0x49eb7ceaf7b01652),
+    ("archipelago", "42", 0xe51f76cc0e0dbde3),
+    ("archipelago", "-7 islands and cliffs", 0x07e863ea616a98a2),
+];
+
+/// Checks a golden table over the chunks `chunks` picks, printing the whole new table
+/// when any hash differs.
+fn check_golden(
+    table: &[(&str, &str, u64)],
+    make: fn(&str, &str) -> Generator,
+    chunks: fn(&Generator) -> Vec<ChunkPos>,
+) {
     let mut report = String::new();
     let mut ok = true;
-    for (preset, seed, want) in GOLDEN {
-        let got = world_hash(&generator(preset, seed), &fixed_chunks());
+    for &(preset, seed, want) in table {
+        let g = make(preset, seed);
+        let got = world_hash(&g, &chunks(&g));
         report += &format!("    (\"{preset}\", \"{seed}\", {got:#018x}),\n");
         ok &= got == want;
     }
@@ -39,11 +70,40 @@ fn golden_hashes_match() {
         ok,
         "golden hashes changed; if on purpose, the new table is:\n{report}"
     );
-    assert_eq!(GOLDEN.len(), presets::names().count() * SEEDS.len());
+}
+
+#[test]
+fn version_1_worlds_are_unchanged() {
+    check_golden(&GOLDEN_V1, generator_v1, |_| fixed_chunks());
+    assert_eq!(GOLDEN_V1.len(), V1_PRESETS.len() * SEEDS.len());
+    for (name, text) in V1_PRESETS {
+        let cfg = terravox_worldgen::WorldConfig::from_ron(text).unwrap();
+        assert_eq!(cfg.version, 1, "{name}");
+        // Version-1 world codes are written as they always were (no new fields), so
+        // their saves keep their names.
+        assert!(!cfg.to_world_code().contains("nature"), "{name}");
+        assert!(!cfg.to_world_code().contains("shape"), "{name}");
+    }
+}
+
+#[test]
+fn version_2_golden_hashes_match() {
+    check_golden(&GOLDEN_V2, generator, golden_chunks);
+    assert_eq!(GOLDEN_V2.len(), presets::names().count() * SEEDS.len());
+}
+
+#[test]
+fn version_1_determinism_holds_too() {
+    for (preset, _) in V1_PRESETS {
+        let g = generator_v1(preset, "determinism");
+        let base = pooled_hash(&g, 1, false);
+        assert_eq!(base, pooled_hash(&g, 4, false), "{preset}: 4 threads");
+        assert_eq!(base, pooled_hash(&g, 3, true), "{preset}: shuffled");
+    }
 }
 
 fn pooled_hash(g: &Generator, threads: usize, shuffle: bool) -> u64 {
-    let mut positions = fixed_chunks();
+    let mut positions = golden_chunks(g);
     if shuffle {
         // A fixed permutation that moves every element.
         positions.reverse();

@@ -112,7 +112,7 @@ fn broken_ron_reports_line_and_column() {
         .to_string();
     assert!(e.starts_with("line 1, column"), "{e}");
     // A well-formed file with an out-of-range value names the field.
-    let bad = presets::BUILTIN[0].1.replace("octaves: 4", "octaves: 99");
+    let bad = presets::BUILTIN[0].1.replace("octaves: 3", "octaves: 99");
     assert_eq!(
         WorldConfig::from_ron(&bad).unwrap_err().field(),
         Some("generator.noise.octaves")
@@ -260,4 +260,69 @@ fn accessors_read_and_write_their_own_field() {
             assert_eq!((q.get)(&copy), (q.get)(d), "{} moved {}", p.field, q.field);
         }
     }
+}
+
+#[test]
+fn version_2_fields_are_validated_with_their_field_named() {
+    let base = presets::builtin("continents").unwrap();
+    let check = |edit: &dyn Fn(&mut WorldConfig), field: &str| {
+        let mut cfg = base.clone();
+        edit(&mut cfg);
+        let e = cfg.validate().unwrap_err();
+        assert_eq!(e.field(), Some(field), "{e}");
+        // A broken config never makes a generator.
+        assert!(terravox_worldgen::Generator::new(&cfg).is_err());
+    };
+    fn shape(c: &mut WorldConfig) -> &mut terravox_worldgen::ShapeConfig {
+        let terravox_worldgen::GeneratorConfig::Density(d) = &mut c.generator else {
+            panic!("continents is a density world")
+        };
+        d.shape.as_mut().expect("continents has a shape")
+    }
+    check(
+        &|c| shape(c).continent_scale = 10.0,
+        "generator.shape.continent_scale",
+    );
+    check(
+        &|c| shape(c).rivers.width = 0.5,
+        "generator.shape.rivers.width",
+    );
+    check(
+        &|c| shape(c).rivers.depth = f64::NAN,
+        "generator.shape.rivers.depth",
+    );
+    check(
+        &|c| shape(c).height.0[1][0] = -2.0,
+        "generator.shape.height[1].0",
+    );
+    check(
+        &|c| shape(c).peaks.0[0][1] = 99.0,
+        "generator.shape.peaks[0].1",
+    );
+    check(&|c| shape(c).crags.0.truncate(1), "generator.shape.crags");
+    check(
+        &|c| c.nature.as_mut().unwrap().tree_spacing = 100,
+        "nature.tree_spacing",
+    );
+    check(
+        &|c| c.nature.as_mut().unwrap().humidity_scale = -1.0,
+        "nature.humidity_scale",
+    );
+    // A spline's points must ascend.
+    check(
+        &|c| shape(c).mountains.0.swap(0, 1),
+        "generator.shape.mountains[1].0",
+    );
+    // Version-1 world codes cannot carry version-2 parts, and unknown versions are
+    // refused rather than generated differently.
+    check(&|c| c.version = 1, "nature");
+    check(&|c| c.version = 3, "version");
+    let mut old = presets::builtin("cliffs").unwrap();
+    old.version = 1;
+    old.nature = None;
+    assert!(old.validate().is_ok(), "a version-1 cliffs world is fine");
+    // Splines round-trip through RON as lists of pairs.
+    let text = base.to_ron_pretty();
+    assert!(text.contains("(-1.0, -70.0),"), "{text}");
+    assert_eq!(WorldConfig::from_ron(&text).unwrap(), base);
 }

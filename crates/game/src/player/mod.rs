@@ -67,7 +67,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// How high above the sea a player of a world without land appears (flying).
 const ABOVE_SEA: f64 = 24.0;
 /// How far from the origin the spawn search looks for land.
-const SPAWN_RADIUS: i32 = 2048;
+const SPAWN_RADIUS: i32 = 4096;
 
 /// Where to stand in a world: on land near the origin (searching outwards for
 /// islands, bounded), else above the sea at the origin.
@@ -88,7 +88,8 @@ fn above_sea(generator: &Generator) -> DVec3 {
 
 /// The view a player standing at `feet` starts with, as `[yaw, pitch]` in radians:
 /// of 16 compass directions, the one where the terrain stays below the eye for the
-/// longest stretch (up to 96 blocks; ties go to the lower land, a view over it),
+/// longest stretch with no tree in the way (up to 96 blocks; ties go to the lower
+/// land, a view over it),
 /// looking a little down onto the land. Water counts as flat.
 pub fn spawn_view(generator: &Generator, feet: DVec3) -> [f32; 2] {
     const DIRECTIONS: usize = 16;
@@ -102,9 +103,9 @@ pub fn spawn_view(generator: &Generator, feet: DVec3) -> [f32; 2] {
         let (mut clear, mut sum) = (REACH, 0.0);
         for d in 1..=REACH {
             let p = feet.xz() + dir * d as f64;
-            let top = generator.surface_height(p.x.floor() as i32, p.y.floor() as i32);
-            let surface = (top as f64 + 1.0).max(water);
-            if surface > eye {
+            let (x, z) = (p.x.floor() as i32, p.y.floor() as i32);
+            let surface = (generator.surface_height(x, z) as f64 + 1.0).max(water);
+            if surface > eye || generator.tree_near(x, z) {
                 clear = d;
                 break;
             }

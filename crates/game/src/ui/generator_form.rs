@@ -1,6 +1,7 @@
 //! The generator's parameters as widgets, driven by the tables in
 //! `terravox_worldgen::params` (the same ranges validation uses), plus the choices
-//! that are not numbers: the noise kind and the island layout.
+//! that are not numbers: the noise kind and the island layout. Grouped as Shape,
+//! Rivers, Climate and Trees.
 
 use bevy_egui::egui;
 use terravox_worldgen::params::{self, Param, Scale};
@@ -35,12 +36,39 @@ fn noise_kind(ui: &mut egui::Ui, kind: &mut NoiseKind) {
         });
 }
 
-/// Edits the generator parameters of `cfg`.
+/// A collapsible group of widgets.
+fn group(ui: &mut egui::Ui, name: &str, open: bool, add: impl FnOnce(&mut egui::Ui)) {
+    egui::CollapsingHeader::new(name)
+        .default_open(open)
+        .show(ui, add);
+}
+
+/// Edits the generator parameters of `cfg`, in groups.
 pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
+    group(ui, "Shape", true, |ui| shape(ui, cfg));
+    if let GeneratorConfig::Density(d) = &mut cfg.generator
+        && let Some(s) = &mut d.shape
+    {
+        group(ui, "Rivers", false, |ui| sliders(ui, &params::RIVERS, s));
+    }
+    if let Some(n) = &mut cfg.nature {
+        group(ui, "Climate", false, |ui| sliders(ui, &params::CLIMATE, n));
+        group(ui, "Trees", false, |ui| sliders(ui, &params::TREES, n));
+    }
+}
+
+/// The terrain's shape parameters.
+fn shape(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
     match &mut cfg.generator {
         GeneratorConfig::Density(d) => {
             noise_kind(ui, &mut d.noise.kind);
             sliders(ui, &params::DENSITY, d);
+            if let Some(s) = &mut d.shape {
+                sliders(ui, &params::SHAPE, s);
+                ui.label(
+                    "Splines (height, mountains, peaks, roughness, crags): edit in a config file.",
+                );
+            }
         }
         GeneratorConfig::Islands(i) => {
             noise_kind(ui, &mut i.kind);

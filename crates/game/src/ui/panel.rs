@@ -31,6 +31,19 @@ pub(super) struct PanelState {
     pub confirm_discard: bool,
 }
 
+/// What a world's generator version means, for the panel.
+fn version_note(version: u32) -> String {
+    if version < terravox_worldgen::GENERATOR_VERSION {
+        format!(
+            "Generator version {version}: a world code from an older terravox, generated \
+             exactly as it was then (presets are version {}).",
+            terravox_worldgen::GENERATOR_VERSION
+        )
+    } else {
+        format!("Generator version {version}: biomes, rivers and trees.")
+    }
+}
+
 impl PanelState {
     /// The panel for `world`.
     pub(super) fn new(world: &WorldConfig) -> Self {
@@ -116,6 +129,7 @@ pub(super) fn draw_panel(
                         }
                     });
                     state.pending.seed = Seed::new(state.seed.clone());
+                    ui.label(version_note(state.pending.version));
                     generator_form::sliders(ui, &params::WORLD, &mut state.pending);
                     show_preview(ui, &mut preview, feet);
                     ui.separator();

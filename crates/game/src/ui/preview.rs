@@ -1,11 +1,12 @@
 //! The panel's live preview map of the pending config around the player, computed on
-//! a worker task and shown with the player as a red dot.
+//! a worker task and shown with the player as a red dot, in the layer the player picks
+//! (terrain, biomes or height).
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::egui;
-use terravox_worldgen::map::{self, MapImage, MapView};
+use terravox_worldgen::map::{self, Layer, MapImage, MapView};
 use terravox_worldgen::{Generator, GeneratorConfig, WorldConfig};
 
 use super::panel::PanelState;
@@ -16,21 +17,28 @@ const PREVIEW_PIXELS: u32 = 192;
 /// The preview recentres when the player moves this far from its centre.
 const PREVIEW_RECENTRE: i32 = 64;
 
+/// What a preview image shows: a config, a view and a layer.
+type Wanted = (WorldConfig, MapView, Layer);
+
 /// The live preview map of the pending config around the player.
 #[derive(Resource, Default)]
 pub(super) struct Preview {
-    /// The config and view the latest image (or running task) is for.
-    wanted: Option<(WorldConfig, MapView)>,
-    task: Option<Task<(WorldConfig, MapView, MapImage)>>,
+    /// The layer shown.
+    layer: Layer,
+    /// The config, view and layer the latest image (or running task) is for.
+    wanted: Option<Wanted>,
+    task: Option<Task<(Wanted, MapImage)>>,
     /// The latest finished image, not yet uploaded to egui.
     image: Option<(MapView, MapImage)>,
     texture: Option<(MapView, egui::TextureHandle)>,
 }
 
-/// The map view a preview of `cfg` around `feet` uses: a wider scale for islands.
+/// The map view a preview of `cfg` around `feet` uses: wider scales for islands and
+/// for continents.
 fn preview_view(cfg: &WorldConfig, feet: DVec3) -> MapView {
     let snap = |v: f64| (v.floor() as i32).div_euclid(PREVIEW_RECENTRE) * PREVIEW_RECENTRE;
-    let blocks_per_pixel = match cfg.generator {
+    let blocks_per_pixel = match &cfg.generator {
+        GeneratorConfig::Density(d) if d.shape.is_some() => 16,
         GeneratorConfig::Density(_) => 3,
         GeneratorConfig::Islands(_) => 5,
     };
@@ -50,15 +58,19 @@ pub(super) fn update_preview(
 ) {
     let preview = &mut *preview;
     if let Some(task) = &mut preview.task
-        && let Some((cfg, view, img)) = check_ready(task)
+        && let Some((done, img)) = check_ready(task)
     {
         preview.task = None;
-        if preview.wanted.as_ref() == Some(&(cfg, view)) {
-            preview.image = Some((view, img));
+        if preview.wanted.as_ref() == Some(&done) {
+            preview.image = Some((done.1, img));
         }
     }
     let feet = player.single().map(|p| p.position).unwrap_or_default();
-    let wanted = (state.pending.clone(), preview_view(&state.pending, feet));
+    let wanted = (
+        state.pending.clone(),
+        preview_view(&state.pending, feet),
+        preview.layer,
+    );
     if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {
         return;
     }
@@ -68,16 +80,21 @@ pub(super) fn update_preview(
         preview.texture = None;
         return;
     };
-    let (cfg, view) = wanted.clone();
-    preview.wanted = Some(wanted);
+    preview.wanted = Some(wanted.clone());
     preview.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        let img = map::render(&generator, &view);
-        (cfg, view, img)
+        let img = map::render_layer(&generator, &wanted.1, wanted.2).image;
+        (wanted, img)
     }));
 }
 
-/// Draws the preview with the player marked.
+/// Draws the layer choice and the preview with the player marked.
 pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: DVec3) {
+    ui.horizontal(|ui| {
+        ui.label("Map:");
+        for layer in Layer::ALL {
+            ui.radio_value(&mut preview.layer, layer, layer.name());
+        }
+    });
     if let Some((view, img)) = preview.image.take() {
         let color = egui::ColorImage::from_rgb([img.width as usize, img.height as usize], &img.rgb);
         let tex = ui

@@ -9,7 +9,7 @@ use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::Task;
 use terravox_mesher::Surface;
-use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
+use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos, ColumnTints};
 
 /// The point chunks stream around (the player's feet, world coordinates), set each
 /// frame in `Simulate`.
@@ -38,6 +38,8 @@ impl RenderOrigin {
 pub(crate) struct LoadedChunk {
     /// The blocks, padding included.
     pub blocks: Arc<Chunk>,
+    /// The biome tints of its columns, as generated (for remeshing).
+    pub tints: Option<Arc<ColumnTints>>,
     /// Entities drawing it (opaque and water), if it has faces.
     pub entities: Vec<Entity>,
     /// Bumped by every edit of its blocks; a remesh result for an older revision is
@@ -63,6 +65,8 @@ pub(crate) struct ChunkResult {
     pub epoch: u64,
     /// Its blocks.
     pub blocks: Arc<Chunk>,
+    /// The biome tints of its columns.
+    pub tints: Option<Arc<ColumnTints>>,
     /// Opaque surface.
     pub opaque: Surface,
     /// Water surface.
@@ -109,6 +113,11 @@ impl Chunks {
     /// The blocks of a loaded chunk, padding included.
     pub fn blocks(&self, c: ChunkPos) -> Option<&Arc<Chunk>> {
         self.loaded.get(&c).map(|lc| &lc.blocks)
+    }
+
+    /// The biome tints of a loaded chunk, if it has any.
+    pub fn tints(&self, c: ChunkPos) -> Option<&ColumnTints> {
+        self.loaded.get(&c).and_then(|lc| lc.tints.as_deref())
     }
 
     /// The loaded chunks' positions.
