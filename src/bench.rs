@@ -13,7 +13,7 @@ use terravox_worldgen::{Generator, presets};
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Preset to measure.
-    #[arg(long, default_value = "cliffs")]
+    #[arg(long, default_value = "continents")]
     preset: String,
     /// Horizontal radius in chunks of the area generated (like a view distance).
     #[arg(long, default_value_t = 12, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=64))]

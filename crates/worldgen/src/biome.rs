@@ -215,7 +215,7 @@ const fn terrain(biome: Biome, t: (f64, f64), c: (f64, f64), y: (f64, f64)) -> E
 #[rustfmt::skip]
 const TABLE: [Entry; 19] = [
     terrain(Biome::Ocean, ANY, ANY, (-999.0, -6.0)),
-    terrain(Biome::Beach, (-0.45, 9.0), (-9.0, -0.12), (-6.0, 5.0)),
+    terrain(Biome::Beach, (-0.45, 9.0), (-0.2, -0.08), (-3.0, 3.0)),
     terrain(Biome::StonyPeaks, (-0.15, 9.0), ANY, (64.0, 999.0)),
     terrain(Biome::SnowyPeaks, (-9.0, -0.15), ANY, (64.0, 999.0)),
     terrain(Biome::SnowyPeaks, ANY, ANY, (110.0, 999.0)),

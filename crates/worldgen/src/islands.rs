@@ -137,7 +137,7 @@ impl IslandGen {
                 return None;
             }
             let shape = mix64(h);
-            let size = 0.4 + 1.15 * unit(h >> 32).powi(2);
+            let size = 0.5 + 1.3 * unit(h >> 32).powi(2);
             (
                 size,
                 unit(shape) * std::f64::consts::PI,
@@ -148,7 +148,13 @@ impl IslandGen {
             (0.7 + 0.3 * unit(h >> 32), 0.0, 1.0, 0.0)
         };
         let reach = self.reach * size;
-        let room = (cell * 0.5 - reach).max(0.0) * jitter;
+        // Version 2 lets a centre go anywhere in its cell (islands may merge), so the
+        // grid does not show; version 1 kept every island inside its cell.
+        let room = if self.varied {
+            cell * 0.5
+        } else {
+            (cell * 0.5 - reach).max(0.0)
+        } * jitter;
         let [ox, oz] = self.cfg.centre_offset;
         Some(Island {
             centre: [
