@@ -30,14 +30,18 @@ fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
-    let cy = g.surface_height(0, 0).div_euclid(32);
+    // Around the spawn: the land a player starts on (the origin may be sea).
+    let centre = match g.find_land(0, 0, 4096) {
+        Some([x, y, z]) => terravox_voxel::BlockPos::new(x, y, z).to_chunk().0,
+        None => ChunkPos::new(0, g.surface_height(0, 0).div_euclid(32), 0),
+    };
     let r = args.radius as i32;
     let mut positions = Vec::new();
     for z in -r..=r {
         for x in -r..=r {
             if x * x + z * z <= r * r {
-                for y in cy - 3..=cy + 3 {
-                    positions.push(ChunkPos::new(x, y, z));
+                for y in centre.y - 3..=centre.y + 3 {
+                    positions.push(ChunkPos::new(centre.x + x, y, centre.z + z));
                 }
             }
         }

@@ -39,7 +39,7 @@ struct WorldArgs {
     /// World seed: an integer, or any text (hashed).
     #[arg(long)]
     seed: Option<String>,
-    /// A built-in preset: cliffs, amplified, islands, archipelago.
+    /// A built-in preset: continents (the default), cliffs, amplified, islands, archipelago.
     #[arg(long, conflicts_with = "config")]
     preset: Option<String>,
     /// A world config RON file (as saved from the game or printed by `config`).

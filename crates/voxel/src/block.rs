@@ -53,7 +53,7 @@ pub enum Block {
     BirchLeaves = 20,
     /// Spruce trunk.
     SpruceLog = 21,
-    /// Spruce needles (tinted by the biome).
+    /// Spruce needles.
     SpruceLeaves = 22,
     /// Acacia trunk.
     AcaciaLog = 23,
@@ -172,15 +172,12 @@ impl Block {
     }
 
     /// Whether the block's colour is multiplied by the biome tint of its column
-    /// (grass, forest floor and most leaves), so colours blend across biome borders.
+    /// (grass, forest floor, oak and acacia leaves), so colours blend across biome
+    /// borders. Birch and spruce keep their own colours everywhere.
     pub const fn is_tinted(self) -> bool {
         matches!(
             self,
-            Block::Grass
-                | Block::ForestFloor
-                | Block::OakLeaves
-                | Block::SpruceLeaves
-                | Block::AcaciaLeaves
+            Block::Grass | Block::ForestFloor | Block::OakLeaves | Block::AcaciaLeaves
         )
     }
 

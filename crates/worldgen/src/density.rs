@@ -169,6 +169,8 @@ pub(crate) struct DensityGen {
     pub surface: Surface,
     /// The column fields, when the world has a shape or nature.
     fields: Option<FieldNoise>,
+    /// The formula's parameters where there is no shape.
+    flat: ColumnShape,
     nature: Option<Nature>,
 }
 
@@ -313,6 +315,7 @@ impl DensityGen {
                 snow_line: cfg.snow_line,
             },
             fields,
+            flat: ColumnShape::flat(cfg, sea_level),
             nature: nature.map(|n| Nature {
                 seed,
                 tree_density: n.tree_density,
@@ -354,15 +357,13 @@ impl DensityGen {
     }
 
     /// The shapes of a chunk's lattice columns and the biomes of its biome grid.
-    fn columns(&self, o: terravox_voxel::BlockPos, lat: &Lattice) -> Columns {
+    /// `None` without fields (every column is shaped alike: `flat`).
+    fn columns(&self, o: terravox_voxel::BlockPos, lat: &Lattice) -> Option<Columns> {
         let n = lat.nxz;
-        let flat = ColumnShape::flat(&self.cfg, self.surface.sea_level);
+        let fields = self.fields.as_ref()?;
         let mut cols = Columns {
-            shapes: [flat; WIDE * WIDE],
+            shapes: [self.flat; WIDE * WIDE],
             biomes: None,
-        };
-        let Some(fields) = &self.fields else {
-            return cols;
         };
         let far = (BIOME_FIRST + (BIOME_POINTS as i32 - 1) * biome::STEP)
             .max(lat.lx0 + (WIDE as i32 - 1) * STEP_XZ);
@@ -393,7 +394,7 @@ impl DensityGen {
                 self.biome(&coarse.at(x, z))
             }));
         }
-        cols
+        Some(cols)
     }
 
     /// The biome of a biome grid point with fields `f`.
@@ -414,9 +415,13 @@ impl DensityGen {
         let lat = Lattice::new(if self.trees() { TREED } else { PLAIN });
         let o = pos.origin();
         let cols = self.columns(o, &lat);
-        let shapes = &cols.shapes;
-        let lattice_shapes =
-            (0..lat.nxz * lat.nxz).map(|c| &shapes[c / lat.nxz * WIDE + c % lat.nxz]);
+        // Without fields every column has the same shape: one is enough.
+        let shapes: &[ColumnShape] = match &cols {
+            Some(c) => &c.shapes,
+            None => std::slice::from_ref(&self.flat),
+        };
+        let lattice_shapes = (0..shapes.len().min(lat.nxz * lat.nxz))
+            .map(|c| &shapes[c / lat.nxz * WIDE + c % lat.nxz]);
         let thr = self.cfg.threshold;
         // Air from here up, solid below there, in every column of this chunk.
         let air_from = lattice_shapes
@@ -436,9 +441,9 @@ impl DensityGen {
         if ((oy + TOP) as f64) < solid_below {
             return (Chunk::Uniform(Block::Stone), None);
         }
-        let looks = self.looks(o, &lat, &cols);
+        let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
         let masks = self.masks_for(o, lat.region, shapes, looks.as_ref().map(|l| &*l.needed));
-        self.finish(pos, &lat, &masks, &cols, looks)
+        self.finish(pos, &lat, &masks, cols.as_ref(), looks)
     }
 
     /// The looks of the padded columns, their tints, and the trees whose trunks stand
@@ -494,10 +499,10 @@ impl DensityGen {
         pos: ChunkPos,
         lat: &Lattice,
         masks: &[u64; MAX_COLUMNS],
-        cols: &Columns,
+        cols: Option<&Columns>,
         looks: Option<Looks>,
     ) -> (Chunk, Option<Box<ColumnTints>>) {
-        let Some(looks) = looks else {
+        let (Some(looks), Some(cols)) = (looks, cols) else {
             return (self.blocks_from_masks(pos, lat, masks, None), None);
         };
         let mut chunk = self.blocks_from_masks(pos, lat, masks, Some(&looks.kinds));
@@ -695,24 +700,22 @@ impl DensityGen {
         kinds: Option<&[Kind; PADDED * PADDED]>,
     ) -> Chunk {
         let r = lat.region;
-        // The padded columns, shifted so bit 0 is local -1; their looks.
-        let shift0 = (-1 - r.ylo) as u32;
-        let mut cols = [0u64; PADDED * PADDED];
-        let mut looks = [0 as Kind; PADDED * PADDED];
-        let mut present = 0u32;
-        for lz in -1..=CHUNK {
-            for lx in -1..=CHUNK {
-                let (i, c) = (
-                    (lz + 1) as usize * PADDED + (lx + 1) as usize,
-                    r.column(lx, lz),
-                );
-                cols[i] = masks[c] >> shift0;
-                if let Some(k) = kinds {
-                    looks[i] = k[i];
-                    present |= 1 << k[i];
+        // The padded columns, shifted so bit 0 is local -1 (the plain region's masks
+        // already are); their looks.
+        let mut copy = [0u64; PADDED * PADDED];
+        let cols: &[u64] = if r == PLAIN {
+            &masks[..PADDED * PADDED]
+        } else {
+            let shift0 = (-1 - r.ylo) as u32;
+            for lz in -1..=CHUNK {
+                for lx in -1..=CHUNK {
+                    copy[(lz + 1) as usize * PADDED + (lx + 1) as usize] =
+                        masks[r.column(lx, lz)] >> shift0;
                 }
             }
-        }
+            &copy
+        };
+        let present = kinds.map_or(0u32, |k| k.iter().fold(0, |p, &k| p | 1 << k));
         let (all, any) = cols.iter().fold((u64::MAX, 0), |(a, o), &m| (a & m, o | m));
         if any == 0 {
             return self.surface.fluid_chunk(pos);
@@ -743,18 +746,21 @@ impl DensityGen {
                         }
                     })
                 };
-                if kinds.is_none() {
-                    let lut = lut(&|depth| self.surface.solid_block(y, depth));
-                    blocks.extend(cols.iter().map(|&m| lut[(m >> shift) as usize & 31]));
-                } else {
-                    for k in (0..luts.len()).filter(|k| present >> k & 1 == 1) {
-                        luts[k] = lut(&|depth| self.surface.biome_block(y, depth, k as Kind));
+                match kinds {
+                    None => {
+                        let lut = lut(&|depth| self.surface.solid_block(y, depth));
+                        blocks.extend(cols.iter().map(|&m| lut[(m >> shift) as usize & 31]));
                     }
-                    blocks.extend(
-                        cols.iter()
-                            .zip(&looks)
-                            .map(|(&m, &k)| luts[k as usize][(m >> shift) as usize & 31]),
-                    );
+                    Some(looks) => {
+                        for k in (0..luts.len()).filter(|k| present >> k & 1 == 1) {
+                            luts[k] = lut(&|depth| self.surface.biome_block(y, depth, k as Kind));
+                        }
+                        blocks.extend(
+                            cols.iter()
+                                .zip(looks.iter())
+                                .map(|(&m, &k)| luts[k as usize][(m >> shift) as usize & 31]),
+                        );
+                    }
                 }
             }
         }
@@ -1018,8 +1024,8 @@ impl DensityGen {
             }
         }
         let cols = self.columns(o, &lat);
-        let looks = self.looks(o, &lat, &cols);
-        self.finish(pos, &lat, &masks, &cols, looks).0
+        let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
+        self.finish(pos, &lat, &masks, cols.as_ref(), looks).0
     }
 }
 
