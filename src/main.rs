@@ -92,6 +92,10 @@ struct PlayArgs {
     /// -x; pitch -90..=90, up is positive), e.g. 45,-10.
     #[arg(long, value_parser = parse_look, allow_hyphen_values = true)]
     look: Option<[f32; 2]>,
+    /// Start at this time of day, HH:MM (default 09:00); with --screenshot the clock
+    /// stands still there, e.g. 21:30.
+    #[arg(long, value_parser = parse_time)]
+    time: Option<f32>,
 }
 
 #[derive(Args, Debug)]
@@ -176,6 +180,21 @@ fn parse_look(s: &str) -> Result<[f32; 2], String> {
     Ok([yaw, pitch])
 }
 
+/// A time of day `HH:MM` (00:00 to 23:59) as hours past midnight.
+fn parse_time(s: &str) -> Result<f32, String> {
+    let bad =
+        || format!("`{s}` is not a time of day HH:MM from 00:00 to 23:59 (for example 21:30)");
+    let (h, m) = s.split_once(':').ok_or_else(bad)?;
+    let (h, m): (u32, u32) = (
+        h.trim().parse().map_err(|_| bad())?,
+        m.trim().parse().map_err(|_| bad())?,
+    );
+    if h > 23 || m > 59 {
+        return Err(bad());
+    }
+    Ok(h as f32 + m as f32 / 60.0)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -235,6 +254,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         }),
         at: args.at,
         look: args.look,
+        time: args.time,
         ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)

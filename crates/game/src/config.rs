@@ -40,11 +40,15 @@ pub struct PlayOptions {
     /// Start looking this way: yaw and pitch in degrees (yaw 0 looks towards -z, 90
     /// towards -x; pitch up is positive) instead of the most open direction.
     pub look: Option<[f32; 2]>,
+    /// Start at this time of day, hours past midnight, instead of the morning; with a
+    /// screenshot the clock stands still there.
+    pub time: Option<f32>,
 }
 
 impl PlayOptions {
     /// Options for `world` with everything else at its default: view distance 12, no
-    /// screenshot, panel closed, edits kept in memory, the default spawn and view.
+    /// screenshot, panel closed, edits kept in memory, the default spawn and view, a
+    /// morning.
     pub fn new(world: WorldConfig) -> Self {
         Self {
             world,
@@ -54,6 +58,7 @@ impl PlayOptions {
             save_dir: None,
             at: None,
             look: None,
+            time: None,
         }
     }
 }

@@ -36,6 +36,7 @@ mod persistence;
 mod player;
 mod render;
 mod signals;
+mod sky;
 mod streaming;
 mod ui;
 mod world;
@@ -57,6 +58,7 @@ pub use persistence::Saves;
 pub use player::body::{self, EYE, MoveInput};
 pub use player::{Player, spawn_point, spawn_view};
 pub use signals::ExitOnSignal;
+pub use sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at};
 pub use streaming::{ChunkMeshed, StreamStats, should_unload, wanted_chunks};
 pub use world::{
     ActiveWorld, Chunks, DiscardEdits, EditRefused, Notices, SwitchWorld, WorldBlocks,
@@ -147,6 +149,7 @@ impl Plugin for GamePlugin {
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
                 streaming::plugin,
+                sky::plugin(self.options.time),
             ));
         if !self.headless {
             app.add_plugins((render::plugin, ui::plugin, ExitOnSignal));

@@ -1,5 +1,6 @@
-//! Drawing: chunk meshes from mesher surfaces, materials, sun, sky, fog, the outline
-//! of the targeted block, and the automated screenshot.
+//! Drawing: chunk meshes from mesher surfaces, materials, the sun (or moon), sky and
+//! fog of the time of day, the outline of the targeted block, and the automated
+//! screenshot.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
@@ -15,11 +16,9 @@ use crate::config::{AutoScreenshot, ViewDistance};
 use crate::editing::Target;
 use crate::persistence::Saves;
 use crate::player::{PlayerCamera, Spawn};
+use crate::sky::{TimeOfDay, sky_at};
 use crate::streaming::ChunkMeshed;
 use crate::world::{Chunks, RenderOrigin};
-
-/// Sky colour, also the fog colour so the world's edge fades into it.
-const SKY: Color = Color::srgb(0.55, 0.73, 0.93);
 
 /// Materials shared by every chunk.
 #[derive(Resource, Clone)]
@@ -32,12 +31,8 @@ struct ChunkMaterials {
 
 /// The render plugin.
 pub(crate) fn plugin(app: &mut App) {
-    app.insert_resource(ClearColor(SKY))
-        .insert_resource(GlobalAmbientLight {
-            color: Color::WHITE,
-            brightness: 400.0,
-            ..default()
-        })
+    app.insert_resource(ClearColor(Color::BLACK))
+        .insert_resource(GlobalAmbientLight::default())
         .init_resource::<ScreenshotState>()
         .add_systems(Startup, (setup_materials, spawn_sun, spawn_outline))
         .add_systems(
@@ -47,6 +42,7 @@ pub(crate) fn plugin(app: &mut App) {
                 follow_render_origin.run_if(resource_changed::<RenderOrigin>),
                 add_fog,
                 update_fog,
+                apply_sky,
                 update_outline,
                 take_auto_screenshot,
             )
@@ -83,8 +79,13 @@ fn setup_materials(mut commands: Commands, mut materials: ResMut<Assets<Standard
     commands.insert_resource(ChunkMaterials { opaque, water });
 }
 
+/// The sun by day, the moon by night: one light, turned and dimmed by [`apply_sky`].
+#[derive(Component)]
+struct Sun;
+
 fn spawn_sun(mut commands: Commands) {
     commands.spawn((
+        Sun,
         DirectionalLight {
             illuminance: 9000.0,
             shadow_maps_enabled: true,
@@ -223,18 +224,46 @@ fn falloff(view: ViewDistance) -> FogFalloff {
     }
 }
 
-/// Gives a new player camera its fog.
+/// Gives a new player camera its fog, in the sky's colour.
 fn add_fog(
     view: Res<ViewDistance>,
+    time: Res<TimeOfDay>,
     cameras: Query<Entity, Added<PlayerCamera>>,
     mut commands: Commands,
 ) {
     for camera in &cameras {
         commands.entity(camera).insert(DistanceFog {
-            color: SKY,
+            color: sky_at(time.hours).sky,
             falloff: falloff(*view),
             ..default()
         });
+    }
+}
+
+/// Lights and colours the world for the time of day: the sun or moon's direction,
+/// brightness and colour, the ambient light, the sky (clear colour) and the fog, so
+/// the world's edge fades into the sky at every hour.
+fn apply_sky(
+    time: Res<TimeOfDay>,
+    mut sun: Query<(&mut DirectionalLight, &mut Transform), With<Sun>>,
+    mut ambient: ResMut<GlobalAmbientLight>,
+    mut clear: ResMut<ClearColor>,
+    mut fog: Query<&mut DistanceFog>,
+) {
+    if !time.is_changed() {
+        return;
+    }
+    let sky = sky_at(time.hours);
+    for (mut light, mut transform) in &mut sun {
+        light.illuminance = sky.illuminance;
+        light.color = sky.light;
+        *transform = Transform::default().looking_to(sky.direction, Vec3::Y);
+    }
+    ambient.brightness = sky.ambient;
+    ambient.color = sky.ambient_color;
+    clear.0 = sky.sky;
+    for mut f in &mut fog {
+        f.color = sky.sky;
     }
 }
 

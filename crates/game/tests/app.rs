@@ -280,3 +280,33 @@ fn falling_out_of_the_world_puts_the_player_back_at_the_spawn() {
     let back = feet(&mut app);
     assert!((back - spawn).length() < 0.01, "{back} vs {spawn}");
 }
+
+#[test]
+fn the_clock_starts_at_the_hour_asked_runs_and_pauses() {
+    use bevy::time::TimeUpdateStrategy;
+    use terravox_game::TimeOfDay;
+    let mut options = PlayOptions::new(world("cliffs", "clock"));
+    options.time = Some(21.5);
+    let mut app = terravox_game::headless_app(options);
+    assert_eq!(app.world().resource::<TimeOfDay>().hours, 21.5);
+    // Frames of 0.2 s (Bevy caps a frame's time at 0.25 s).
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(200),
+    ));
+    app.update();
+    let before = app.world().resource::<TimeOfDay>().hours;
+    app.update();
+    let after = app.world().resource::<TimeOfDay>().hours;
+    // A frame of 0.2 s is 0.2 s of a 1200 s day.
+    let step = 0.2 * 24.0 / terravox_game::DAY_SECONDS;
+    assert!((after - before - step).abs() < 1e-5, "{before} -> {after}");
+    app.world_mut().resource_mut::<TimeOfDay>().paused = true;
+    app.update();
+    assert_eq!(app.world().resource::<TimeOfDay>().hours, after);
+    // Without an hour the game starts in the morning.
+    let app = terravox_game::headless_app(PlayOptions::new(world("cliffs", "clock")));
+    assert_eq!(
+        app.world().resource::<TimeOfDay>().hours,
+        terravox_game::DEFAULT_HOUR
+    );
+}

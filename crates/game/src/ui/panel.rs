@@ -1,5 +1,6 @@
 //! The generator panel (Tab): presets, generator, seed, parameters with validation,
-//! the preview map, Apply, the world code, Save RON and the view distance.
+//! the preview map, Apply, the world code, Save RON, the view distance and the time
+//! of day.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -10,6 +11,7 @@ use super::preview::{Preview, show_preview};
 use crate::config::ViewDistance;
 use crate::persistence::Saves;
 use crate::player::Player;
+use crate::sky::TimeOfDay;
 use crate::world::{ActiveWorld, SwitchWorld};
 
 /// The config being edited, and the panel's text fields.
@@ -66,7 +68,7 @@ pub(super) fn draw_panel(
     mut contexts: EguiContexts,
     mut state: ResMut<PanelState>,
     (world, saves): (Res<ActiveWorld>, Res<Saves>),
-    mut view: ResMut<ViewDistance>,
+    (mut view, mut time): (ResMut<ViewDistance>, ResMut<TimeOfDay>),
     mut switch: MessageWriter<SwitchWorld>,
     mut preview: ResMut<Preview>,
     player: Query<&Player>,
@@ -219,6 +221,25 @@ pub(super) fn draw_panel(
                     {
                         view.0 = v;
                     }
+                    ui.horizontal(|ui| {
+                        let mut hours = time.hours;
+                        let clock = time.clock();
+                        if ui
+                            .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock))
+                            .on_hover_text("Time of day: the sun, sky, light and fog follow it.")
+                            .changed()
+                        {
+                            time.hours = hours.rem_euclid(24.0);
+                        }
+                        let mut paused = time.paused;
+                        if ui
+                            .checkbox(&mut paused, "pause")
+                            .on_hover_text("Stop the clock (a day lasts 20 minutes).")
+                            .changed()
+                        {
+                            time.paused = paused;
+                        }
+                    });
                 });
         });
     Ok(())

@@ -5,16 +5,18 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use crate::player::Player;
+use crate::sky::TimeOfDay;
 use crate::streaming::StreamStats;
 use crate::world::{ActiveWorld, Chunks};
 
-/// The overlay at the top right: frame rate, chunks, timings, position, seed.
+/// The overlay at the top right: frame rate, chunks, timings, position, seed, time.
 pub(super) fn draw_stats(
     mut contexts: EguiContexts,
     diagnostics: Res<DiagnosticsStore>,
     chunks: Res<Chunks>,
     stats: Res<StreamStats>,
     world: Res<ActiveWorld>,
+    time: Res<TimeOfDay>,
     player: Query<&Player>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -60,9 +62,11 @@ pub(super) fn draw_stats(
                     pos.x, pos.y, pos.z, c.x, c.y, c.z
                 ));
                 ui.label(format!(
-                    "{} — seed {:?}",
+                    "{} — seed {:?} — {}{}",
                     world.config().generator_name(),
-                    world.config().seed.text()
+                    world.config().seed.text(),
+                    time.clock(),
+                    if time.paused { " (paused)" } else { "" }
                 ));
                 ui.label("Tab: panel   LMB break  RMB place  1-9 / wheel: block");
             });
