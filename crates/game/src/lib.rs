@@ -29,6 +29,7 @@
 //! - `bench`: measurements for `terravox bench`.
 
 mod bench;
+mod clouds;
 mod config;
 mod editing;
 mod mode;
@@ -152,7 +153,7 @@ impl Plugin for GamePlugin {
                 sky::plugin(self.options.time),
             ));
         if !self.headless {
-            app.add_plugins((render::plugin, ui::plugin, ExitOnSignal));
+            app.add_plugins((render::plugin, clouds::plugin, ui::plugin, ExitOnSignal));
         }
     }
 }
