@@ -230,8 +230,8 @@ fn colour_clouds(
         // keeps daytime clouds white. Night and dusk tint them with the sky.
         let sky = sky_at(clock.hours);
         let s = sky.sky.to_linear();
-        let lit = (sky.ambient / 400.0).clamp(0.15, 1.0);
-        let c = |sky: f32| 1.4 * lit * 0.85 + 0.15 * sky;
+        let lit = (sky.ambient / 400.0).clamp(0.0, 1.0).powi(2);
+        let c = |sky: f32| 1.4 * lit * 0.85 + 0.3 * sky;
         m.base_color = Color::linear_rgba(c(s.red), c(s.green), c(s.blue), 0.85);
     }
 }

@@ -38,6 +38,7 @@ mod player;
 mod render;
 mod signals;
 mod sky;
+mod sky_dome;
 mod streaming;
 mod ui;
 mod world;
@@ -153,7 +154,13 @@ impl Plugin for GamePlugin {
                 sky::plugin(self.options.time),
             ));
         if !self.headless {
-            app.add_plugins((render::plugin, clouds::plugin, ui::plugin, ExitOnSignal));
+            app.add_plugins((
+                render::plugin,
+                sky_dome::plugin,
+                clouds::plugin,
+                ui::plugin,
+                ExitOnSignal,
+            ));
         }
     }
 }
