@@ -12,7 +12,7 @@ use terravox_voxel::{Block, CHUNK, ColumnTints, PADDED};
 
 use crate::climate::Fields;
 use crate::seed::mix64;
-use crate::trees::Species;
+use crate::trees::{Species, Trunk};
 
 /// One biome. The order is the table's and the map legend's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,6 +83,15 @@ impl Biome {
     /// trunks all around.
     pub const fn is_wooded(self) -> bool {
         self.looks().trees > OPEN_LAND_TREES
+    }
+
+    /// The species of the tree a trunk grows in this biome, if one grows there at
+    /// the world's tree density.
+    pub(crate) fn tree(self, trunk: &Trunk, density: f64) -> Option<Species> {
+        let looks = self.looks();
+        trunk
+            .species(looks.species)
+            .filter(|_| trunk.present(looks.trees, density))
     }
 
     pub(crate) const fn looks(self) -> &'static Looks {
@@ -323,16 +332,21 @@ pub(crate) fn blend(c: [[u8; 3]; 4], wx: i32, wz: i32) -> [u8; 3] {
 /// tints blended across one cell.
 pub(crate) const STEP: i32 = 8;
 
+/// The grid cell holding local coordinate `l` on a grid of `n` points from local
+/// `first`, the next point (the last one again at the far edge), and the offset
+/// `0..STEP` inside the cell.
+#[inline]
+fn cell(first: i32, n: usize, l: i32) -> (usize, usize, i32) {
+    let c = (l - first).div_euclid(STEP) as usize;
+    (c, (c + 1).min(n - 1), (l - first).rem_euclid(STEP))
+}
+
 /// The biomes at the four lattice corners of block column `(lx, lz)` (local) and its
 /// offsets `0..STEP` inside their cell, from the biomes of the square of lattice
 /// columns every [`STEP`] blocks from local `first` on both axes, `[k][i]`.
 fn corners(first: i32, biomes: &[Biome], lx: i32, lz: i32) -> ([Biome; 4], i32, i32) {
     let n = biomes.len().isqrt();
-    let cell = |l: i32| {
-        let c = (l - first).div_euclid(STEP) as usize;
-        (c, (c + 1).min(n - 1), (l - first).rem_euclid(STEP))
-    };
-    let ((i, i1, wx), (k, k1, wz)) = (cell(lx), cell(lz));
+    let ((i, i1, wx), (k, k1, wz)) = (cell(first, n, lx), cell(first, n, lz));
     (
         [
             biomes[k * n + i],
@@ -399,12 +413,7 @@ pub(crate) fn columns(
     let n = biomes.len().isqrt();
     let width = (hi - lo + 1) as usize;
     // Per local coordinate: grid cell, next corner, offset in the cell.
-    let axis: Vec<(usize, usize, i32)> = (lo..=hi)
-        .map(|l| {
-            let c = (l - first).div_euclid(STEP) as usize;
-            (c, (c + 1).min(n - 1), (l - first).rem_euclid(STEP))
-        })
-        .collect();
+    let axis: Vec<(usize, usize, i32)> = (lo..=hi).map(|l| cell(first, n, l)).collect();
     let mut tints = Box::new([[0; 3]; PADDED * PADDED]);
     for (z, &(k, k1, wz)) in axis.iter().enumerate() {
         let lz = lo + z as i32;

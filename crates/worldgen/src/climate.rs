@@ -218,6 +218,14 @@ impl ColumnShape {
     pub fn lowest(&self, threshold: f64) -> f64 {
         -self.scale + self.offset - threshold
     }
+
+    /// The highest [`ColumnShape::highest`] and the lowest [`ColumnShape::lowest`]
+    /// of some columns: between them lies every surface they can have.
+    pub fn bounds<'a>(shapes: impl Iterator<Item = &'a ColumnShape>, threshold: f64) -> (f64, f64) {
+        shapes.fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), s| {
+            (hi.max(s.highest(threshold)), lo.min(s.lowest(threshold)))
+        })
+    }
 }
 
 /// `3t^2 - 2t^3` of `t` clamped to `[0, 1]`.

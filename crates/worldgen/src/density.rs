@@ -422,17 +422,9 @@ impl DensityGen {
         };
         let lattice_shapes = (0..shapes.len().min(lat.nxz * lat.nxz))
             .map(|c| &shapes[c / lat.nxz * WIDE + c % lat.nxz]);
-        let thr = self.cfg.threshold;
         // Air from here up, solid below there, in every column of this chunk.
-        let air_from = lattice_shapes
-            .clone()
-            .map(|s| s.highest(thr))
-            .fold(f64::NEG_INFINITY, f64::max)
-            + 1.0;
-        let solid_below = lattice_shapes
-            .map(|s| s.lowest(thr))
-            .fold(f64::INFINITY, f64::min)
-            - 1.0;
+        let (highest, lowest) = ColumnShape::bounds(lattice_shapes, self.cfg.threshold);
+        let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
         let oy = pos.y * CHUNK;
         let crowns = if self.trees() { TALLEST as f64 } else { 0.0 };
         if (oy - 1) as f64 >= air_from + crowns {
@@ -473,11 +465,7 @@ impl DensityGen {
                 } else {
                     biome::lattice_kind(nature.seed, [o.x, o.z], BIOME_FIRST, biomes, lx, lz)
                 };
-                let looks = biome::biome_of(kind).looks();
-                if let Some(species) = t
-                    .species(looks.species)
-                    .filter(|_| t.present(looks.trees, nature.tree_density))
-                {
+                if let Some(species) = biome::biome_of(kind).tree(&t, nature.tree_density) {
                     if lx <= r.hi && lz <= r.hi {
                         needed[r.column(lx, lz)] = true;
                     }
@@ -843,15 +831,10 @@ impl DensityGen {
         };
         let ((i, i1), (k, k1)) = (cell(lx), cell(lz));
         let corners = [(i, k), (i1, k), (i, k1), (i1, k1)];
-        let thr = self.cfg.threshold;
-        let highest = corners
-            .iter()
-            .map(|&(ci, ck)| shapes[ck * WIDE + ci].highest(thr))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let lowest = corners
-            .iter()
-            .map(|&(ci, ck)| shapes[ck * WIDE + ci].lowest(thr))
-            .fold(f64::INFINITY, f64::min);
+        let (highest, lowest) = ColumnShape::bounds(
+            corners.iter().map(|&(ci, ck)| &shapes[ck * WIDE + ci]),
+            self.cfg.threshold,
+        );
         let base = LOWEST_SOIL.div_euclid(STEP_Y) * STEP_Y;
         let mut level = |q: usize| {
             let v = corners.map(|(ci, ck)| {
@@ -924,11 +907,11 @@ impl DensityGen {
     /// highest possible surface below sea level (about [`SEA_CHECK_COST`] octaves).
     pub fn surely_sea(&self, x: i32, z: i32) -> bool {
         self.cfg.shape.is_some() && {
-            let (shapes, _) = self.column(x, z);
+            // The shapes only: no biome needed.
             let thr = self.cfg.threshold;
-            shapes
+            self.corners(x, z, STEP_XZ)
                 .iter()
-                .all(|s| s.highest(thr) < self.surface.sea_level as f64)
+                .all(|(_, s)| s.highest(thr) < self.surface.sea_level as f64)
         }
     }
 
@@ -950,17 +933,8 @@ impl DensityGen {
     pub fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
         let (shapes, kind) = self.column(x, z);
         let biome = kind.map(biome::biome_of);
-        let thr = self.cfg.threshold;
-        let air_from = shapes
-            .iter()
-            .map(|s| s.highest(thr))
-            .fold(f64::NEG_INFINITY, f64::max)
-            + 1.0;
-        let solid_below = shapes
-            .iter()
-            .map(|s| s.lowest(thr))
-            .fold(f64::INFINITY, f64::min)
-            - 1.0;
+        let (highest, lowest) = ColumnShape::bounds(shapes.iter(), self.cfg.threshold);
+        let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
         let block = |y: i32| match kind {
             Some(k) => self.surface.biome_block(y, 0, k),
             None => self.surface.solid_block(y, 0),

@@ -439,17 +439,15 @@ impl IslandGen {
             ) {
                 let c = column(t.x - o.x, t.z - o.z);
                 let Some(kind) = c.kind else { continue };
-                let looks = biome::biome_of(kind).looks();
                 let soil = c.surface;
-                if !(t.present(looks.trees, nature.tree_density)
-                    && soil >= self.surface.sea_level
+                if !(soil >= self.surface.sea_level
                     && soil < o.y + CHUNK
                     && soil + TALLEST >= o.y - 1)
                 {
                     continue;
                 }
-                if let Some(species) = t
-                    .species(looks.species)
+                if let Some(species) = biome::biome_of(kind)
+                    .tree(&t, nature.tree_density)
                     .filter(|s| s.grows_on(self.block_in(c, soil)))
                 {
                     planted.push(trees::Planted {

@@ -290,10 +290,8 @@ impl Generator {
         )
         .iter()
         .any(|t| {
-            self.biome_at(t.x, t.z).is_some_and(|b| {
-                let looks = b.looks();
-                !looks.species.is_empty() && t.present(looks.trees, n.tree_density)
-            })
+            self.biome_at(t.x, t.z)
+                .is_some_and(|b| b.tree(t, n.tree_density).is_some())
         })
     }
 
