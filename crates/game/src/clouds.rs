@@ -109,25 +109,29 @@ pub(crate) fn cloud_mesh(seed: u64, i0: i64, j0: i64) -> (Vec<[f32; 3]>, Vec<[f3
 struct Clouds {
     /// The world seed and first cell `(i0, j0)` of the mesh.
     built: Option<(u64, i64, i64)>,
-    /// Blocks drifted since the game started.
-    drift: f64,
     entity: Option<Entity>,
     material: Option<Handle<StandardMaterial>>,
 }
 
+/// Blocks the clouds have drifted east since the game started.
+#[derive(Resource, Default)]
+struct Drift(f64);
+
 /// The clouds plugin (drawn only, so not in headless games).
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Clouds>().add_systems(
-        Update,
-        (drift_clouds, place_clouds, colour_clouds)
-            .chain()
-            .in_set(GameSystems::Present),
-    );
+    app.init_resource::<Clouds>()
+        .init_resource::<Drift>()
+        .add_systems(
+            Update,
+            (drift_clouds, place_clouds, colour_clouds)
+                .chain()
+                .in_set(GameSystems::Present),
+        );
 }
 
-fn drift_clouds(time: Res<Time>, clock: Res<TimeOfDay>, mut clouds: ResMut<Clouds>) {
+fn drift_clouds(time: Res<Time>, clock: Res<TimeOfDay>, mut drift: ResMut<Drift>) {
     if !clock.paused {
-        clouds.drift += time.delta_secs_f64() * DRIFT;
+        drift.0 += time.delta_secs_f64() * DRIFT;
     }
 }
 
@@ -136,7 +140,7 @@ fn drift_clouds(time: Res<Time>, clock: Res<TimeOfDay>, mut clouds: ResMut<Cloud
 #[allow(clippy::too_many_arguments)]
 fn place_clouds(
     mut commands: Commands,
-    mut clouds: ResMut<Clouds>,
+    (mut tracked, drift): (ResMut<Clouds>, Res<Drift>),
     world: Res<ActiveWorld>,
     origin: Res<RenderOrigin>,
     player: Query<&Player>,
@@ -147,14 +151,13 @@ fn place_clouds(
     let Ok(player) = player.single() else {
         return;
     };
-    let clouds = &mut *clouds;
+    // Changed (for `colour_clouds`) only when rebuilt, not every frame.
+    let clouds = tracked.bypass_change_detection();
+    let drift = drift.0;
     let seed = world.config().seed.value();
     // The cell under the player in the drifted pattern.
     let cell = |v: f64| (v / CELL).floor() as i64;
-    let (pi, pj) = (
-        cell(player.position.x - clouds.drift),
-        cell(player.position.z),
-    );
+    let (pi, pj) = (cell(player.position.x - drift), cell(player.position.z));
     let rebuild = match clouds.built {
         Some((s, i0, j0)) => {
             s != seed
@@ -198,17 +201,14 @@ fn place_clouds(
                 .id(),
         );
         clouds.built = Some((seed, i0, j0));
+        tracked.set_changed();
         return;
     }
     let (Some((_, i0, j0)), Some(entity)) = (clouds.built, clouds.entity) else {
         return;
     };
     if let Ok(mut t) = transforms.get_mut(entity) {
-        let corner = DVec3::new(
-            i0 as f64 * CELL + clouds.drift,
-            CLOUD_HEIGHT,
-            j0 as f64 * CELL,
-        );
+        let corner = DVec3::new(i0 as f64 * CELL + drift, CLOUD_HEIGHT, j0 as f64 * CELL);
         t.translation = origin.local(corner);
     }
 }

@@ -51,14 +51,7 @@ fn spawn_dome(
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let mut mesh = Sphere::new(RADIUS).mesh().uv(48, 24);
-    let colors: Vec<[f32; 4]> = match mesh.attribute(Mesh::ATTRIBUTE_POSITION) {
-        Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) => p
-            .iter()
-            .map(|v| dome_color(crate::sky::DEFAULT_HOUR, v[1] / RADIUS))
-            .collect(),
-        _ => Vec::new(),
-    };
-    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colors);
+    recolour(&mut mesh, crate::sky::DEFAULT_HOUR);
     mesh.asset_usage = RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD;
     let handle = meshes.add(mesh);
     let material = materials.add(StandardMaterial {
@@ -94,17 +87,19 @@ fn colour_dome(time: Res<TimeOfDay>, dome: Option<Res<Dome>>, mut meshes: ResMut
     if !time.is_changed() && !dome.is_added() {
         return;
     }
-    let Some(mut mesh) = meshes.get_mut(&dome.0) else {
-        return;
-    };
-    let colors: Vec<[f32; 4]> = match mesh.attribute(Mesh::ATTRIBUTE_POSITION) {
-        Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) => p
-            .iter()
-            .map(|v| dome_color(time.hours, v[1] / RADIUS))
-            .collect(),
-        _ => return,
-    };
-    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colors);
+    if let Some(mut mesh) = meshes.get_mut(&dome.0) {
+        recolour(&mut mesh, time.hours);
+    }
+}
+
+/// Gives every vertex of the dome its colour for the hour, by its elevation.
+fn recolour(mesh: &mut Mesh, hours: f32) {
+    if let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
+        mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+    {
+        let colors: Vec<[f32; 4]> = p.iter().map(|v| dome_color(hours, v[1] / RADIUS)).collect();
+        mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colors);
+    }
 }
 
 #[cfg(test)]
