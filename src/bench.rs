@@ -48,13 +48,14 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     }
     let threads = rayon::current_num_threads();
     let start = Instant::now();
-    let quads: usize = positions
+    let (quads, bytes) = positions
         .par_iter()
         .map_init(MeshBuffers::default, |b, &p| {
             mesh_chunk(&g.generate(p), b);
-            b.opaque.quads.len() + b.water.quads.len()
+            let (o, w) = (&b.opaque, &b.water);
+            (o.quads.len() + w.quads.len(), o.gpu_bytes() + w.gpu_bytes())
         })
-        .sum();
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     let all = start.elapsed();
     println!(
         "{} chunks ({} preset, radius {}) generated and meshed in {:.2} s on {threads} threads: {:.0} chunks/s, {quads} quads",
@@ -63,6 +64,16 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         args.radius,
         all.as_secs_f64(),
         positions.len() as f64 / all.as_secs_f64()
+    );
+    // Until packed vertices, a quad took 4 vertices of 40 bytes (f32 position, normal
+    // and RGBA colour) and 6 u32 indices.
+    const UNPACKED_QUAD: usize = 4 * 40 + 6 * 4;
+    let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+    println!(
+        "mesh memory of that view: {:.1} MiB on the GPU, {:.1} bytes per quad (8-byte packed vertices, u16 indices where they fit); unpacked it would be {:.1} MiB ({UNPACKED_QUAD} bytes per quad)",
+        mib(bytes),
+        bytes as f64 / quads.max(1) as f64,
+        mib(quads * UNPACKED_QUAD),
     );
     // Per surface chunk, one core.
     let mut buffers = MeshBuffers::default();

@@ -1,6 +1,7 @@
 //! `terravox`: the command line. `play` (the default) opens the game; `map` writes a
 //! top-down PNG of a world; `config` prints a world's full config as RON; `bench`
-//! measures chunk generation, meshing, streaming, editing and saves. The architecture
+//! measures chunk generation, meshing, streaming, editing and saves; `textures` draws
+//! the block textures. The architecture
 //! is in `docs/design.md`.
 
 mod bench;
@@ -31,6 +32,17 @@ enum Command {
     Config(WorldArgs),
     /// Measure chunk generation and meshing throughput on all cores.
     Bench(bench::BenchArgs),
+    /// Draw the block textures (original pixel art, generated from seeded hashes) to a
+    /// PNG strip, one 16x16 tile per texture array layer; the game embeds the
+    /// committed `assets/textures/blocks.png`.
+    Textures(TexturesArgs),
+}
+
+#[derive(Args, Debug)]
+struct TexturesArgs {
+    /// Output PNG file.
+    #[arg(long, default_value = "assets/textures/blocks.png")]
+    out: PathBuf,
 }
 
 /// Which world: a preset or a config file, and an optional seed.
@@ -215,6 +227,7 @@ fn main() -> ExitCode {
             print!("{}", cfg.to_ron_pretty())
         }),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Textures(args)) => write_textures(&args.out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -271,7 +284,13 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
     view.check()?;
     let map = map::render_layer(&generator, &view, args.layer);
     let img = &map.image;
-    write_png(&args.out, img)?;
+    write_png(
+        &args.out,
+        img.width,
+        img.height,
+        png::ColorType::Rgb,
+        &img.rgb,
+    )?;
     println!(
         "wrote {} ({}x{} px, {} blocks/px, {} layer, {} world version {}, seed {:?})",
         args.out.display(),
@@ -293,13 +312,31 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn write_png(path: &std::path::Path, img: &map::MapImage) -> Result<(), String> {
+fn write_png(
+    path: &std::path::Path,
+    width: u32,
+    height: u32,
+    color: png::ColorType,
+    data: &[u8],
+) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width, img.height);
-    enc.set_color(png::ColorType::Rgb);
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(color);
     enc.set_depth(png::BitDepth::Eight);
     let mut w = enc.write_header().map_err(|e| fail(&e))?;
-    w.write_image_data(&img.rgb).map_err(|e| fail(&e))?;
+    w.write_image_data(data).map_err(|e| fail(&e))?;
     w.finish().map_err(|e| fail(&e))
+}
+
+/// `terravox textures`: the block textures as a vertical strip of RGBA tiles (the
+/// alpha channel is the tint mask, see `terravox_voxel::textures`).
+fn write_textures(out: &std::path::Path) -> Result<(), String> {
+    use terravox_voxel::textures::{self, SIZE};
+    let layers = textures::generate();
+    let data: Vec<u8> = layers.iter().flatten().flatten().copied().collect();
+    let height = (SIZE * layers.len()) as u32;
+    write_png(out, SIZE as u32, height, png::ColorType::Rgba, &data)?;
+    println!("{} textures written to {}", layers.len(), out.display());
+    Ok(())
 }

@@ -24,11 +24,14 @@
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
 //! - `signals`: SIGTERM/SIGINT end the game like closing the window (`Input`);
 //! - `streaming`: which chunks exist, worker tasks, applying results (`Stream`);
-//! - `render`: meshes, materials, light, fog, outline, screenshots (`Present`);
+//! - `chunk_material`: the textured chunk material (packed vertices, texture array,
+//!   water) and its shaders under `src/shaders/`;
+//! - `render`: chunk meshes, light, fog, outline, screenshots (`Present`);
 //! - `ui`: the egui panel, stats, HUD (`Present` and egui's pass);
 //! - `bench`: measurements for `terravox bench`.
 
 mod bench;
+mod chunk_material;
 mod clouds;
 mod config;
 mod editing;
@@ -155,6 +158,7 @@ impl Plugin for GamePlugin {
             ));
         if !self.headless {
             app.add_plugins((
+                chunk_material::plugin,
                 render::plugin,
                 sky_dome::plugin,
                 clouds::plugin,

@@ -1,17 +1,15 @@
-//! Drawing: chunk meshes from mesher surfaces, materials, the sun (or moon), sky and
-//! fog of the time of day, the outline of the targeted block, and the automated
-//! screenshot.
+//! Drawing: chunk meshes from mesher surfaces (in the chunk material), the sun (or
+//! moon), sky and fog of the time of day, the outline of the targeted block, and the
+//! automated screenshot.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use terravox_mesher::Surface;
 use terravox_voxel::{CHUNK, ChunkPos};
 
 use crate::GameSystems;
+use crate::chunk_material::{ChunkMaterials, surface_to_mesh};
 use crate::config::{AutoScreenshot, ViewDistance};
 use crate::editing::Target;
 use crate::persistence::Saves;
@@ -20,21 +18,12 @@ use crate::sky::{TimeOfDay, sky_at};
 use crate::streaming::ChunkMeshed;
 use crate::world::{Chunks, RenderOrigin};
 
-/// Materials shared by every chunk.
-#[derive(Resource, Clone)]
-struct ChunkMaterials {
-    /// Opaque, vertex-coloured.
-    opaque: Handle<StandardMaterial>,
-    /// Translucent water.
-    water: Handle<StandardMaterial>,
-}
-
 /// The render plugin.
 pub(crate) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::BLACK))
         .insert_resource(GlobalAmbientLight::default())
         .init_resource::<ScreenshotState>()
-        .add_systems(Startup, (setup_materials, spawn_sun, spawn_outline))
+        .add_systems(Startup, (spawn_sun, spawn_outline))
         .add_systems(
             Update,
             (
@@ -48,35 +37,6 @@ pub(crate) fn plugin(app: &mut App) {
             )
                 .in_set(GameSystems::Present),
         );
-}
-
-/// A Bevy mesh from a mesher surface (positions, normals, linear vertex colours).
-fn surface_to_mesh(s: &Surface) -> Mesh {
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, s.positions.clone())
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, s.normals.clone())
-    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, s.colors.clone())
-    .with_inserted_indices(Indices::U32(s.indices.clone()))
-}
-
-fn setup_materials(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
-    let opaque = materials.add(StandardMaterial {
-        base_color: Color::WHITE,
-        perceptual_roughness: 0.95,
-        reflectance: 0.1,
-        ..default()
-    });
-    let water = materials.add(StandardMaterial {
-        base_color: Color::srgba(1.0, 1.0, 1.0, 1.0),
-        alpha_mode: AlphaMode::Blend,
-        perceptual_roughness: 0.2,
-        reflectance: 0.3,
-        ..default()
-    });
-    commands.insert_resource(ChunkMaterials { opaque, water });
 }
 
 /// The sun by day, the moon by night: one light, turned and dimmed by [`apply_sky`].
@@ -126,15 +86,18 @@ fn spawn_chunk_meshes(
             if surface.is_empty() {
                 continue;
             }
-            let e = commands
-                .spawn((
-                    Mesh3d(meshes.add(surface_to_mesh(surface))),
-                    MeshMaterial3d(material.clone()),
-                    Transform::from_translation(origin),
-                    ChunkMesh(m.pos),
-                ))
-                .id();
-            loaded.entities.push(e);
+            let (mesh, bounds) = surface_to_mesh(surface);
+            let mut e = commands.spawn((
+                Mesh3d(meshes.add(mesh)),
+                MeshMaterial3d(material.clone()),
+                Transform::from_translation(origin),
+                bounds,
+                ChunkMesh(m.pos),
+            ));
+            if material == &materials.water {
+                e.insert(bevy::light::NotShadowCaster);
+            }
+            loaded.entities.push(e.id());
         }
     }
 }

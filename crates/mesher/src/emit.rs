@@ -1,55 +1,27 @@
-//! Vertex emission: a merged quad becomes four vertices (position, normal, colour
-//! darkened by occlusion) and two triangles split along the brighter diagonal.
+//! Vertex emission: a merged quad becomes four packed vertices (position, face,
+//! occlusion, texture layer, tint) and two triangles split along the brighter
+//! diagonal.
 
+use terravox_voxel::textures::Side;
 use terravox_voxel::{Block, ColumnTints, PADDED};
 
-use crate::Quad;
+use crate::vertex::{Packed, Vertex};
+use crate::{Face, Quad};
 
 /// Vertex and index data of one surface, ready for a GPU mesh.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Surface {
-    /// Chunk-local vertex positions.
-    pub positions: Vec<[f32; 3]>,
-    /// Unit normals.
-    pub normals: Vec<[f32; 3]>,
-    /// Linear RGBA colours: the block colour, darkened by occlusion and varied a
-    /// little by position.
-    pub colors: Vec<[f32; 4]>,
+    /// Packed vertices, four per quad (see [`Vertex`]).
+    pub vertices: Vec<Packed>,
     /// Triangle list indices.
     pub indices: Vec<u32>,
     /// The merged quads, in emission order (four vertices each).
     pub quads: Vec<Quad>,
-    /// Linear colour of every block; for tinted blocks, their colour over grass's
-    /// (multiplied by the column's tint).
-    palette: [[f32; 3]; Block::ALL.len()],
-}
-
-impl Default for Surface {
-    fn default() -> Self {
-        Self {
-            positions: Vec::new(),
-            normals: Vec::new(),
-            colors: Vec::new(),
-            indices: Vec::new(),
-            quads: Vec::new(),
-            palette: Block::ALL.map(|b| {
-                let c = b.color().map(srgb_to_linear);
-                if b.is_tinted() {
-                    let grass = Block::Grass.color().map(srgb_to_linear);
-                    std::array::from_fn(|i| c[i] / grass[i])
-                } else {
-                    c
-                }
-            }),
-        }
-    }
 }
 
 impl Surface {
     pub(crate) fn clear(&mut self) {
-        self.positions.clear();
-        self.normals.clear();
-        self.colors.clear();
+        self.vertices.clear();
         self.indices.clear();
         self.quads.clear();
     }
@@ -58,84 +30,80 @@ impl Surface {
     pub fn is_empty(&self) -> bool {
         self.indices.is_empty()
     }
-}
 
-/// Brightness of each occlusion level.
-const AO_LIGHT: [f32; 4] = [0.42, 0.62, 0.81, 1.0];
+    /// Whether every index fits in a `u16` (at most 65,536 vertices): then the
+    /// game uploads 2-byte indices.
+    pub fn fits_u16(&self) -> bool {
+        self.vertices.len() <= 1 << 16
+    }
 
-/// sRGB byte to linear.
-fn srgb_to_linear(c: u8) -> f32 {
-    let c = c as f32 / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
+    /// The indices as `u16`, if they fit.
+    pub fn indices_u16(&self) -> Option<Vec<u16>> {
+        self.fits_u16()
+            .then(|| self.indices.iter().map(|&i| i as u16).collect())
+    }
+
+    /// Bytes the surface takes on the GPU: 8 per vertex plus 2 or 4 per index.
+    pub fn gpu_bytes(&self) -> usize {
+        let index = if self.fits_u16() { 2 } else { 4 };
+        self.vertices.len() * size_of::<Packed>() + self.indices.len() * index
     }
 }
 
-/// A small, stable brightness variation by vertex position: `0.94..=1.06`.
-#[inline]
-fn variation(p: [i32; 3]) -> f32 {
-    let h = (p[0] as u32).wrapping_mul(0x8da6_b343)
-        ^ (p[1] as u32).wrapping_mul(0xd816_3841)
-        ^ (p[2] as u32).wrapping_mul(0xcb1a_b31f);
-    let h = h ^ (h >> 15);
-    0.94 + (h & 1023) as f32 * (0.12 / 1023.0)
-}
-
-/// The linear tints of a chunk's padded columns, for tinted blocks.
+/// The tints of a chunk's padded columns, for tinted blocks.
 #[derive(Clone, Debug)]
 pub(crate) struct Tints {
     /// Per padded column, `(z + 1) * PADDED + x + 1`.
-    columns: Box<[[f32; 3]; PADDED * PADDED]>,
+    columns: Box<ColumnTints>,
     /// Whether `columns` holds a chunk's tints; if not, grass's own colour is used.
     set: bool,
-    grass: [f32; 3],
 }
 
 impl Default for Tints {
     fn default() -> Self {
         Self {
-            columns: Box::new([[0.0; 3]; PADDED * PADDED]),
+            columns: Box::new([[0; 3]; PADDED * PADDED]),
             set: false,
-            grass: Block::Grass.color().map(srgb_to_linear),
         }
     }
 }
 
 impl Tints {
-    /// Takes a chunk's tints (sRGB bytes), or none.
+    /// Takes a chunk's tints, or none.
     pub(crate) fn set(&mut self, tints: Option<&ColumnTints>) {
         self.set = tints.is_some();
         if let Some(t) = tints {
-            let lut: [f32; 256] = std::array::from_fn(|i| srgb_to_linear(i as u8));
-            for (o, c) in self.columns.iter_mut().zip(t.iter()) {
-                *o = c.map(|v| lut[v as usize]);
-            }
+            *self.columns = *t;
         }
     }
 
     /// The tint at a vertex's local corner `(x, z)` (`0..=32`).
     #[inline]
-    fn at(&self, x: i32, z: i32) -> [f32; 3] {
+    fn at(&self, x: u8, z: u8) -> [u8; 3] {
         if !self.set {
-            return self.grass;
+            return Block::Grass.color();
         }
-        let c = |v: i32| v.clamp(0, PADDED as i32 - 2) as usize + 1;
+        let c = |v: u8| (v as usize).min(PADDED - 2) + 1;
         self.columns[c(z) * PADDED + c(x)]
+    }
+}
+
+/// The side of a block a face is on.
+const fn side(face: Face) -> Side {
+    match face {
+        Face::PosY => Side::Top,
+        Face::NegY => Side::Bottom,
+        _ => Side::Side,
     }
 }
 
 #[inline(always)]
 pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
     let (d, r, c) = q.face.axes();
-    let mut base = q.min.map(i32::from);
-    base[d] += q.face.positive() as i32;
-    let (h, w) = (
-        (q.max[r] - q.min[r]) as i32 + 1,
-        (q.max[c] - q.min[c]) as i32 + 1,
-    );
-    let corner = |dr: i32, dc: i32| {
+    let mut base = q.min;
+    base[d] += q.face.positive() as u8;
+    let (h, w) = (q.max[r] - q.min[r] + 1, q.max[c] - q.min[c] + 1);
+    let corner = |dr: u8, dc: u8| {
         let mut p = base;
         p[r] += dr;
         p[c] += dc;
@@ -147,26 +115,27 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
         verts.swap(1, 3);
         ao.swap(1, 3);
     }
-    let n = q.face.normal().map(|v| v as f32);
-    let base = out.palette[q.block as usize];
-    let alpha = if q.block == Block::Water { 0.7 } else { 1.0 };
-    let start = out.positions.len() as u32;
-    let colors: [[f32; 4]; 4] = std::array::from_fn(|k| {
-        let light = AO_LIGHT[ao[k] as usize] * variation(verts[k]);
+    let layer = q.block.texture(side(q.face)).layer();
+    let start = out.vertices.len() as u32;
+    for k in 0..4 {
         // Tinted blocks take the tint of the column at each corner, so colours
         // blend smoothly across a merged quad and across biome borders.
-        let rgb = if q.block.is_tinted() {
-            let tint = tints.at(verts[k][0], verts[k][2]);
-            std::array::from_fn(|i| base[i] * tint[i])
-        } else {
-            base
+        let tint = match q.block {
+            Block::Water => Block::Water.color(),
+            b if b.is_tinted() => tints.at(verts[k][0], verts[k][2]),
+            _ => [255; 3],
         };
-        [rgb[0] * light, rgb[1] * light, rgb[2] * light, alpha]
-    });
-    out.positions
-        .extend_from_slice(&verts.map(|v| v.map(|a| a as f32)));
-    out.normals.extend_from_slice(&[n; 4]);
-    out.colors.extend_from_slice(&colors);
+        out.vertices.push(
+            Vertex {
+                pos: verts[k],
+                face: q.face,
+                ao: ao[k],
+                layer,
+                tint,
+            }
+            .pack(),
+        );
+    }
     let order = if ao[0] as u32 + ao[2] as u32 >= ao[1] as u32 + ao[3] as u32 {
         [0, 1, 2, 0, 2, 3]
     } else {

@@ -71,6 +71,48 @@ const fn vertex_ao(n: usize, dr: i32, dc: i32) -> u8 {
     }
 }
 
+/// Depth levels of water: `0` one block deep, `1` two or three, `2` four to six,
+/// `3` seven or more (or deeper than the chunk shows).
+fn depth_level(blocks: &[Block], x: i32, y: i32, z: i32) -> u8 {
+    let depth = (-1..=y)
+        .rev()
+        .take_while(|&below| blocks[padded_index(x, below, z)] == Block::Water)
+        .count() as i32;
+    match depth {
+        // The water reaches the bottom of the padded chunk: deeper than shown.
+        d if d == y + 2 => 3,
+        0..=1 => 0,
+        2..=3 => 1,
+        4..=6 => 2,
+        _ => 3,
+    }
+}
+
+/// Depth levels of the water columns at height `y` of every padded column, indexed
+/// `(z + 1) * P + x + 1`; columns without water there are `0`, so the colour of the
+/// water shallows towards the shore.
+fn column_depths(blocks: &[Block], y: i32) -> [u8; P * P] {
+    std::array::from_fn(|i| {
+        let (x, z) = ((i % P) as i32 - 1, (i / P) as i32 - 1);
+        depth_level(blocks, x, y, z)
+    })
+}
+
+/// The depth levels at the four corners A, B, C, D of the top face of water block
+/// `p` (packed like occlusion levels): each the shallowest of the four columns
+/// sharing that corner.
+fn corner_depths(depths: &[u8; P * P], p: [i32; 3]) -> u8 {
+    let at = |x: i32, z: i32| depths[(z + 1) as usize * P + (x + 1) as usize];
+    let corner = |dz: i32, dx: i32| {
+        let [x, _, z] = p;
+        at(x, z)
+            .min(at(x + dx, z))
+            .min(at(x, z + dz))
+            .min(at(x + dx, z + dz))
+    };
+    corner(-1, -1) | corner(-1, 1) << 2 | corner(1, 1) << 4 | corner(1, -1) << 6
+}
+
 /// Meshes the faces of direction `Face::ALL[F]`, of water if `WATER`, else opaque.
 pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
     blocks: &[Block],
@@ -88,7 +130,10 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
         if rows.iter().all(|&r| r == 0) {
             continue;
         }
-        // Keys: block in the low byte, the four occlusion levels in the high byte.
+        // The water surface's depth below each column of this layer.
+        let depths = (WATER && face == Face::PosY).then(|| column_depths(blocks, layer as i32));
+        // Keys: block in the low byte, the four occlusion levels (water: depth
+        // levels) in the high byte.
         for (r, &bits) in rows.iter().enumerate() {
             let mut b = bits;
             while b != 0 {
@@ -98,7 +143,10 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                 let block = blocks[padded_index(p[0], p[1], p[2])];
                 let ao_bits = match pass {
                     Pass::Opaque => AO_TABLE[front_neighbourhood(masks, face, p)],
-                    Pass::Water => 0xff,
+                    Pass::Water => match &depths {
+                        Some(d) => corner_depths(d, p),
+                        None => 0xff,
+                    },
                 };
                 masks.keys[r][c] = block as u16 | (ao_bits as u16) << 8;
             }

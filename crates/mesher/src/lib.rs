@@ -31,15 +31,21 @@
 //! split along the diagonal whose two vertices are brighter in sum, so one dark corner
 //! stays in one triangle and the shading does not depend on the quad's orientation.
 //!
+//! Vertices are packed into 8 bytes ([`vertex`]): chunk-local corner, face, occlusion
+//! level, texture array layer ([`Block::texture`]) and the biome tint. Water top faces
+//! carry a depth level (how deep the water below them is, shallowest at the shore) in
+//! place of occlusion, which the game's water shader colours by.
+//!
 //! No Bevy here: the game turns [`Surface`] into a Bevy mesh.
 //!
 //! Modules: `masks` (bit masks and visible faces per plane), `faces` (occlusion and
-//! greedy merging of one face direction), `emit` (vertices and triangles). The
-//! project's architecture is in `docs/design.md`.
+//! greedy merging of one face direction), `emit` (packed vertices and triangles),
+//! [`vertex`] (the packing). The project's architecture is in `docs/design.md`.
 
 mod emit;
 mod faces;
 mod masks;
+pub mod vertex;
 
 use terravox_voxel::{Block, Chunk, ColumnTints};
 
@@ -163,14 +169,14 @@ impl MeshBuffers {
     }
 }
 
-/// Meshes `chunk` into `buffers` (cleared first), tinted blocks in plain grass colour.
+/// Meshes `chunk` into `buffers` (cleared first), tinted blocks in grass's own colour.
 pub fn mesh_chunk(chunk: &Chunk, buffers: &mut MeshBuffers) {
     mesh_chunk_tinted(chunk, None, buffers);
 }
 
 /// Meshes `chunk` into `buffers` (cleared first), with tinted blocks (grass, most
 /// leaves) in the biome tint of their column: each vertex takes the tint of the
-/// column at its corner.
+/// column at its corner. Without tints, tinted blocks take grass's own colour.
 pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &mut MeshBuffers) {
     buffers.opaque.clear();
     buffers.water.clear();

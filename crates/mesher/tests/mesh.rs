@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
+use terravox_mesher::vertex::Vertex;
 use terravox_mesher::{Face, MeshBuffers, Quad, Surface, mesh_chunk};
+use terravox_voxel::textures::Side;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, presets};
 
@@ -71,19 +73,54 @@ fn assert_watertight(chunk: &Chunk) {
         "water faces differ"
     );
     for s in [&m.opaque, &m.water] {
-        assert_eq!(s.positions.len(), s.quads.len() * 4);
+        assert_eq!(s.vertices.len(), s.quads.len() * 4);
         assert_eq!(s.indices.len(), s.quads.len() * 6);
-        assert_eq!(s.normals.len(), s.positions.len());
-        assert_eq!(s.colors.len(), s.positions.len());
         assert_ccw(s);
+        assert_textured(s);
+    }
+}
+
+/// The unpacked vertices of a surface.
+fn unpacked(s: &Surface) -> Vec<Vertex> {
+    s.vertices
+        .iter()
+        .map(|&p| Vertex::unpack(p).expect("a valid face"))
+        .collect()
+}
+
+/// A vertex's position and its face's normal, as floats.
+fn position_normal(v: &Vertex) -> ([f32; 3], [f32; 3]) {
+    (v.pos.map(f32::from), v.face.normal().map(|n| n as f32))
+}
+
+/// Every quad's four vertices belong to its face and show its block's texture on
+/// that side; water surfaces are tinted with water's colour.
+fn assert_textured(s: &Surface) {
+    let v = unpacked(s);
+    for (q, corners) in s.quads.iter().zip(v.chunks(4)) {
+        let side = match q.face {
+            Face::PosY => Side::Top,
+            Face::NegY => Side::Bottom,
+            _ => Side::Side,
+        };
+        for c in corners {
+            assert_eq!(c.face, q.face);
+            assert_eq!(c.layer, q.block.texture(side).layer());
+            if q.block == Block::Water {
+                assert_eq!(c.tint, Block::Water.color());
+            } else if !q.block.is_tinted() {
+                assert_eq!(c.tint, [255; 3]);
+            }
+        }
     }
 }
 
 /// Every triangle is counter-clockwise seen from outside: its geometric normal
 /// points along the vertex normal.
 fn assert_ccw(s: &Surface) {
+    let verts = unpacked(s);
     for t in s.indices.chunks(3) {
-        let [a, b, c] = [0, 1, 2].map(|i| s.positions[t[i] as usize]);
+        let [a, b, c] = [0, 1, 2].map(|i| position_normal(&verts[t[i] as usize]).0);
         let (u, v) = (
             [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
             [c[0] - a[0], c[1] - a[1], c[2] - a[2]],
@@ -93,7 +130,7 @@ fn assert_ccw(s: &Surface) {
             u[2] * v[0] - u[0] * v[2],
             u[0] * v[1] - u[1] * v[0],
         ];
-        let n = s.normals[t[0] as usize];
+        let n = position_normal(&verts[t[0] as usize]).1;
         let dot = cross[0] * n[0] + cross[1] * n[1] + cross[2] * n[2];
         assert!(
             dot > 0.0,
@@ -112,11 +149,13 @@ fn single_block() -> Chunk {
 fn one_block_is_six_quads() {
     let m = mesh(&single_block());
     assert_eq!(m.opaque.quads.len(), 6);
-    assert_eq!(m.opaque.positions.len(), 24);
+    assert_eq!(m.opaque.vertices.len(), 24);
     assert_eq!(m.opaque.indices.len(), 36);
     assert!(m.water.is_empty());
+    assert!(m.opaque.fits_u16());
+    assert_eq!(m.opaque.gpu_bytes(), 24 * 8 + 36 * 2);
     let centre = [5.5, 6.5, 7.5];
-    for (p, n) in m.opaque.positions.iter().zip(&m.opaque.normals) {
+    for (p, n) in unpacked(&m.opaque).iter().map(position_normal) {
         // Outward: the vertex lies on the side of the centre the normal points to.
         let d: f32 = (0..3).map(|i| (p[i] - centre[i]) * n[i]).sum();
         assert!((d - 0.5).abs() < 1e-6, "{p:?} {n:?}");
@@ -267,4 +306,46 @@ proptest! {
         });
         assert_watertight(&chunk);
     }
+}
+
+/// Water top faces carry depth levels: deep in the middle of a pool, shallow on a
+/// one-block shelf and at the shore.
+#[test]
+fn water_surfaces_know_their_depth() {
+    let mut c = Chunk::Uniform(Block::Air);
+    for y in 0..=20 {
+        for z in 0..CHUNK {
+            for x in 0..CHUNK {
+                let pool = (2..30).contains(&x) && (2..30).contains(&z);
+                let shelf = x < 8 && y < 20;
+                let floor = y < 10;
+                let b = if !pool || floor || shelf {
+                    Block::Stone
+                } else {
+                    Block::Water
+                };
+                c.set(x, y, z, b);
+            }
+        }
+    }
+    let m = mesh(&c);
+    // The depth levels of the top face covering water block (x, 20, z).
+    let levels_at = |x: u8, z: u8| {
+        let q = m
+            .water
+            .quads
+            .iter()
+            .find(|q| {
+                q.face == Face::PosY
+                    && q.min[1] == 20
+                    && (q.min[0]..=q.max[0]).contains(&x)
+                    && (q.min[2]..=q.max[2]).contains(&z)
+            })
+            .unwrap_or_else(|| panic!("no water surface over {x}, {z}"));
+        q.ao
+    };
+    assert_eq!(levels_at(20, 16), [3; 4], "deep middle");
+    assert_eq!(levels_at(4, 16), [0; 4], "shallow shelf");
+    let shore = levels_at(29, 16);
+    assert!(shore.contains(&0) && shore.contains(&3), "shore {shore:?}");
 }

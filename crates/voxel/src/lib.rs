@@ -11,7 +11,9 @@
 //! This crate never depends on Bevy.
 //!
 //! Modules: [`block`] (block kinds), [`coords`] (block and chunk positions), [`chunk`]
-//! (chunk storage), [`raycast`] (exact voxel traversal) and the fixed [`Fnv64`] hash.
+//! (chunk storage), [`raycast`] (exact voxel traversal), [`textures`] (which texture
+//! each block face shows, and the generator of the textures) and the fixed [`Fnv64`]
+//! hash.
 //! The architecture of the whole project is in `docs/design.md`.
 
 pub mod block;
@@ -19,6 +21,7 @@ pub mod chunk;
 pub mod coords;
 mod hash;
 pub mod raycast;
+pub mod textures;
 
 pub use block::Block;
 pub use chunk::{Chunk, dense_array, padded_index};

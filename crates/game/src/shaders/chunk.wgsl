@@ -1,0 +1,113 @@
+// The chunk material: packed vertices, textures from the block texture array, the
+// biome tint where a texture's alpha (the tint mask) asks for it, per-vertex
+// occlusion, and for water a moving surface coloured by its depth. Lighting, shadows
+// and fog are Bevy's (StandardMaterial's PBR functions).
+#import bevy_pbr::{
+    mesh_functions,
+    mesh_view_bindings::globals,
+    view_transformations::position_world_to_clip,
+    forward_io::{VertexOutput, FragmentOutput},
+    pbr_fragment::pbr_input_from_standard_material,
+    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
+}
+#import terravox::packed_vertex::{decode, face_normal, face_uv}
+
+@group(#{MATERIAL_BIND_GROUP}) @binding(100) var block_textures: texture_2d_array<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(101) var block_sampler: sampler;
+// x: 1 for water, 0 for opaque blocks.
+@group(#{MATERIAL_BIND_GROUP}) @binding(102) var<uniform> chunk_params: vec4<f32>;
+
+struct ChunkVertex {
+    @builtin(instance_index) instance_index: u32,
+    @location(0) packed: vec2<u32>,
+}
+
+struct ChunkVertexOutput {
+    @builtin(position) position: vec4<f32>,
+    @location(0) world_position: vec4<f32>,
+    @location(1) world_normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) tint: vec3<f32>,
+    @location(4) shade: f32,
+    @location(5) @interpolate(flat) layer: u32,
+    @location(6) @interpolate(flat) face: u32,
+    @location(7) @interpolate(flat) instance_index: u32,
+}
+
+// Small waves on the water surface: height, d/dx, d/dz at a world position.
+fn wave(p: vec2<f32>, t: f32) -> vec3<f32> {
+    let a = 0.04;
+    let p1 = p.x * 0.55 + p.y * 0.3 + t * 1.4;
+    let p2 = -p.x * 0.25 + p.y * 0.7 + t * 1.1;
+    return vec3<f32>(
+        a * (sin(p1) + sin(p2)),
+        a * (0.55 * cos(p1) - 0.25 * cos(p2)),
+        a * (0.3 * cos(p1) + 0.7 * cos(p2)),
+    );
+}
+
+fn is_water() -> bool {
+    return chunk_params.x > 0.5;
+}
+
+@vertex
+fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
+    var out: ChunkVertexOutput;
+    let d = decode(v.packed);
+    let world_from_local = mesh_functions::get_world_from_local(v.instance_index);
+    var world = mesh_functions::mesh_position_local_to_world(world_from_local, vec4<f32>(d.position, 1.0));
+    if is_water() && d.face == 2u {
+        // The surface sits a little below the block's top and moves gently.
+        world.y += wave(world.xz, globals.time).x - 0.12;
+    }
+    out.position = position_world_to_clip(world.xyz);
+    out.world_position = world;
+    // Chunk meshes are only ever translated, so local normals are world normals.
+    out.world_normal = face_normal(d.face);
+    out.uv = face_uv(d.face, d.position);
+    out.tint = d.tint;
+    out.shade = f32(d.ao);
+    out.layer = d.layer;
+    out.face = d.face;
+    out.instance_index = v.instance_index;
+    return out;
+}
+
+@fragment
+fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    let tex = textureSample(block_textures, block_sampler, in.uv, in.layer);
+
+    var vo: VertexOutput;
+    vo.position = in.position;
+    vo.world_position = in.world_position;
+    vo.world_normal = in.world_normal;
+#ifdef VERTEX_OUTPUT_INSTANCE_INDEX
+    vo.instance_index = in.instance_index;
+#endif
+    var pbr_input = pbr_input_from_standard_material(vo, is_front);
+
+    // The alpha channel is the tint mask.
+    var color = tex.rgb * mix(vec3<f32>(1.0), in.tint, tex.a);
+    var alpha = 1.0;
+    if is_water() {
+        // Shallow water is light and clear, deep water dark and nearly opaque.
+        let depth = clamp(in.shade / 3.0, 0.0, 1.0);
+        color = tex.rgb * mix(vec3<f32>(0.10, 0.32, 0.36), in.tint, depth);
+        alpha = mix(0.5, 0.86, depth);
+        if in.face == 2u {
+            let w = wave(in.world_position.xz, globals.time);
+            let n = normalize(vec3<f32>(-w.y, 1.0, -w.z));
+            pbr_input.N = n;
+            pbr_input.world_normal = n;
+        }
+    } else {
+        // Occlusion: 0.42 in a corner's darkest to 1.0 in the open.
+        color *= 0.42 + 0.193 * in.shade;
+    }
+    pbr_input.material.base_color = vec4<f32>(color, alpha) * pbr_input.material.base_color;
+
+    var out: FragmentOutput;
+    out.color = apply_pbr_lighting(pbr_input);
+    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
+    return out;
+}
