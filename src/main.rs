@@ -108,6 +108,10 @@ struct PlayArgs {
     /// stands still there, e.g. 21:30.
     #[arg(long, value_parser = parse_time)]
     time: Option<f32>,
+    /// The sky: auto or gradient (a gradient dome with sun, moon and stars), or
+    /// physical (Bevy's atmosphere; GPUs only, else the gradient).
+    #[arg(long, default_value = "auto")]
+    sky: terravox_game::SkyChoice,
 }
 
 #[derive(Args, Debug)]
@@ -268,6 +272,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         at: args.at,
         look: args.look,
         time: args.time,
+        sky: args.sky,
         ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)

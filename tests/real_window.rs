@@ -1,7 +1,9 @@
 //! The real-window test: the release binary under Xvfb with Mesa's software Vulkan
 //! renders terrain and sky, different seeds give different pictures, `--panel` draws
-//! the panel, and edits saved in `--save-dir` are loaded and drawn. Ignored by default (it needs `xvfb-run` and takes minutes);
-//! `.ci/run` runs it with `--ignored`.
+//! the panel, edits saved in `--save-dir` are loaded and drawn with textured faces,
+//! the sky is a gradient, night is darker than day, and the sea shows water.
+//! Ignored by default (it needs `xvfb-run` and takes minutes); `.ci/run` runs it with
+//! `--ignored`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -139,6 +141,94 @@ fn game_renders_terrain_sky_and_panel() {
     );
 }
 
+/// Mean and standard deviation of the luminance (0..=255) in a rectangle.
+fn luminance_stats(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> (f64, f64) {
+    let mut v = Vec::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let i = ((y * img.0 + x) * 3) as usize;
+            let [r, g, b] = [img.2[i], img.2[i + 1], img.2[i + 2]].map(f64::from);
+            v.push(0.2126 * r + 0.7152 * g + 0.0722 * b);
+        }
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / v.len() as f64;
+    (mean, var.sqrt())
+}
+
+/// Mean RGB of a rectangle.
+fn mean_rgb(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> [f64; 3] {
+    let mut sum = [0.0; 3];
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let i = ((y * img.0 + x) * 3) as usize;
+            for (c, s) in sum.iter_mut().enumerate() {
+                *s += img.2[i + c] as f64;
+            }
+        }
+    }
+    sum.map(|s| s / ((x1 - x0) * (y1 - y0)) as f64)
+}
+
+/// A spot on plains in the default world, looking a little above the horizon.
+const PLAINS: [&str; 4] = ["--at", "-167,38,-1210", "--look", "0,8"];
+
+#[test]
+#[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
+fn the_sky_is_a_gradient_and_night_is_darker_than_day() {
+    let day = screenshot(
+        "day",
+        &[&PLAINS[..], &["--time", "09:00"][..]].concat(),
+        None,
+    );
+    let (w, h) = (day.0, day.1);
+    // High in the sky it is a deeper blue than just above the horizon (the horizon
+    // is at the middle of the screen; the stats overlay is at the top right).
+    let zenith = mean_rgb(&day, 40, 10, w / 2, 60);
+    let horizon = mean_rgb(&day, 40, h / 2 - 90, w / 2, h / 2 - 50);
+    let blueness = |c: [f64; 3]| c[2] - c[0];
+    assert!(
+        blueness(zenith) > blueness(horizon) + 8.0,
+        "the sky is one colour: {zenith:?} overhead, {horizon:?} at the horizon"
+    );
+    let night = screenshot(
+        "night",
+        &[&PLAINS[..], &["--time", "23:00"][..]].concat(),
+        None,
+    );
+    let (lum_day, _) = luminance_stats(&day, 0, 0, w, h - 100);
+    let (lum_night, _) = luminance_stats(&night, 0, 0, w, h - 100);
+    assert!(
+        lum_night < lum_day * 0.5,
+        "night ({lum_night:.0}) is not darker than day ({lum_day:.0})"
+    );
+    // Dark blue, not black.
+    let sky = mean_rgb(&night, 40, 10, w / 2, 60);
+    assert!(sky[2] > sky[0] && sky[2] > 10.0, "night sky {sky:?}");
+}
+
+#[test]
+#[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
+fn the_sea_shows_water() {
+    // Above the ocean at the world's centre, looking down at it.
+    let img = screenshot("ocean", &["--at", "0,30,0", "--look", "0,-40"], None);
+    let (w, h) = (img.0, img.1);
+    let mut water = 0;
+    let (y0, y1) = (h / 2, h - 100);
+    for y in y0..y1 {
+        for x in 0..w {
+            let i = ((y * w + x) * 3) as usize;
+            let [r, g, b] = [img.2[i], img.2[i + 1], img.2[i + 2]].map(i32::from);
+            water += (b > r + 25 && b >= g) as usize;
+        }
+    }
+    let area = (w * (y1 - y0)) as usize;
+    assert!(
+        water > area * 3 / 5,
+        "no water in the ocean view: {water} of {area} pixels are water-blue"
+    );
+}
+
 /// Reddish pixels (bricks: red well above green and blue) in a rectangle.
 fn brick_pixels(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> usize {
     let mut n = 0;
@@ -198,9 +288,18 @@ fn saved_edits_are_loaded_and_drawn() {
     let (x0, y0, x1, y1) = (w / 2 - 100, h / 2 - 80, w / 2 + 100, h / 2 + 80);
     let bricks = brick_pixels(&img, x0, y0, x1, y1);
     let area = ((x1 - x0) * (y1 - y0)) as usize;
+    // Red bricks between lighter mortar lines.
     assert!(
-        bricks > area * 3 / 4,
+        bricks > area / 2,
         "the saved bricks are not drawn: {bricks} of {area} pixels"
+    );
+    // Textured: inside the face at the crosshair the pixels vary (a flat colour
+    // would have one or two shades).
+    let (x0, y0) = (w / 2 - 20, h / 2 - 20);
+    let (mean, spread) = luminance_stats(&img, x0, y0, x0 + 40, y0 + 40);
+    assert!(
+        spread > 12.0 && colours(&img, x0, y0, x0 + 40, y0 + 40) >= 6,
+        "the brick face is one flat colour: luminance {mean:.0} ± {spread:.1}"
     );
     // The save was read, not replaced or moved aside.
     let loaded = SaveDir::new(&saves).load(&world).unwrap();

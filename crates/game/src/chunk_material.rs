@@ -113,13 +113,17 @@ fn setup_materials(
     let material = |water: bool| ChunkMaterial {
         base: StandardMaterial {
             base_color: Color::WHITE,
-            perceptual_roughness: if water { 0.12 } else { 0.95 },
-            reflectance: if water { 0.45 } else { 0.1 },
+            perceptual_roughness: if water { 0.3 } else { 0.95 },
+            // Little glare (water's sky reflection is the shader's).
+            reflectance: 0.1,
             alpha_mode: if water {
                 AlphaMode::Blend
             } else {
                 AlphaMode::Opaque
             },
+            // The water's surface is seen from below too, when diving.
+            double_sided: water,
+            cull_mode: (!water).then_some(bevy::render::render_resource::Face::Back),
             ..default()
         },
         extension: ChunkExtension {

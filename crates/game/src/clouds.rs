@@ -197,6 +197,10 @@ fn place_clouds(
                     Mesh3d(meshes.add(mesh)),
                     MeshMaterial3d(material),
                     Transform::default(),
+                    // Blocky cloud shadows from a low-resolution cascade read as
+                    // dark stains on the ground and water.
+                    bevy::light::NotShadowCaster,
+                    crate::render::HiddenUnderwater,
                 ))
                 .id(),
         );

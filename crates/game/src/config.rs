@@ -43,12 +43,14 @@ pub struct PlayOptions {
     /// Start at this time of day, hours past midnight, instead of the morning; with a
     /// screenshot the clock stands still there.
     pub time: Option<f32>,
+    /// Which sky to draw.
+    pub sky: crate::SkyChoice,
 }
 
 impl PlayOptions {
     /// Options for `world` with everything else at its default: view distance 12, no
     /// screenshot, panel closed, edits kept in memory, the default spawn and view, a
-    /// morning.
+    /// morning, the sky the renderer suits.
     pub fn new(world: WorldConfig) -> Self {
         Self {
             world,
@@ -59,6 +61,7 @@ impl PlayOptions {
             at: None,
             look: None,
             time: None,
+            sky: crate::SkyChoice::Auto,
         }
     }
 }

@@ -26,6 +26,8 @@
 //! - `streaming`: which chunks exist, worker tasks, applying results (`Stream`);
 //! - `chunk_material`: the textured chunk material (packed vertices, texture array,
 //!   water) and its shaders under `src/shaders/`;
+//! - `physical_sky`: Bevy's atmosphere where the GPU supports it, else the gradient
+//!   dome (`Startup`, `Present`);
 //! - `render`: chunk meshes, light, fog, outline, screenshots (`Present`);
 //! - `ui`: the egui panel, stats, HUD (`Present` and egui's pass);
 //! - `bench`: measurements for `terravox bench`.
@@ -37,6 +39,7 @@ mod config;
 mod editing;
 mod mode;
 mod persistence;
+mod physical_sky;
 mod player;
 mod render;
 mod signals;
@@ -60,6 +63,7 @@ pub use bench::{
 pub use config::{DEFAULT_VIEW_DISTANCE, PlayOptions, ScreenshotPlan, ViewDistance};
 pub use editing::{HOTBAR, Hotbar, Target, break_block, eye_ray, find_target, place_block};
 pub use persistence::Saves;
+pub use physical_sky::SkyChoice;
 pub use player::body::{self, EYE, MoveInput};
 pub use player::{Player, spawn_point, spawn_view};
 pub use signals::ExitOnSignal;
@@ -159,6 +163,7 @@ impl Plugin for GamePlugin {
         if !self.headless {
             app.add_plugins((
                 chunk_material::plugin,
+                physical_sky::plugin(self.options.sky),
                 render::plugin,
                 sky_dome::plugin,
                 clouds::plugin,

@@ -1,18 +1,20 @@
 //! Drawing: chunk meshes from mesher surfaces (in the chunk material), the sun (or
-//! moon), sky and fog of the time of day, the outline of the targeted block, and the
-//! automated screenshot.
+//! moon), sky and fog of the time of day (the water's fog when the eye is under
+//! water), the outline of the targeted block, and the automated screenshot.
 
 use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
+use bevy::math::DVec3;
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use terravox_voxel::{CHUNK, ChunkPos};
+use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
 
 use crate::GameSystems;
 use crate::chunk_material::{ChunkMaterials, surface_to_mesh};
 use crate::config::{AutoScreenshot, ViewDistance};
 use crate::editing::Target;
 use crate::persistence::Saves;
+use crate::physical_sky::SkyKind;
 use crate::player::{PlayerCamera, Spawn};
 use crate::sky::{TimeOfDay, sky_at};
 use crate::streaming::ChunkMeshed;
@@ -23,6 +25,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::BLACK))
         .insert_resource(GlobalAmbientLight::default())
         .init_resource::<ScreenshotState>()
+        .init_resource::<Underwater>()
         .add_systems(Startup, (spawn_sun, spawn_outline))
         .add_systems(
             Update,
@@ -30,7 +33,9 @@ pub(crate) fn plugin(app: &mut App) {
                 spawn_chunk_meshes,
                 follow_render_origin.run_if(resource_changed::<RenderOrigin>),
                 add_fog,
+                detect_underwater,
                 update_fog,
+                hide_under_water,
                 apply_sky,
                 update_outline,
                 take_auto_screenshot,
@@ -41,7 +46,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// The sun by day, the moon by night: one light, turned and dimmed by [`apply_sky`].
 #[derive(Component)]
-struct Sun;
+pub(crate) struct Sun;
 
 fn spawn_sun(mut commands: Commands) {
     commands.spawn((
@@ -178,65 +183,122 @@ fn update_outline(
     }
 }
 
-/// Fog that fades the world into the sky before the view distance ends.
-fn falloff(view: ViewDistance) -> FogFalloff {
-    let far = (view.0 * CHUNK as u32) as f32;
-    FogFalloff::Linear {
-        start: far * 0.55,
-        end: far * 0.95,
+/// Whether the camera's eye is in water: then the fog is the water's.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Underwater(pub(crate) bool);
+
+/// The fog of the view distance, the hour and whether the eye is under water: above
+/// water it fades the world into the sky's horizon colour before the view distance
+/// ends; under water it is a dense blue-green, dimmed at night.
+fn fog(view: ViewDistance, hours: f32, underwater: bool) -> (Color, FogFalloff) {
+    let sky = sky_at(hours);
+    if underwater {
+        let light = 0.25 + 0.75 * (1.0 - sky.night);
+        let c = Color::srgb(0.06 * light, 0.24 * light, 0.32 * light);
+        return (c, FogFalloff::Exponential { density: 0.08 });
     }
+    let far = (view.0 * CHUNK as u32) as f32;
+    (
+        sky.sky,
+        FogFalloff::Linear {
+            start: far * 0.55,
+            end: far * 0.95,
+        },
+    )
 }
 
-/// Gives a new player camera its fog, in the sky's colour.
+/// Gives a new player camera its fog.
 fn add_fog(
     view: Res<ViewDistance>,
     time: Res<TimeOfDay>,
+    underwater: Res<Underwater>,
     cameras: Query<Entity, Added<PlayerCamera>>,
     mut commands: Commands,
 ) {
     for camera in &cameras {
+        let (color, falloff) = fog(*view, time.hours, underwater.0);
         commands.entity(camera).insert(DistanceFog {
-            color: sky_at(time.hours).sky,
-            falloff: falloff(*view),
+            color,
+            falloff,
             ..default()
         });
     }
 }
 
-/// Lights and colours the world for the time of day: the sun or moon's direction,
-/// brightness and colour, the ambient light, the sky (clear colour) and the fog, so
-/// the world's edge fades into the sky at every hour.
-fn apply_sky(
+/// Follows the view distance, the hour and the water line.
+fn update_fog(
+    view: Res<ViewDistance>,
     time: Res<TimeOfDay>,
-    mut sun: Query<(&mut DirectionalLight, &mut Transform), With<Sun>>,
-    mut ambient: ResMut<GlobalAmbientLight>,
-    mut clear: ResMut<ClearColor>,
-    mut fog: Query<&mut DistanceFog>,
+    underwater: Res<Underwater>,
+    mut fogs: Query<&mut DistanceFog>,
 ) {
-    if !time.is_changed() {
-        return;
-    }
-    let sky = sky_at(time.hours);
-    for (mut light, mut transform) in &mut sun {
-        light.illuminance = sky.illuminance;
-        light.color = sky.light;
-        *transform = Transform::default().looking_to(sky.direction, Vec3::Y);
-    }
-    ambient.brightness = sky.ambient;
-    ambient.color = sky.ambient_color;
-    clear.0 = sky.sky;
-    for mut f in &mut fog {
-        f.color = sky.sky;
+    if view.is_changed() || time.is_changed() || underwater.is_changed() {
+        let (color, falloff) = fog(*view, time.hours, underwater.0);
+        for mut f in &mut fogs {
+            f.color = color;
+            f.falloff = falloff.clone();
+        }
     }
 }
 
-/// Follows view distance changes.
-fn update_fog(view: Res<ViewDistance>, mut fog: Query<&mut DistanceFog>) {
-    if view.is_changed() {
-        for mut f in &mut fog {
-            f.falloff = falloff(*view);
+/// Notes whether the camera's eye is in a water block.
+fn detect_underwater(
+    cameras: Query<&GlobalTransform, With<PlayerCamera>>,
+    render_origin: Res<RenderOrigin>,
+    chunks: Res<Chunks>,
+    mut underwater: ResMut<Underwater>,
+) {
+    let Ok(eye) = cameras.single() else { return };
+    let o = render_origin.0;
+    let p = eye.translation().as_dvec3() + DVec3::new(o.x as f64, o.y as f64, o.z as f64);
+    let block = BlockPos::new(p.x.floor() as i32, p.y.floor() as i32, p.z.floor() as i32);
+    underwater.set_if_neq(Underwater(chunks.block(block) == Some(Block::Water)));
+}
+
+/// Sky things (the dome, sun, moon, stars, clouds) that the water hides when the eye
+/// is under it: there the world ends in the water's fog.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub(crate) struct HiddenUnderwater;
+
+fn hide_under_water(
+    underwater: Res<Underwater>,
+    mut things: Query<(Ref<HiddenUnderwater>, &mut Visibility)>,
+) {
+    for (marker, mut v) in &mut things {
+        if underwater.is_changed() || marker.is_added() {
+            *v = if underwater.0 {
+                Visibility::Hidden
+            } else {
+                Visibility::Inherited
+            };
         }
     }
+}
+
+/// Lights and colours the world for the time of day: the sun or moon's direction,
+/// brightness and colour, the ambient light and the clear colour (the sky's, or
+/// the water's fog under water).
+fn apply_sky(
+    time: Res<TimeOfDay>,
+    (view, underwater, kind): (Res<ViewDistance>, Res<Underwater>, Option<Res<SkyKind>>),
+    mut sun: Query<(&mut DirectionalLight, &mut Transform), With<Sun>>,
+    mut ambient: ResMut<GlobalAmbientLight>,
+    mut clear: ResMut<ClearColor>,
+) {
+    let kind_changed = kind.as_ref().is_some_and(|k| k.is_changed());
+    if !time.is_changed() && !underwater.is_changed() && !kind_changed {
+        return;
+    }
+    let sky = sky_at(time.hours);
+    let scale = SkyKind::light_scale(kind.as_deref());
+    for (mut light, mut transform) in &mut sun {
+        light.illuminance = sky.illuminance * scale;
+        light.color = sky.light;
+        *transform = Transform::default().looking_to(sky.direction, Vec3::Y);
+    }
+    ambient.brightness = sky.ambient * scale;
+    ambient.color = sky.ambient_color;
+    clear.0 = fog(*view, time.hours, underwater.0).0;
 }
 
 /// Progress of the automated screenshot.

@@ -56,6 +56,11 @@ pub struct SkyLight {
     pub sky: Color,
     /// The sun's height: -1 straight down (midnight) .. 1 straight up.
     pub sun_height: f32,
+    /// Unit vector towards the sun (the moon is opposite).
+    pub sun: Vec3,
+    /// How much of the night sky shows: 0 by day, 1 once the sun is well down (the
+    /// stars' brightness).
+    pub night: f32,
 }
 
 /// `3t^2 - 2t^3` of `t` clamped to `[0, 1]`.
@@ -101,6 +106,8 @@ pub fn sky_at(hours: f32) -> SkyLight {
         ambient_color: Color::srgb_from_array(mix([0.55, 0.65, 1.0], [1.0, 1.0, 1.0], day)),
         sky: Color::srgb(sky[0], sky[1], sky[2]),
         sun_height: height,
+        sun,
+        night: smoothstep((-height - 0.02) / 0.2),
     }
 }
 
@@ -155,6 +162,10 @@ mod tests {
         assert!(d.red / d.blue > n.red / n.blue);
         // The sun rises in the east (+x) and sets in the west.
         assert!(sky_at(7.0).direction.x < 0.0 && sky_at(17.0).direction.x > 0.0);
+        assert!(sky_at(7.0).sun.x > 0.0 && noon.sun.y > 0.85);
+        // Stars by night only.
+        assert_eq!(noon.night, 0.0);
+        assert!(midnight.night > 0.99 && dawn.night == 0.0);
     }
 
     #[test]

@@ -1,14 +1,17 @@
-//! The sky's gradient: a dome around the camera, coloured per vertex from the fog's
-//! colour at the horizon (so distant terrain fades into it) to a deeper colour at the
-//! zenith, changing with the hour. Plain geometry, so it renders wherever the chunks
-//! do (software Vulkan included).
+//! The sky: a dome around the camera, coloured per vertex from the fog's colour at
+//! the horizon (so distant terrain fades into it) to a deeper colour at the zenith,
+//! changing with the hour; in front of it a square sun disk, a blocky moon opposite
+//! it, and stars that come out at night. Plain unlit geometry, so it renders wherever
+//! the chunks do (software Vulkan included).
 
 use bevy::asset::RenderAssetUsages;
 use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
 
 use crate::GameSystems;
+use crate::physical_sky::SkyKind;
 use crate::player::PlayerCamera;
+use crate::render::HiddenUnderwater;
 use crate::sky::{TimeOfDay, sky_at};
 
 /// The dome's radius: inside the camera's far plane (2000), beyond any chunk drawn.
@@ -26,7 +29,13 @@ struct DomeMarker;
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_dome).add_systems(
         Update,
-        (follow_camera, colour_dome).in_set(GameSystems::Present),
+        (
+            follow_camera,
+            colour_dome,
+            place_bodies,
+            yield_to_physical_sky,
+        )
+            .in_set(GameSystems::Present),
     );
 }
 
@@ -61,14 +70,199 @@ fn spawn_dome(
         cull_mode: None,
         ..default()
     });
-    commands.spawn((
-        DomeMarker,
-        Mesh3d(handle.clone()),
-        MeshMaterial3d(material),
-        Transform::default(),
-        NotShadowCaster,
-    ));
+    // Opaque, so clouds (translucent, drawn after) pass in front of them.
+    let unlit = StandardMaterial {
+        base_color: Color::WHITE,
+        unlit: true,
+        fog_enabled: false,
+        cull_mode: None,
+        ..default()
+    };
+    let bodies = [
+        (Body::Sun, Rectangle::new(SUN, SUN).mesh().build()),
+        (Body::Moon, moon_mesh()),
+        (Body::Stars, star_mesh()),
+    ];
+    commands
+        .spawn((
+            DomeMarker,
+            Mesh3d(handle.clone()),
+            MeshMaterial3d(material),
+            Transform::default(),
+            NotShadowCaster,
+            HiddenUnderwater,
+        ))
+        .with_children(|dome| {
+            for (body, mesh) in bodies {
+                dome.spawn((
+                    body,
+                    Mesh3d(meshes.add(mesh)),
+                    MeshMaterial3d(materials.add(unlit.clone())),
+                    Transform::default(),
+                    Visibility::Hidden,
+                    NotShadowCaster,
+                ));
+            }
+        });
     commands.insert_resource(Dome(handle));
+}
+
+/// The sun, the moon and the stars, drawn in front of the dome.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+enum Body {
+    Sun,
+    Moon,
+    Stars,
+}
+
+/// Distance of the sun and moon from the camera (the stars are a little further).
+const BODIES: f32 = 1800.0;
+/// The sun disk's side: about 3.5 degrees across.
+const SUN: f32 = 110.0;
+/// The moon's side.
+const MOON: f32 = 80.0;
+/// Stars in the sky.
+const STARS: u32 = 700;
+
+/// A fixed hash of `i` and a salt to `0.0..1.0`.
+fn unit_hash(i: u32, salt: u32) -> f32 {
+    let mut h = i.wrapping_mul(0x9e37_79b9) ^ salt.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x7feb_352d);
+    h ^= h >> 15;
+    (h >> 8) as f32 / (1u32 << 24) as f32
+}
+
+/// A square facing the origin from `centre`, of half-side `r`, as four corners.
+fn facing_square(centre: Vec3, r: f32) -> [Vec3; 4] {
+    let n = centre.normalize();
+    let side = n
+        .cross(if n.y.abs() > 0.99 { Vec3::X } else { Vec3::Y })
+        .normalize();
+    let up = side.cross(n);
+    [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        .map(|(a, b)| centre + (side * a + up * b) * r)
+}
+
+/// Squares of the given centres, half-sizes and colours as one unlit mesh.
+fn squares(items: impl Iterator<Item = (Vec3, f32, [f32; 4])>) -> Mesh {
+    let (mut positions, mut colors, mut indices) = (Vec::new(), Vec::new(), Vec::new());
+    for (centre, r, color) in items {
+        let start = positions.len() as u32;
+        positions.extend(facing_square(centre, r).map(|v| v.to_array()));
+        colors.extend([color; 4]);
+        indices.extend([0, 1, 2, 0, 2, 3].map(|k| start + k));
+    }
+    Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    .with_inserted_indices(bevy::mesh::Indices::U32(indices))
+}
+
+/// The stars: small squares over the upper sky at fixed, hashed places, a little
+/// bluish or yellowish, some brighter.
+fn star_mesh() -> Mesh {
+    squares((0..STARS).map(|i| {
+        let y = 0.06 + 0.94 * unit_hash(i, 1);
+        let a = unit_hash(i, 2) * std::f32::consts::TAU;
+        let r = (1.0 - y * y).sqrt();
+        let dir = Vec3::new(r * a.cos(), y, r * a.sin());
+        let bright = 0.75 + 0.25 * unit_hash(i, 3);
+        let hue = unit_hash(i, 4) - 0.5;
+        let color = [
+            bright * (1.0 + hue * 0.2),
+            bright,
+            bright * (1.0 - hue * 0.2),
+            1.0,
+        ];
+        (
+            dir * (BODIES + 50.0),
+            1.6 + 2.2 * unit_hash(i, 5).powi(3),
+            color,
+        )
+    }))
+}
+
+/// The moon: a 4x4 grid of grey squares of hashed shades (blocky maria), centred on
+/// the origin facing -z; `place_bodies` turns it towards the camera.
+fn moon_mesh() -> Mesh {
+    let cell = MOON / 4.0;
+    squares((0..16).map(|i| {
+        let (x, y) = ((i % 4) as f32 - 1.5, (i / 4) as f32 - 1.5);
+        let shade = 0.72 + 0.22 * unit_hash(i, 9);
+        let centre = Vec3::new(x * cell, y * cell, -BODIES);
+        (centre, cell / 2.0, [shade * 0.95, shade * 0.97, shade, 1.0])
+    }))
+}
+
+/// Turns the sun and moon to their places for the hour and fades the stars in at
+/// night (from the sky's colour to their own).
+fn place_bodies(
+    time: Res<TimeOfDay>,
+    kind: Option<Res<SkyKind>>,
+    mut bodies: Query<(
+        &Body,
+        &mut Transform,
+        &mut Visibility,
+        &MeshMaterial3d<StandardMaterial>,
+    )>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    added: Query<(), Added<Body>>,
+) {
+    let kind_changed = kind.as_ref().is_some_and(|k| k.is_changed());
+    if !time.is_changed() && added.is_empty() && !kind_changed {
+        return;
+    }
+    // The physical sky draws its own sun disk.
+    let physical = kind.as_deref() == Some(&SkyKind::Physical);
+    let sky = sky_at(time.hours);
+    for (body, mut transform, mut visibility, material) in &mut bodies {
+        let (shown, color) = match body {
+            Body::Sun => {
+                // Yellow-white, reddening with the light near the horizon.
+                let light = sky.light.to_linear();
+                *transform =
+                    Transform::from_translation(sky.sun * BODIES).looking_at(Vec3::ZERO, Vec3::Y);
+                let c = Color::linear_rgb(light.red * 1.4, light.green * 1.3, light.blue * 1.1);
+                (sky.sun_height > -0.08 && !physical, c)
+            }
+            Body::Moon => {
+                *transform = Transform::default().looking_to(-sky.sun, Vec3::Y);
+                (sky.sun_height < 0.08, Color::WHITE)
+            }
+            Body::Stars => {
+                // Opaque stars fade in from the colour of the sky overhead.
+                let [r, g, b, _] = dome_color(time.hours, 1.0);
+                let c = Color::linear_rgb(r, g, b).mix(&Color::WHITE, sky.night);
+                (sky.night > 0.05, c)
+            }
+        };
+        *visibility = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if let Some(mut m) = materials.get_mut(&material.0) {
+            m.base_color = color;
+        }
+    }
+}
+
+/// Under the physical sky the atmosphere draws the sky and the sun: the dome drops
+/// its mesh (keeping the moon and stars, its children).
+fn yield_to_physical_sky(
+    kind: Option<Res<SkyKind>>,
+    dome: Query<Entity, (With<DomeMarker>, With<Mesh3d>)>,
+    mut commands: Commands,
+) {
+    if kind.as_deref() == Some(&SkyKind::Physical) {
+        for e in &dome {
+            commands.entity(e).remove::<Mesh3d>();
+        }
+    }
 }
 
 /// Keeps the dome centred on the camera.
@@ -121,5 +315,30 @@ mod tests {
             // Below the horizon it stays the horizon's colour.
             assert_eq!(dome_color(hours, -0.5), horizon);
         }
+    }
+
+    #[test]
+    fn sky_bodies_face_the_camera_inside_the_dome() {
+        for centre in [Vec3::new(0.0, BODIES, 0.0), Vec3::new(BODIES, 10.0, -3.0)] {
+            let corners = facing_square(centre, 5.0);
+            for c in corners {
+                // Every corner is as far from the centre line as the others and lies
+                // in the plane facing the origin.
+                assert!(((c - centre).dot(centre.normalize())).abs() < 1e-3);
+                assert!(((c - centre).length() - 5.0 * 2f32.sqrt()).abs() < 1e-3);
+                assert!(c.length() < RADIUS);
+            }
+        }
+        let stars = star_mesh();
+        assert_eq!(stars.count_vertices(), STARS as usize * 4);
+        let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
+            stars.attribute(Mesh::ATTRIBUTE_POSITION)
+        else {
+            panic!("star positions")
+        };
+        assert!(
+            p.iter()
+                .all(|v| v[1] > 0.0 && Vec3::from(*v).length() < RADIUS)
+        );
     }
 }

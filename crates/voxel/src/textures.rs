@@ -301,7 +301,7 @@ fn dirt(x: i32, y: i32) -> [u8; 4] {
 
 fn grass(x: i32, y: i32) -> [u8; 4] {
     let blade = hash(x, y, 331);
-    tinted(0.8 + tiled_noise(x, y, 4, 332) * 0.12 + (blade - 0.5) * 0.16)
+    tinted(0.74 + tiled_noise(x, y, 4, 332) * 0.16 + (blade - 0.5) * 0.28)
 }
 
 fn pixel(t: Texture, x: i32, y: i32, salt: u32) -> [u8; 4] {

@@ -4,7 +4,7 @@
 // and fog are Bevy's (StandardMaterial's PBR functions).
 #import bevy_pbr::{
     mesh_functions,
-    mesh_view_bindings::globals,
+    mesh_view_bindings::{globals, fog},
     view_transformations::position_world_to_clip,
     forward_io::{VertexOutput, FragmentOutput},
     pbr_fragment::pbr_input_from_standard_material,
@@ -92,8 +92,8 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
     if is_water() {
         // Shallow water is light and clear, deep water dark and nearly opaque.
         let depth = clamp(in.shade / 3.0, 0.0, 1.0);
-        color = tex.rgb * mix(vec3<f32>(0.10, 0.32, 0.36), in.tint, depth);
-        alpha = mix(0.5, 0.86, depth);
+        color = tex.rgb * mix(vec3<f32>(0.03, 0.2, 0.24), in.tint * 0.55, depth);
+        alpha = mix(0.66, 0.93, depth);
         if in.face == 2u {
             let w = wave(in.world_position.xz, globals.time);
             let n = normalize(vec3<f32>(-w.y, 1.0, -w.z));
@@ -108,6 +108,13 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
 
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
+    if is_water() && in.face == 2u && is_front {
+        // The surface mirrors the sky towards the horizon (Schlick's Fresnel), in the
+        // sky's colour at this hour, which the fog carries.
+        let ndv = max(dot(pbr_input.N, pbr_input.V), 0.0);
+        let f = pow(1.0 - ndv, 5.0) * 0.85;
+        out.color = vec4<f32>(mix(out.color.rgb, fog.base_color.rgb, f), mix(out.color.a, 1.0, f));
+    }
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);
     return out;
 }
