@@ -42,7 +42,7 @@ fn a_negative_number_is_a_bad_value_of_its_flag() {
 }
 
 #[test]
-fn at_look_and_time_are_checked() {
+fn at_look_time_and_sky_are_checked() {
     for (args, says) in [
         (vec!["--at", "1,2"], "X,Y,Z"),
         (vec!["--at", "1,x,3"], "`x`"),
@@ -54,6 +54,7 @@ fn at_look_and_time_are_checked() {
         (vec!["--time", "25:00"], "HH:MM"),
         (vec!["--time", "noon"], "HH:MM"),
         (vec!["--time", "12:60"], "HH:MM"),
+        (vec!["--sky", "purple"], "auto, physical or gradient"),
     ] {
         let err = refused(&args);
         assert!(err.contains(says), "{args:?}: {err}");

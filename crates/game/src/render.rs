@@ -357,3 +357,32 @@ fn take_auto_screenshot(
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fog_fades_into_the_sky_above_water_and_closes_in_below() {
+        let view = ViewDistance(12);
+        let (color, falloff) = fog(view, 9.0, false);
+        assert_eq!(color, sky_at(9.0).sky);
+        let FogFalloff::Linear { start, end } = falloff else {
+            panic!("linear fog above water: {falloff:?}")
+        };
+        // Fully fogged before the last loaded chunks.
+        assert!(start < end && end < 12.0 * CHUNK as f32);
+        let (day, under) = fog(view, 9.0, true);
+        let FogFalloff::Exponential { density } = under else {
+            panic!("exponential fog under water: {under:?}")
+        };
+        // Half the light is gone within ten blocks.
+        assert!((-density * 10.0f32).exp() < 0.5);
+        let (day, night) = (day.to_srgba(), fog(view, 0.0, true).0.to_srgba());
+        assert!(
+            day.blue > day.red && day.green > day.red,
+            "blue-green: {day:?}"
+        );
+        assert!(night.blue < day.blue, "darker at night");
+    }
+}

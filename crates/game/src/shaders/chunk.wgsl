@@ -34,7 +34,8 @@ struct ChunkVertexOutput {
     @location(7) @interpolate(flat) instance_index: u32,
 }
 
-// Small waves on the water surface: height, d/dx, d/dz at a world position.
+// Small waves on the water surface: height, d/dx, d/dz at a world position (the
+// fragment shader tilts the surface's normal by the slopes).
 fn wave(p: vec2<f32>, t: f32) -> vec3<f32> {
     let a = 0.04;
     let p1 = p.x * 0.55 + p.y * 0.3 + t * 1.4;
@@ -57,8 +58,10 @@ fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
     let world_from_local = mesh_functions::get_world_from_local(v.instance_index);
     var world = mesh_functions::mesh_position_local_to_world(world_from_local, vec4<f32>(d.position, 1.0));
     if is_water() && d.face == 2u {
-        // The surface sits a little below the block's top and moves gently.
-        world.y += wave(world.xz, globals.time).x - 0.12;
+        // The surface sits a little below the block's top. Every top vertex moves by
+        // the same amount: merged quads meet in T-junctions, where waves that moved
+        // vertices would open cracks. The waves move the surface's normals instead.
+        world.y -= 0.12;
     }
     out.position = position_world_to_clip(world.xyz);
     out.world_position = world;
