@@ -50,19 +50,20 @@ impl Surface {
     }
 }
 
-/// The tints of a chunk's padded columns, for tinted blocks.
+/// The tints of a chunk's padded columns, for tinted blocks and water.
 #[derive(Clone, Debug)]
 pub(crate) struct Tints {
     /// Per padded column, `(z + 1) * PADDED + x + 1`.
     columns: Box<ColumnTints>,
-    /// Whether `columns` holds a chunk's tints; if not, grass's own colour is used.
+    /// Whether `columns` holds a chunk's tints; if not, grass's and water's own
+    /// colours are used.
     set: bool,
 }
 
 impl Default for Tints {
     fn default() -> Self {
         Self {
-            columns: Box::new([[0; 3]; PADDED * PADDED]),
+            columns: ColumnTints::boxed(),
             set: false,
         }
     }
@@ -73,18 +74,32 @@ impl Tints {
     pub(crate) fn set(&mut self, tints: Option<&ColumnTints>) {
         self.set = tints.is_some();
         if let Some(t) = tints {
-            *self.columns = *t;
+            (*self.columns).clone_from(t);
         }
     }
 
-    /// The tint at a vertex's local corner `(x, z)` (`0..=32`).
+    /// The tint of `block` at a vertex's local corner `(x, z)` (`0..=32`): the
+    /// column's grass or water colour, white for untinted blocks.
     #[inline]
-    fn at(&self, x: u8, z: u8) -> [u8; 3] {
+    fn at(&self, block: Block, x: u8, z: u8) -> [u8; 3] {
+        let water = block == Block::Water;
+        if !water && !block.is_tinted() {
+            return [255; 3];
+        }
         if !self.set {
-            return Block::Grass.color();
+            return if water {
+                block.color()
+            } else {
+                Block::Grass.color()
+            };
         }
         let c = |v: u8| (v as usize).min(PADDED - 2) + 1;
-        self.columns[c(z) * PADDED + c(x)]
+        let i = c(z) * PADDED + c(x);
+        if water {
+            self.columns.water[i]
+        } else {
+            self.columns.grass[i]
+        }
     }
 }
 
@@ -118,20 +133,15 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
     let layer = q.block.texture(side(q.face)).layer();
     let start = out.vertices.len() as u32;
     for k in 0..4 {
-        // Tinted blocks take the tint of the column at each corner, so colours
-        // blend smoothly across a merged quad and across biome borders.
-        let tint = match q.block {
-            Block::Water => Block::Water.color(),
-            b if b.is_tinted() => tints.at(verts[k][0], verts[k][2]),
-            _ => [255; 3],
-        };
+        // Tinted blocks and water take the tint of the column at each corner, so
+        // colours blend smoothly across a merged quad and across biome borders.
         out.vertices.push(
             Vertex {
                 pos: verts[k],
                 face: q.face,
                 ao: ao[k],
                 layer,
-                tint,
+                tint: tints.at(q.block, verts[k][0], verts[k][2]),
             }
             .pack(),
         );

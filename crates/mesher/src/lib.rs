@@ -175,8 +175,9 @@ pub fn mesh_chunk(chunk: &Chunk, buffers: &mut MeshBuffers) {
 }
 
 /// Meshes `chunk` into `buffers` (cleared first), with tinted blocks (grass, most
-/// leaves) in the biome tint of their column: each vertex takes the tint of the
-/// column at its corner. Without tints, tinted blocks take grass's own colour.
+/// leaves) and water in the biome tints of their column: each vertex takes the tint
+/// of the column at its corner. Without tints, tinted blocks take grass's own colour
+/// and water its own.
 pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &mut MeshBuffers) {
     buffers.opaque.clear();
     buffers.water.clear();

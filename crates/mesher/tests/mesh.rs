@@ -349,3 +349,33 @@ fn water_surfaces_know_their_depth() {
     let shore = levels_at(29, 16);
     assert!(shore.contains(&0) && shore.contains(&3), "shore {shore:?}");
 }
+
+/// With a chunk's tints, grass and water take their column's colours and other
+/// blocks stay white.
+#[test]
+fn tints_follow_the_columns() {
+    use terravox_voxel::ColumnTints;
+    let mut c = Chunk::Uniform(Block::Air);
+    for z in 0..CHUNK {
+        for x in 0..CHUNK {
+            c.set(x, 0, z, Block::Stone);
+            c.set(x, 1, z, if x < 16 { Block::Grass } else { Block::Water });
+        }
+    }
+    let mut tints = ColumnTints::boxed();
+    tints.grass.fill([10, 200, 30]);
+    tints.water.fill([70, 60, 50]);
+    let mut b = MeshBuffers::default();
+    terravox_mesher::mesh_chunk_tinted(&c, Some(&tints), &mut b);
+    let (opaque, water) = (unpacked(&b.opaque), unpacked(&b.water));
+    assert!(!water.is_empty());
+    assert!(water.iter().all(|v| v.tint == [70, 60, 50]));
+    for (q, corners) in b.opaque.quads.iter().zip(opaque.chunks(4)) {
+        let want = if q.block == Block::Grass {
+            [10, 200, 30]
+        } else {
+            [255; 3]
+        };
+        assert!(corners.iter().all(|v| v.tint == want), "{q:?}");
+    }
+}

@@ -79,6 +79,11 @@ impl Biome {
         self.looks().grass
     }
 
+    /// The colour of its water.
+    pub const fn water(self) -> [u8; 3] {
+        self.looks().water
+    }
+
     /// Whether trees grow densely here (forests, taiga): a player standing in it sees
     /// trunks all around.
     pub const fn is_wooded(self) -> bool {
@@ -108,6 +113,7 @@ pub(crate) struct Looks {
     pub name: &'static str,
     pub map: [u8; 3],
     pub grass: [u8; 3],
+    pub water: [u8; 3],
     /// The surface block above the shore.
     pub top: Block,
     /// Another surface block mixed in, and its share out of 256.
@@ -127,7 +133,7 @@ pub(crate) struct Looks {
 const fn looks(
     name: &'static str,
     map: [u8; 3],
-    grass: [u8; 3],
+    (grass, water): ([u8; 3], [u8; 3]),
     [top, filler, shore, floor]: [Block; 4],
     patches: (Block, u8),
     trees: u8,
@@ -137,6 +143,7 @@ const fn looks(
         name,
         map,
         grass,
+        water,
         top,
         patches,
         filler,
@@ -150,23 +157,23 @@ const fn looks(
 use Block::{Clay, Dirt, Grass, Gravel, Ice, Podzol, Sand, Sandstone, Snow, Stone};
 use Species::{Acacia, Birch, Cactus, Oak, Spruce};
 
-/// Every biome's looks, in [`Biome::ALL`] order: name, map colour, grass colour,
-/// [top, filler, shore, floor], patches, tree chance, species.
+/// Every biome's looks, in [`Biome::ALL`] order: name, map colour, (grass colour,
+/// water colour), [top, filler, shore, floor], patches, tree chance, species.
 #[rustfmt::skip]
 const LOOKS: [Looks; 13] = [
-    looks("ocean", [20, 60, 150], [95, 155, 70], [Sand, Sand, Sand, Gravel], (Clay, 20), 0, &[]),
-    looks("beach", [235, 220, 160], [110, 170, 70], [Sand, Sandstone, Sand, Gravel], (Sand, 0), 0, &[]),
-    looks("river", [60, 120, 230], [95, 160, 70], [Sand, Gravel, Sand, Gravel], (Clay, 60), 0, &[]),
-    looks("plains", [140, 200, 90], [115, 175, 70], [Grass, Dirt, Sand, Gravel], (Grass, 0), 6, &[(Oak, 3), (Birch, 1)]),
-    looks("forest", [40, 120, 40], [80, 150, 55], [Grass, Dirt, Sand, Gravel], (Podzol, 25), 150, &[(Oak, 3), (Birch, 1)]),
-    looks("birch forest", [110, 170, 100], [125, 175, 85], [Grass, Dirt, Sand, Gravel], (Grass, 0), 140, &[(Birch, 1)]),
-    looks("taiga", [50, 100, 80], [95, 135, 65], [Podzol, Dirt, Sand, Gravel], (Grass, 90), 130, &[(Spruce, 1)]),
-    looks("desert", [240, 200, 110], [190, 180, 100], [Sand, Sandstone, Sand, Gravel], (Sandstone, 8), 10, &[(Cactus, 1)]),
-    looks("savanna", [190, 180, 80], [170, 165, 75], [Grass, Dirt, Sand, Gravel], (Dirt, 15), 14, &[(Acacia, 4), (Oak, 1)]),
-    looks("swamp", [80, 100, 60], [85, 110, 55], [Grass, Dirt, Clay, Clay], (Dirt, 25), 40, &[(Oak, 1)]),
-    looks("snowy plains", [240, 245, 250], [130, 165, 140], [Snow, Dirt, Sand, Gravel], (Snow, 0), 4, &[(Spruce, 1)]),
-    looks("stony peaks", [140, 135, 130], [120, 145, 100], [Stone, Stone, Gravel, Gravel], (Gravel, 50), 0, &[]),
-    looks("snowy peaks", [200, 220, 240], [125, 150, 120], [Snow, Stone, Gravel, Gravel], (Ice, 30), 0, &[]),
+    looks("ocean", [20, 60, 150], ([95, 155, 70], [40, 90, 170]), [Sand, Sand, Sand, Gravel], (Clay, 20), 0, &[]),
+    looks("beach", [235, 220, 160], ([110, 170, 70], [45, 115, 175]), [Sand, Sandstone, Sand, Gravel], (Sand, 0), 0, &[]),
+    looks("river", [60, 120, 230], ([95, 160, 70], [50, 105, 175]), [Sand, Gravel, Sand, Gravel], (Clay, 60), 0, &[]),
+    looks("plains", [140, 200, 90], ([115, 175, 70], [45, 100, 165]), [Grass, Dirt, Sand, Gravel], (Grass, 0), 6, &[(Oak, 3), (Birch, 1)]),
+    looks("forest", [40, 120, 40], ([80, 150, 55], [40, 95, 150]), [Grass, Dirt, Sand, Gravel], (Podzol, 25), 150, &[(Oak, 3), (Birch, 1)]),
+    looks("birch forest", [110, 170, 100], ([125, 175, 85], [45, 100, 165]), [Grass, Dirt, Sand, Gravel], (Grass, 0), 140, &[(Birch, 1)]),
+    looks("taiga", [50, 100, 80], ([95, 135, 65], [40, 85, 140]), [Podzol, Dirt, Sand, Gravel], (Grass, 90), 130, &[(Spruce, 1)]),
+    looks("desert", [240, 200, 110], ([190, 180, 100], [50, 120, 170]), [Sand, Sandstone, Sand, Gravel], (Sandstone, 8), 10, &[(Cactus, 1)]),
+    looks("savanna", [190, 180, 80], ([170, 165, 75], [55, 110, 150]), [Grass, Dirt, Sand, Gravel], (Dirt, 15), 14, &[(Acacia, 4), (Oak, 1)]),
+    looks("swamp", [80, 100, 60], ([85, 110, 55], [65, 85, 60]), [Grass, Dirt, Clay, Clay], (Dirt, 25), 40, &[(Oak, 1)]),
+    looks("snowy plains", [240, 245, 250], ([130, 165, 140], [50, 85, 150]), [Snow, Dirt, Sand, Gravel], (Snow, 0), 4, &[(Spruce, 1)]),
+    looks("stony peaks", [140, 135, 130], ([120, 145, 100], [45, 95, 160]), [Stone, Stone, Gravel, Gravel], (Gravel, 50), 0, &[]),
+    looks("snowy peaks", [200, 220, 240], ([125, 150, 120], [50, 85, 150]), [Snow, Stone, Gravel, Gravel], (Ice, 30), 0, &[]),
 ];
 
 /// One entry of the fit table: a biome and the box of fields it fits without penalty.
@@ -414,7 +421,7 @@ pub(crate) fn columns(
     let width = (hi - lo + 1) as usize;
     // Per local coordinate: grid cell, next corner, offset in the cell.
     let axis: Vec<(usize, usize, i32)> = (lo..=hi).map(|l| cell(first, n, l)).collect();
-    let mut tints = Box::new([[0; 3]; PADDED * PADDED]);
+    let mut tints = ColumnTints::boxed();
     for (z, &(k, k1, wz)) in axis.iter().enumerate() {
         let lz = lo + z as i32;
         for (x, &(i, i1, wx)) in axis.iter().enumerate() {
@@ -427,12 +434,15 @@ pub(crate) fn columns(
             ];
             kinds[z * width + x] = look(seed, origin[0] + lx, origin[1] + lz, c, wx, wz);
             if (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz) {
-                tints[(lz + 1) as usize * PADDED + (lx + 1) as usize] =
-                    if c.iter().all(|&b| b == c[0]) {
-                        c[0].grass()
-                    } else {
-                        blend(c.map(Biome::grass), wx, wz)
-                    };
+                let i = (lz + 1) as usize * PADDED + (lx + 1) as usize;
+                (tints.grass[i], tints.water[i]) = if c.iter().all(|&b| b == c[0]) {
+                    (c[0].grass(), c[0].water())
+                } else {
+                    (
+                        blend(c.map(Biome::grass), wx, wz),
+                        blend(c.map(Biome::water), wx, wz),
+                    )
+                };
             }
         }
     }
@@ -448,6 +458,42 @@ pub(crate) fn column_kind(seed: u64, x: i32, z: i32, corners: [Biome; 4]) -> Kin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn column_tints_blend_grass_and_water_across_a_border() {
+        // Lattice columns every STEP blocks from local -8: swamp west of local 8,
+        // ocean from local 16 on.
+        let (lo, hi, first) = (-1, CHUNK, -STEP);
+        let n = ((hi - first).div_euclid(STEP) + 2) as usize;
+        let biomes: Vec<Biome> = (0..n * n)
+            .map(|i| {
+                if i % n < 3 {
+                    Biome::Swamp
+                } else {
+                    Biome::Ocean
+                }
+            })
+            .collect();
+        let width = (hi - lo + 1) as usize;
+        let mut kinds: Vec<Kind> = vec![0; width * width];
+        let tints = columns(7, [0, 0], (lo, hi), first, &biomes, &mut kinds);
+        let at = |x: i32| (x + 1) as usize + 5 * PADDED;
+        assert_eq!(tints.water[at(-1)], Biome::Swamp.water());
+        assert_eq!(tints.grass[at(-1)], Biome::Swamp.grass());
+        assert_eq!(tints.water[at(CHUNK)], Biome::Ocean.water());
+        assert_eq!(tints.grass[at(CHUNK)], Biome::Ocean.grass());
+        // Between the lattice columns at 8 and 16 the water blends.
+        let mid = tints.water[at(12)];
+        let (swamp, ocean) = (Biome::Swamp.water(), Biome::Ocean.water());
+        for c in 0..3 {
+            let (a, b) = (swamp[c].min(ocean[c]), swamp[c].max(ocean[c]));
+            assert!(
+                (a..=b).contains(&mid[c]),
+                "{mid:?} between {swamp:?} and {ocean:?}"
+            );
+        }
+        assert!(mid != swamp && mid != ocean);
+    }
 
     #[test]
     fn table_and_looks_agree_with_the_enum() {

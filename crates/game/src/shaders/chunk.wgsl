@@ -93,9 +93,11 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
     var color = tex.rgb * mix(vec3<f32>(1.0), in.tint, tex.a);
     var alpha = 1.0;
     if is_water() {
-        // Shallow water is light and clear, deep water dark and nearly opaque.
+        // Shallow water is light and clear, deep water dark and nearly opaque, both
+        // in the biome's water colour (the tint).
         let depth = clamp(in.shade / 3.0, 0.0, 1.0);
-        color = tex.rgb * mix(vec3<f32>(0.03, 0.2, 0.24), in.tint * 0.55, depth);
+        let shallow = mix(vec3<f32>(0.03, 0.2, 0.24), in.tint, 0.4);
+        color = tex.rgb * mix(shallow, in.tint * 0.55, depth);
         alpha = mix(0.66, 0.93, depth);
         if in.face == 2u {
             let w = wave(in.world_position.xz, globals.time);
