@@ -34,16 +34,15 @@ struct ChunkVertexOutput {
     @location(7) @interpolate(flat) instance_index: u32,
 }
 
-// Small waves on the water surface: height, d/dx, d/dz at a world position (the
-// fragment shader tilts the surface's normal by the slopes).
-fn wave(p: vec2<f32>, t: f32) -> vec3<f32> {
-    let a = 0.04;
+// The slopes (d/dx, d/dz) of small waves on the water surface at a world position;
+// the fragment shader tilts the surface's normal by them (a few degrees).
+fn wave_slope(p: vec2<f32>, t: f32) -> vec2<f32> {
+    let a = 0.1;
     let p1 = p.x * 0.55 + p.y * 0.3 + t * 1.4;
     let p2 = -p.x * 0.25 + p.y * 0.7 + t * 1.1;
-    return vec3<f32>(
-        a * (sin(p1) + sin(p2)),
-        a * (0.55 * cos(p1) - 0.25 * cos(p2)),
-        a * (0.3 * cos(p1) + 0.7 * cos(p2)),
+    return a * vec2<f32>(
+        0.55 * cos(p1) - 0.25 * cos(p2),
+        0.3 * cos(p1) + 0.7 * cos(p2),
     );
 }
 
@@ -100,8 +99,8 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
         color = tex.rgb * mix(shallow, in.tint * 0.55, depth);
         alpha = mix(0.66, 0.93, depth);
         if in.face == 2u {
-            let w = wave(in.world_position.xz, globals.time);
-            let n = normalize(vec3<f32>(-w.y, 1.0, -w.z));
+            let slope = wave_slope(in.world_position.xz, globals.time);
+            let n = normalize(vec3<f32>(-slope.x, 1.0, -slope.y));
             pbr_input.N = n;
             pbr_input.world_normal = n;
         }
