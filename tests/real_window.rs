@@ -75,16 +75,38 @@ fn screenshot(name: &str, extra: &[&str], saves: Option<&Path>) -> (u32, u32, Ve
     (info.width, info.height, rgb)
 }
 
+/// The RGB pixels of the rectangle `[x0, x1) x [y0, y1)`, row by row.
+fn pixels(
+    img: &(u32, u32, Vec<u8>),
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+) -> impl Iterator<Item = [u8; 3]> + '_ {
+    (y0..y1).flat_map(move |y| {
+        (x0..x1).map(move |x| {
+            let i = ((y * img.0 + x) * 3) as usize;
+            [img.2[i], img.2[i + 1], img.2[i + 2]]
+        })
+    })
+}
+
+/// The mean colour of some pixels, and how many there were.
+fn mean(pixels: impl Iterator<Item = [u8; 3]>) -> ([f64; 3], f64) {
+    let (mut sum, mut n) = ([0.0; 3], 0.0);
+    for p in pixels {
+        (0..3).for_each(|c| sum[c] += p[c] as f64);
+        n += 1.0;
+    }
+    (sum.map(|s| s / n), n)
+}
+
 /// Distinct colours (quantised) in a rectangle.
 fn colours(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> usize {
-    let mut set = std::collections::HashSet::new();
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let i = ((y * img.0 + x) * 3) as usize;
-            set.insert((img.2[i] >> 3, img.2[i + 1] >> 3, img.2[i + 2] >> 3));
-        }
-    }
-    set.len()
+    pixels(img, x0, y0, x1, y1)
+        .map(|p| p.map(|c| c >> 3))
+        .collect::<std::collections::HashSet<_>>()
+        .len()
 }
 
 fn is_sky(p: &[u8]) -> bool {
@@ -124,14 +146,9 @@ fn game_renders_terrain_sky_and_panel() {
     // dark frame) where the no-panel run shows terrain or sky.
     let c = screenshot("panel", &["--seed", "alpha", "--panel"], None);
     let dark = |img: &(u32, u32, Vec<u8>)| {
-        let mut n = 0;
-        for y in 40..400 {
-            for x in 20..340 {
-                let i = ((y * img.0 + x) * 3) as usize;
-                n += (img.2[i] < 60 && img.2[i + 1] < 60 && img.2[i + 2] < 60) as usize;
-            }
-        }
-        n
+        pixels(img, 20, 40, 340, 400)
+            .filter(|p| p.iter().all(|&c| c < 60))
+            .count()
     };
     assert!(
         dark(&c) > dark(&a) + 20_000,
@@ -144,34 +161,23 @@ fn game_renders_terrain_sky_and_panel() {
 /// Mean and standard deviation of the luminance (0..=255) in a rectangle, leaving
 /// out pure white and near-black pixels (the crosshair, the block outline).
 fn luminance_stats(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> (f64, f64) {
-    let mut v = Vec::new();
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let i = ((y * img.0 + x) * 3) as usize;
-            let [r, g, b] = [img.2[i], img.2[i + 1], img.2[i + 2]].map(f64::from);
-            let l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-            if (30.0..250.0).contains(&l) {
-                v.push(l);
-            }
-        }
-    }
+    let v: Vec<f64> = pixels(img, x0, y0, x1, y1)
+        .map(|p| luminance(p.map(f64::from)))
+        .filter(|l| (30.0..250.0).contains(l))
+        .collect();
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     let var = v.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / v.len() as f64;
     (mean, var.sqrt())
 }
 
+/// Luminance of an RGB colour.
+fn luminance(c: [f64; 3]) -> f64 {
+    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+}
+
 /// Mean RGB of a rectangle.
 fn mean_rgb(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> [f64; 3] {
-    let mut sum = [0.0; 3];
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let i = ((y * img.0 + x) * 3) as usize;
-            for (c, s) in sum.iter_mut().enumerate() {
-                *s += img.2[i + c] as f64;
-            }
-        }
-    }
-    sum.map(|s| s / ((x1 - x0) * (y1 - y0)) as f64)
+    mean(pixels(img, x0, y0, x1, y1)).0
 }
 
 /// A spot on plains in the default world, looking a little above the horizon.
@@ -190,19 +196,10 @@ fn the_sky_is_a_gradient_and_night_is_darker_than_day() {
     // hills are a little below the middle of the screen; the stats overlay is at the
     // top right). Only blue pixels count, not the clouds.
     let sky_mean = |y0: u32, y1: u32| {
-        let (mut sum, mut n) = ([0.0; 3], 0.0);
-        for y in y0..y1 {
-            for x in 40..w / 2 {
-                let i = ((y * w + x) * 3) as usize;
-                let p = [day.2[i], day.2[i + 1], day.2[i + 2]].map(f64::from);
-                if p[2] > p[0] + 30.0 {
-                    (0..3).for_each(|c| sum[c] += p[c]);
-                    n += 1.0;
-                }
-            }
-        }
+        let blue = pixels(&day, 40, y0, w / 2, y1).filter(|p| p[2] as f64 > p[0] as f64 + 30.0);
+        let (sky, n) = mean(blue);
         assert!(n > 1000.0, "no sky between rows {y0} and {y1}");
-        sum.map(|s| s / n)
+        sky
     };
     let zenith = sky_mean(10, 60);
     let horizon = sky_mean(h / 2 + 40, h / 2 + 80);
@@ -216,7 +213,6 @@ fn the_sky_is_a_gradient_and_night_is_darker_than_day() {
         &[&PLAINS[..], &["--time", "23:00"][..]].concat(),
         None,
     );
-    let luminance = |c: [f64; 3]| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
     let lum_day = luminance(mean_rgb(&day, 0, 0, w, h - 100));
     let lum_night = luminance(mean_rgb(&night, 0, 0, w, h - 100));
     assert!(
@@ -234,15 +230,13 @@ fn the_sea_shows_water() {
     // Above the ocean at the world's centre, looking down at it.
     let img = screenshot("ocean", &["--at", "0,30,0", "--look", "0,-40"], None);
     let (w, h) = (img.0, img.1);
-    let mut water = 0;
     let (y0, y1) = (h / 2, h - 100);
-    for y in y0..y1 {
-        for x in 0..w {
-            let i = ((y * w + x) * 3) as usize;
-            let [r, g, b] = [img.2[i], img.2[i + 1], img.2[i + 2]].map(i32::from);
-            water += (b > r + 25 && b >= g) as usize;
-        }
-    }
+    let water = pixels(&img, 0, y0, w, y1)
+        .filter(|p| {
+            let [r, g, b] = p.map(i32::from);
+            b > r + 25 && b >= g
+        })
+        .count();
     let area = (w * (y1 - y0)) as usize;
     assert!(
         water > area * 3 / 5,
@@ -252,15 +246,12 @@ fn the_sea_shows_water() {
 
 /// Reddish pixels (bricks: red well above green and blue) in a rectangle.
 fn brick_pixels(img: &(u32, u32, Vec<u8>), x0: u32, y0: u32, x1: u32, y1: u32) -> usize {
-    let mut n = 0;
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let i = ((y * img.0 + x) * 3) as usize;
-            let [r, g, b] = [img.2[i], img.2[i + 1], img.2[i + 2]].map(|v| v as f32);
-            n += (r > 50.0 && r > 1.8 * g && r > 1.8 * b) as usize;
-        }
-    }
-    n
+    pixels(img, x0, y0, x1, y1)
+        .filter(|p| {
+            let [r, g, b] = p.map(f32::from);
+            r > 50.0 && r > 1.8 * g && r > 1.8 * b
+        })
+        .count()
 }
 
 #[test]

@@ -10,6 +10,7 @@
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::primitives::Aabb;
+use bevy::color::Srgba;
 use bevy::image::{ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::mesh::{Indices, MeshVertexAttribute, MeshVertexBufferLayoutRef, PrimitiveTopology};
 use bevy::pbr::{
@@ -161,22 +162,14 @@ fn decode_strip(bytes: &[u8]) -> Result<Vec<Layer>, String> {
 
 /// sRGB byte to linear.
 fn to_linear(v: u8) -> f32 {
-    let c = v as f32 / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+    Srgba::gamma_function(v as f32 / 255.0)
 }
 
 /// Linear to sRGB byte.
 fn to_srgb(c: f32) -> u8 {
-    let s = if c <= 0.0031308 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
-    (s * 255.0).round().clamp(0.0, 255.0) as u8
+    (Srgba::gamma_function_inverse(c) * 255.0)
+        .round()
+        .clamp(0.0, 255.0) as u8
 }
 
 /// Every mip level of one square RGBA layer, largest first: each level averages 2x2

@@ -63,14 +63,8 @@ fn spawn_dome(
     recolour(&mut mesh, crate::sky::DEFAULT_HOUR);
     mesh.asset_usage = RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD;
     let handle = meshes.add(mesh);
-    let material = materials.add(StandardMaterial {
-        base_color: Color::WHITE,
-        unlit: true,
-        fog_enabled: false,
-        cull_mode: None,
-        ..default()
-    });
-    // Opaque, so clouds (translucent, drawn after) pass in front of them.
+    // The dome's and the bodies' material. Opaque, so clouds (translucent, drawn
+    // after) pass in front of the bodies.
     let unlit = StandardMaterial {
         base_color: Color::WHITE,
         unlit: true,
@@ -87,7 +81,7 @@ fn spawn_dome(
         .spawn((
             DomeMarker,
             Mesh3d(handle.clone()),
-            MeshMaterial3d(material),
+            MeshMaterial3d(materials.add(unlit.clone())),
             Transform::default(),
             NotShadowCaster,
             HiddenUnderwater,

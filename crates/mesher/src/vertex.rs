@@ -13,7 +13,8 @@
 //!
 //! The normal follows from the face, the texture coordinates from the position and
 //! the face (in block units, so a merged quad repeats its texture once per block).
-//! The game's shader (`assets/shaders/chunk.wgsl`) decodes the same layout.
+//! The game's shaders decode the same layout
+//! (`crates/game/src/shaders/packed_vertex.wgsl`).
 
 use crate::Face;
 
