@@ -3,7 +3,6 @@
 //! water), the outline of the targeted block, and the automated screenshot.
 
 use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
-use bevy::math::DVec3;
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -12,10 +11,10 @@ use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
 use crate::GameSystems;
 use crate::chunk_material::{ChunkMaterials, surface_to_mesh};
 use crate::config::{AutoScreenshot, ViewDistance};
-use crate::editing::Target;
+use crate::editing::{Target, eye_ray};
 use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
-use crate::player::{PlayerCamera, Spawn};
+use crate::player::{Player, PlayerCamera, Spawn};
 use crate::sky::{TimeOfDay, sky_at};
 use crate::streaming::ChunkMeshed;
 use crate::world::{Chunks, RenderOrigin};
@@ -207,51 +206,40 @@ fn fog(view: ViewDistance, hours: f32, underwater: bool) -> (Color, FogFalloff) 
     )
 }
 
-/// Gives a new player camera its fog.
-fn add_fog(
-    view: Res<ViewDistance>,
-    time: Res<TimeOfDay>,
-    underwater: Res<Underwater>,
-    cameras: Query<Entity, Added<PlayerCamera>>,
-    mut commands: Commands,
-) {
+/// Gives a new player camera a fog, which [`update_fog`] sets up.
+fn add_fog(cameras: Query<Entity, Added<PlayerCamera>>, mut commands: Commands) {
     for camera in &cameras {
-        let (color, falloff) = fog(*view, time.hours, underwater.0);
-        commands.entity(camera).insert(DistanceFog {
-            color,
-            falloff,
-            ..default()
-        });
+        commands.entity(camera).insert(DistanceFog::default());
     }
 }
 
-/// Follows the view distance, the hour and the water line.
+/// Sets up new fogs and follows the view distance, the hour and the water line. A
+/// fog added by this frame's commands is set up when it appears, whatever changed
+/// meanwhile.
 fn update_fog(
     view: Res<ViewDistance>,
     time: Res<TimeOfDay>,
     underwater: Res<Underwater>,
     mut fogs: Query<&mut DistanceFog>,
 ) {
-    if view.is_changed() || time.is_changed() || underwater.is_changed() {
-        let (color, falloff) = fog(*view, time.hours, underwater.0);
-        for mut f in &mut fogs {
+    let changed = view.is_changed() || time.is_changed() || underwater.is_changed();
+    for mut f in &mut fogs {
+        if changed || f.is_added() {
+            let (color, falloff) = fog(*view, time.hours, underwater.0);
             f.color = color;
-            f.falloff = falloff.clone();
+            f.falloff = falloff;
         }
     }
 }
 
-/// Notes whether the camera's eye is in a water block.
+/// Notes whether the player's eye is in a water block.
 fn detect_underwater(
-    cameras: Query<&GlobalTransform, With<PlayerCamera>>,
-    render_origin: Res<RenderOrigin>,
+    player: Query<&Player>,
     chunks: Res<Chunks>,
     mut underwater: ResMut<Underwater>,
 ) {
-    let Ok(eye) = cameras.single() else { return };
-    let o = render_origin.0;
-    let p = eye.translation().as_dvec3() + DVec3::new(o.x as f64, o.y as f64, o.z as f64);
-    let block = BlockPos::new(p.x.floor() as i32, p.y.floor() as i32, p.z.floor() as i32);
+    let Ok(player) = player.single() else { return };
+    let block = BlockPos::containing_f64(eye_ray(player).0.to_array());
     underwater.set_if_neq(Underwater(chunks.block(block) == Some(Block::Water)));
 }
 
