@@ -108,8 +108,9 @@ struct PlayArgs {
     /// stands still there, e.g. 21:30.
     #[arg(long, value_parser = parse_time)]
     time: Option<f32>,
-    /// The sky: auto or gradient (a gradient dome with sun, moon and stars), or
-    /// physical (Bevy's atmosphere; GPUs only, else the gradient).
+    /// The sky: auto (Bevy's atmosphere on a GPU, the gradient on a software
+    /// renderer), physical (the atmosphere wherever the renderer can draw it) or
+    /// gradient (a gradient dome with sun, moon and stars).
     #[arg(long, default_value = "auto")]
     sky: terravox_game::SkyChoice,
 }

@@ -1,7 +1,8 @@
 //! The real-window test: the release binary under Xvfb with Mesa's software Vulkan
 //! renders terrain and sky, different seeds give different pictures, `--panel` draws
 //! the panel, edits saved in `--save-dir` are loaded and drawn with textured faces,
-//! the sky is a gradient, night is darker than day, and the sea shows water.
+//! the sky is a gradient, night is darker than day, the physical sky draws the
+//! atmosphere and its sun disk, and the sea shows water.
 //! Ignored by default (it needs `xvfb-run` and takes minutes); `.ci/run` runs it with
 //! `--ignored`.
 
@@ -23,6 +24,15 @@ fn out_dir() -> PathBuf {
 /// Runs the game under Xvfb with saves in `saves` (a fresh folder unless given) and
 /// returns the screenshot's RGB pixels.
 fn screenshot(name: &str, extra: &[&str], saves: Option<&Path>) -> (u32, u32, Vec<u8>) {
+    screenshot_and_log(name, extra, saves).0
+}
+
+/// [`screenshot`], and what the game logged.
+fn screenshot_and_log(
+    name: &str,
+    extra: &[&str],
+    saves: Option<&Path>,
+) -> ((u32, u32, Vec<u8>), String) {
     let dir = out_dir();
     let fresh = dir.join(format!("saves-{name}"));
     let _ = std::fs::remove_dir_all(&fresh);
@@ -36,7 +46,7 @@ fn screenshot(name: &str, extra: &[&str], saves: Option<&Path>) -> (u32, u32, Ve
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     }
-    let status = Command::new("xvfb-run")
+    let output = Command::new("xvfb-run")
         .args([
             "-a",
             "-s",
@@ -50,9 +60,15 @@ fn screenshot(name: &str, extra: &[&str], saves: Option<&Path>) -> (u32, u32, Ve
         .args(extra)
         .env("WGPU_BACKEND", "vulkan")
         .env("XDG_RUNTIME_DIR", &runtime)
-        .status()
+        .output()
         .expect("xvfb-run must be installed (apt-get install xvfb xauth mesa-vulkan-drivers)");
-    assert!(status.success(), "{name}: the game exited with {status}");
+    let log = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    let status = output.status;
+    assert!(
+        status.success(),
+        "{name}: the game exited with {status}:\n{log}"
+    );
     // A panic in the render thread can exit 0: the PNG must exist.
     let file = std::fs::File::open(&path)
         .unwrap_or_else(|e| panic!("{name}: no screenshot at {}: {e}", path.display()));
@@ -72,7 +88,7 @@ fn screenshot(name: &str, extra: &[&str], saves: Option<&Path>) -> (u32, u32, Ve
         info.height,
         path.display()
     );
-    (info.width, info.height, rgb)
+    ((info.width, info.height, rgb), log)
 }
 
 /// The RGB pixels of the rectangle `[x0, x1) x [y0, y1)`, row by row.
@@ -186,11 +202,13 @@ const PLAINS: [&str; 4] = ["--at", "-167,38,-1210", "--look", "0,8"];
 #[test]
 #[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
 fn the_sky_is_a_gradient_and_night_is_darker_than_day() {
-    let day = screenshot(
+    let (day, log) = screenshot_and_log(
         "day",
         &[&PLAINS[..], &["--time", "09:00"][..]].concat(),
         None,
     );
+    // A software renderer gets the gradient dome by default.
+    assert!(log.contains("sky: gradient"), "no gradient sky:\n{log}");
     let (w, h) = (day.0, day.1);
     // High in the sky it is a deeper blue than just above the horizon (the distant
     // hills are a little below the middle of the screen; the stats overlay is at the
@@ -222,6 +240,40 @@ fn the_sky_is_a_gradient_and_night_is_darker_than_day() {
     // Dark blue, not black.
     let sky = mean_rgb(&night, 40, 10, w / 2, 60);
     assert!(sky[2] > sky[0] && sky[2] > 10.0, "night sky {sky:?}");
+}
+
+#[test]
+#[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
+fn the_physical_sky_draws_the_atmosphere_and_its_sun() {
+    // From the plains, looking at the 09:00 sun: east, a little south, 40 degrees up.
+    let (img, log) = screenshot_and_log(
+        "physical",
+        &[
+            "--at",
+            "-167,38,-1210",
+            "--look",
+            "-119,30",
+            "--time",
+            "09:00",
+            "--sky",
+            "physical",
+        ],
+        None,
+    );
+    assert!(
+        log.contains("sky: physical"),
+        "not the physical sky:\n{log}"
+    );
+    let (w, h) = (img.0, img.1);
+    // The sun disk: a small patch of white near the middle (clouds are greyer).
+    let sun = pixels(&img, w / 2 - 200, h / 2 - 250, w / 2 + 200, h / 2 + 50)
+        .filter(|p| p.iter().all(|&c| c >= 245))
+        .count();
+    assert!((100..3000).contains(&sun), "{sun} sun pixels");
+    // Scattered light: the sky overhead is blue, neither black nor white.
+    let (sky, n) =
+        mean(pixels(&img, 40, 10, w / 2, 60).filter(|p| p[2] as f64 > p[0] as f64 + 30.0));
+    assert!(n > 1000.0 && sky[2] > 150.0, "sky {sky:?} over {n} pixels");
 }
 
 #[test]

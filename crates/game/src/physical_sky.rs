@@ -1,10 +1,15 @@
-//! Which sky is drawn: the gradient dome of `sky_dome` (the default, everywhere), or
-//! with `--sky physical` Bevy's physical [`Atmosphere`] (Hillaire's scattering, with a
-//! sun disk) on a GPU that supports it. Software renderers never get the atmosphere:
-//! Mesa's llvmpipe (the Vulkan used in CI) crashes in its compute passes, so there
-//! `--sky physical` falls back to the gradient with a warning, as it does where the
-//! renderer lacks what the atmosphere needs. The atmosphere stays opt-in until it has
-//! been checked on a GPU (none was available while it was written).
+//! Which sky is drawn: Bevy's physical [`Atmosphere`] (Hillaire's scattering, with a
+//! sun disk) wherever the renderer can draw it, or the gradient dome of `sky_dome`.
+//!
+//! | renderer | `auto` (default) | `physical` | `gradient` |
+//! | --- | --- | --- | --- |
+//! | a GPU passing the `AtmospherePlugin`'s checks | physical | physical | gradient |
+//! | Mesa's llvmpipe 25 or later (software Vulkan) | gradient (cheaper) | physical | gradient |
+//! | llvmpipe before 25, or no compute/storage textures | gradient | gradient, warned | gradient |
+//!
+//! Mesa 22.3's llvmpipe (Debian 12's) segfaults in the atmosphere's compute passes;
+//! Mesa 25.0 (bookworm-backports, which CI installs) draws it, at about 80% of the
+//! gradient sky's frame rate.
 //!
 //! The physical sky wants sunlight at its real strength (~130,000 lux) and an
 //! exposure to match; [`SkyKind::light_scale`] scales the light of `sky::sky_at` so
@@ -25,10 +30,10 @@ use crate::render::Sun;
 /// The sky a player asks for (`--sky`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SkyChoice {
-    /// The default: the gradient dome.
+    /// The default: the atmosphere on a GPU that supports it, else the gradient.
     #[default]
     Auto,
-    /// Bevy's atmosphere on a GPU that supports it (else the gradient).
+    /// The atmosphere wherever the renderer can draw it, software included.
     Physical,
     /// The gradient dome.
     Gradient,
@@ -84,20 +89,91 @@ pub(crate) struct Renderer {
 pub(crate) fn choose(choice: SkyChoice, renderer: &Renderer) -> (SkyKind, String) {
     match (choice, renderer.unsupported) {
         (SkyChoice::Gradient, _) => (SkyKind::Gradient, "asked for".into()),
-        (SkyChoice::Auto, _) => (
-            SkyKind::Gradient,
-            "the default (--sky physical draws Bevy's atmosphere on a GPU)".into(),
-        ),
-        (SkyChoice::Physical, Some(why)) => (
+        (_, Some(why)) => (
             SkyKind::Gradient,
             format!("the renderer cannot draw the physical sky: {why}"),
         ),
-        (SkyChoice::Physical, None) if renderer.software => (
+        (SkyChoice::Auto, None) if renderer.software => (
             SkyKind::Gradient,
-            "software renderers crash or crawl in the atmosphere's compute passes".into(),
+            "a software renderer: the gradient is cheaper (--sky physical draws the \
+             atmosphere)"
+                .into(),
         ),
+        (SkyChoice::Auto, None) => (SkyKind::Physical, "the renderer supports it".into()),
         (SkyChoice::Physical, None) => (SkyKind::Physical, "asked for".into()),
     }
+}
+
+/// The major version of Mesa in an adapter's driver description
+/// (`"Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)"` gives 25).
+fn mesa_major(driver_info: &str) -> Option<u32> {
+    let rest = &driver_info[driver_info.find("Mesa ")? + 5..];
+    rest.split('.').next()?.parse().ok()
+}
+
+/// The first Mesa whose llvmpipe draws the atmosphere (22.3 segfaults).
+const LLVMPIPE_ATMOSPHERE: u32 = 25;
+
+/// The sun as drawn: three times its real size, so that it reads as a disk on a
+/// screen without bloom, as the gradient sky's sun does.
+const SUN_DISK: SunDisk = SunDisk {
+    angular_size: 3.0 * SunDisk::EARTH.angular_size,
+    intensity: 1.0,
+};
+
+/// The atmosphere's colour just above the horizon (sRGB) by the hour, as Bevy draws
+/// it for this game's sun and moon: measured from `--sky physical` screenshots over
+/// the sea (black clear colour), half a degree to a degree and a half up, the same in
+/// every direction to within a few levels. At 6:00 and 18:00 the light switches
+/// between sun and moon, and the atmosphere goes dark for that moment. The fog and the skirt below the horizon take it, so distant
+/// terrain fades into the sky.
+const HORIZON: [(f32, [u8; 3]); 16] = [
+    (3.0, [34, 48, 73]),
+    (5.5, [22, 27, 34]),
+    (6.0, [0, 0, 0]),
+    (6.5, [113, 87, 59]),
+    (7.0, [167, 173, 158]),
+    (8.0, [180, 193, 188]),
+    (10.0, [187, 201, 201]),
+    (12.0, [188, 202, 203]),
+    (15.0, [185, 198, 197]),
+    (17.0, [167, 173, 158]),
+    (17.5, [113, 87, 59]),
+    (18.0, [0, 0, 0]),
+    (18.5, [22, 27, 34]),
+    (19.0, [29, 37, 52]),
+    (20.0, [33, 45, 67]),
+    (22.0, [36, 50, 76]),
+];
+
+/// The physical sky's colour at the horizon at `hours`, interpolated in linear light
+/// between the measured hours (around midnight too).
+pub(crate) fn horizon(hours: f32) -> Color {
+    let h = hours.rem_euclid(24.0);
+    let n = HORIZON.len();
+    let next = HORIZON.iter().position(|&(t, _)| t > h).unwrap_or(n);
+    let (t0, c0) = if next == 0 {
+        (HORIZON[n - 1].0 - 24.0, HORIZON[n - 1].1)
+    } else {
+        HORIZON[next - 1]
+    };
+    let (t1, c1) = if next == n {
+        (HORIZON[0].0 + 24.0, HORIZON[0].1)
+    } else {
+        HORIZON[next]
+    };
+    let f = ((h - t0) / (t1 - t0)).clamp(0.0, 1.0);
+    let lin = |c: [u8; 3]| Color::srgb_u8(c[0], c[1], c[2]).to_linear();
+    let (a, b) = (lin(c0), lin(c1));
+    let c = a.mix(&b, f);
+    Color::LinearRgba(c * tonemap_gain(c))
+}
+
+/// The table holds colours as shown on screen, after tonemapping; the fog and the
+/// skirt are tonemapped again, which darkens bright colours (by about 1.85 in linear
+/// light for the day's horizon) and leaves dark ones nearly alone.
+fn tonemap_gain(c: LinearRgba) -> f32 {
+    1.0 + 1.5 * c.luminance()
 }
 
 /// The sky asked for on the command line.
@@ -140,6 +216,10 @@ fn inspect(
         Some("no Rgba16Float storage textures")
     } else if device.limits().max_storage_textures_per_shader_stage == 0 {
         Some("no storage textures")
+    } else if info.driver == "llvmpipe"
+        && mesa_major(&info.driver_info).is_none_or(|v| v < LLVMPIPE_ATMOSPHERE)
+    {
+        Some("Mesa's llvmpipe before 25.0 crashes in the atmosphere's compute passes")
     } else {
         None
     };
@@ -194,7 +274,7 @@ fn equip(
         ));
     }
     for sun in &suns {
-        commands.entity(sun).insert(SunDisk::EARTH);
+        commands.entity(sun).insert(SUN_DISK);
     }
 }
 
@@ -216,14 +296,17 @@ mod tests {
             software: false,
             unsupported: Some("no compute shaders"),
         };
-        assert_eq!(choose(SkyChoice::Auto, &gpu).0, SkyKind::Gradient);
+        assert_eq!(choose(SkyChoice::Auto, &gpu).0, SkyKind::Physical);
         assert_eq!(choose(SkyChoice::Auto, &cpu).0, SkyKind::Gradient);
         assert_eq!(choose(SkyChoice::Physical, &gpu).0, SkyKind::Physical);
-        assert_eq!(choose(SkyChoice::Physical, &cpu).0, SkyKind::Gradient);
+        assert_eq!(choose(SkyChoice::Physical, &cpu).0, SkyKind::Physical);
         assert_eq!(choose(SkyChoice::Gradient, &gpu).0, SkyKind::Gradient);
-        let (kind, why) = choose(SkyChoice::Physical, &old);
-        assert_eq!(kind, SkyKind::Gradient);
-        assert!(why.contains("no compute shaders"), "{why}");
+        assert_eq!(choose(SkyChoice::Gradient, &cpu).0, SkyKind::Gradient);
+        for choice in [SkyChoice::Auto, SkyChoice::Physical] {
+            let (kind, why) = choose(choice, &old);
+            assert_eq!(kind, SkyKind::Gradient);
+            assert!(why.contains("no compute shaders"), "{why}");
+        }
         assert_eq!("physical".parse(), Ok(SkyChoice::Physical));
         assert!(
             "purple"
@@ -231,6 +314,41 @@ mod tests {
                 .unwrap_err()
                 .contains("auto, physical or gradient")
         );
+    }
+
+    #[test]
+    fn the_horizon_follows_the_measured_hours_round_the_clock() {
+        let srgb = |h: f32| {
+            let c = horizon(h).to_linear();
+            // Undo the gain: it is 1 + 1.5 l of the colour before it.
+            let l = c.luminance();
+            let before = (-1.0 + (1.0 + 6.0 * l).sqrt()) / 3.0;
+            Color::LinearRgba(c * (before / l)).to_srgba().to_u8_array()
+        };
+        for (t, c) in HORIZON {
+            let got = srgb(t);
+            assert!(
+                (0..3).all(|i| got[i].abs_diff(c[i]) <= 1),
+                "{t}: {got:?} vs {c:?}"
+            );
+        }
+        // Around midnight, between 22:00 and 3:00.
+        let night = srgb(0.5);
+        assert!(
+            night[2] > night[0] && night[2] <= 76 && night[2] >= 73,
+            "{night:?}"
+        );
+        assert_eq!(srgb(24.0 + 12.0), srgb(12.0));
+        // Bright by day, dark by night.
+        assert!(srgb(12.0)[1] > 150 && srgb(23.0)[1] < 60);
+    }
+
+    #[test]
+    fn mesa_versions_are_read_from_the_driver_info() {
+        assert_eq!(mesa_major("Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)"), Some(25));
+        assert_eq!(mesa_major("Mesa 22.3.6 (LLVM 15.0.6)"), Some(22));
+        assert_eq!(mesa_major("NVIDIA 550.54"), None);
+        assert_eq!(mesa_major("Mesa x"), None);
     }
 
     #[test]

@@ -32,7 +32,9 @@ pub(crate) fn plugin(app: &mut App) {
                 spawn_chunk_meshes,
                 follow_render_origin.run_if(resource_changed::<RenderOrigin>),
                 add_fog,
+                add_lantern,
                 detect_underwater,
+                light_lantern,
                 update_fog,
                 hide_under_water,
                 apply_sky,
@@ -189,7 +191,12 @@ pub(crate) struct Underwater(pub(crate) bool);
 /// The fog of the view distance, the hour and whether the eye is under water: above
 /// water it fades the world into the sky's horizon colour before the view distance
 /// ends; under water it is a dense blue-green, dimmed at night.
-fn fog(view: ViewDistance, hours: f32, underwater: bool) -> (Color, FogFalloff) {
+fn fog(
+    view: ViewDistance,
+    hours: f32,
+    underwater: bool,
+    kind: Option<&SkyKind>,
+) -> (Color, FogFalloff) {
     let sky = sky_at(hours);
     if underwater {
         let light = 0.25 + 0.75 * (1.0 - sky.night);
@@ -198,12 +205,21 @@ fn fog(view: ViewDistance, hours: f32, underwater: bool) -> (Color, FogFalloff) 
     }
     let far = (view.0 * CHUNK as u32) as f32;
     (
-        sky.sky,
+        fog_colour(hours, kind),
         FogFalloff::Linear {
             start: far * 0.55,
             end: far * 0.95,
         },
     )
+}
+
+/// The fog's colour above water: the sky's at the horizon, which under the physical
+/// sky is the atmosphere's as drawn.
+pub(crate) fn fog_colour(hours: f32, kind: Option<&SkyKind>) -> Color {
+    match kind {
+        Some(SkyKind::Physical) => crate::physical_sky::horizon(hours),
+        _ => sky_at(hours).sky,
+    }
 }
 
 /// Gives a new player camera a fog, which [`update_fog`] sets up.
@@ -220,12 +236,16 @@ fn update_fog(
     view: Res<ViewDistance>,
     time: Res<TimeOfDay>,
     underwater: Res<Underwater>,
+    kind: Option<Res<SkyKind>>,
     mut fogs: Query<&mut DistanceFog>,
 ) {
-    let changed = view.is_changed() || time.is_changed() || underwater.is_changed();
+    let changed = view.is_changed()
+        || time.is_changed()
+        || underwater.is_changed()
+        || kind.as_ref().is_some_and(|k| k.is_changed());
     for mut f in &mut fogs {
         if changed || f.is_added() {
-            let (color, falloff) = fog(*view, time.hours, underwater.0);
+            let (color, falloff) = fog(*view, time.hours, underwater.0, kind.as_deref());
             f.color = color;
             f.falloff = falloff;
         }
@@ -241,6 +261,52 @@ fn detect_underwater(
     let Ok(player) = player.single() else { return };
     let block = BlockPos::containing_f64(eye_ray(player).0.to_array());
     underwater.set_if_neq(Underwater(chunks.block(block) == Some(Block::Water)));
+}
+
+/// The player's lantern: a warm point light at the eye, lit while the eye is in a
+/// cave's air, so caves (out of the sky's light) can be seen.
+#[derive(Component)]
+struct Lantern;
+
+/// The lantern's brightness in lumens (at the gradient sky's exposure).
+const LANTERN: f32 = 250_000.0;
+
+fn add_lantern(cameras: Query<Entity, Added<PlayerCamera>>, mut commands: Commands) {
+    for camera in &cameras {
+        commands.entity(camera).with_child((
+            Lantern,
+            PointLight {
+                intensity: 0.0,
+                range: 28.0,
+                color: Color::srgb(1.0, 0.82, 0.6),
+                shadow_maps_enabled: false,
+                ..default()
+            },
+            Transform::default(),
+        ));
+    }
+}
+
+/// Lights the lantern while the eye is in a cave's air.
+fn light_lantern(
+    player: Query<&Player>,
+    chunks: Res<Chunks>,
+    kind: Option<Res<SkyKind>>,
+    mut lanterns: Query<&mut PointLight, With<Lantern>>,
+) {
+    let Ok(player) = player.single() else { return };
+    let eye = BlockPos::containing_f64(eye_ray(player).0.to_array());
+    let lit = chunks.block(eye) == Some(Block::CaveAir);
+    let intensity = if lit {
+        LANTERN * SkyKind::light_scale(kind.as_deref())
+    } else {
+        0.0
+    };
+    for mut light in &mut lanterns {
+        if light.intensity != intensity {
+            light.intensity = intensity;
+        }
+    }
 }
 
 /// Sky things (the dome, sun, moon, stars, clouds) that the water hides when the eye
@@ -286,7 +352,11 @@ fn apply_sky(
     }
     ambient.brightness = sky.ambient * scale;
     ambient.color = sky.ambient_color;
-    clear.0 = fog(*view, time.hours, underwater.0).0;
+    // The atmosphere adds its light to the clear colour: there it must be black.
+    clear.0 = match kind.as_deref() {
+        Some(SkyKind::Physical) if !underwater.0 => Color::BLACK,
+        _ => fog(*view, time.hours, underwater.0, kind.as_deref()).0,
+    };
 }
 
 /// Progress of the automated screenshot.
@@ -353,20 +423,20 @@ mod tests {
     #[test]
     fn fog_fades_into_the_sky_above_water_and_closes_in_below() {
         let view = ViewDistance(12);
-        let (color, falloff) = fog(view, 9.0, false);
+        let (color, falloff) = fog(view, 9.0, false, None);
         assert_eq!(color, sky_at(9.0).sky);
         let FogFalloff::Linear { start, end } = falloff else {
             panic!("linear fog above water: {falloff:?}")
         };
         // Fully fogged before the last loaded chunks.
         assert!(start < end && end < 12.0 * CHUNK as f32);
-        let (day, under) = fog(view, 9.0, true);
+        let (day, under) = fog(view, 9.0, true, None);
         let FogFalloff::Exponential { density } = under else {
             panic!("exponential fog under water: {under:?}")
         };
         // Half the light is gone within ten blocks.
         assert!((-density * 10.0f32).exp() < 0.5);
-        let (day, night) = (day.to_srgba(), fog(view, 0.0, true).0.to_srgba());
+        let (day, night) = (day.to_srgba(), fog(view, 0.0, true, None).0.to_srgba());
         assert!(
             day.blue > day.red && day.green > day.red,
             "blue-green: {day:?}"

@@ -40,10 +40,11 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// The sky colour at elevation `e` (-1 nadir .. 1 zenith) for the hour: the horizon
-/// colour up to the horizon, deepening towards the zenith.
-pub(crate) fn dome_color(hours: f32, e: f32) -> [f32; 4] {
+/// colour up to the horizon (the fog's, for the sky `kind`), deepening towards the
+/// zenith.
+pub(crate) fn dome_color(hours: f32, e: f32, kind: Option<&SkyKind>) -> [f32; 4] {
     let sky = sky_at(hours);
-    let horizon = sky.sky.to_linear();
+    let horizon = crate::render::fog_colour(hours, kind).to_linear();
     let day = (sky.sun_height + 0.15).clamp(0.0, 0.4) / 0.4;
     let h = [horizon.red, horizon.green, horizon.blue];
     // A deeper blue overhead by day, a darker one by night.
@@ -60,7 +61,7 @@ fn spawn_dome(
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let mut mesh = Sphere::new(RADIUS).mesh().uv(48, 24);
-    recolour(&mut mesh, crate::sky::DEFAULT_HOUR);
+    recolour(&mut mesh, crate::sky::DEFAULT_HOUR, None);
     mesh.asset_usage = RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD;
     let handle = meshes.add(mesh);
     // The dome's and the bodies' material. Opaque, so clouds (translucent, drawn
@@ -229,7 +230,7 @@ fn place_bodies(
             }
             Body::Stars => {
                 // Opaque stars fade in from the colour of the sky overhead.
-                let [r, g, b, _] = dome_color(time.hours, 1.0);
+                let [r, g, b, _] = dome_color(time.hours, 1.0, kind.as_deref());
                 let c = Color::linear_rgb(r, g, b).mix(&Color::WHITE, sky.night);
                 (sky.night > 0.05, c)
             }
@@ -245,18 +246,47 @@ fn place_bodies(
     }
 }
 
-/// Under the physical sky the atmosphere draws the sky and the sun: the dome drops
-/// its mesh (keeping the moon and stars, its children).
+/// Under the physical sky the atmosphere draws the sky and the sun: the dome shrinks
+/// to a skirt below the horizon, in the fog's colour, so the world's edge fades into
+/// the sky rather than into the atmosphere's ground (it keeps the moon and stars, its
+/// children).
 fn yield_to_physical_sky(
     kind: Option<Res<SkyKind>>,
-    dome: Query<Entity, (With<DomeMarker>, With<Mesh3d>)>,
-    mut commands: Commands,
+    time: Res<TimeOfDay>,
+    dome: Option<Res<Dome>>,
+    mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    if kind.as_deref() == Some(&SkyKind::Physical) {
-        for e in &dome {
-            commands.entity(e).remove::<Mesh3d>();
-        }
+    let (Some(kind), Some(dome)) = (kind, dome) else {
+        return;
+    };
+    if kind.is_added() && *kind == SkyKind::Physical {
+        let mut mesh = skirt_mesh();
+        recolour(&mut mesh, time.hours, Some(&kind));
+        mesh.asset_usage = RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD;
+        // The dome's handle stays: recolouring goes on as before.
+        let _ = meshes.insert(&dome.0, mesh);
     }
+}
+
+/// A fan from a ring at the horizon (a twentieth of a degree down) to the nadir.
+fn skirt_mesh() -> Mesh {
+    const SEGMENTS: u32 = 48;
+    let dip = 0.001f32;
+    let (ring, depth) = (RADIUS * dip.cos(), -RADIUS * dip.sin());
+    let mut positions = vec![[0.0, -RADIUS, 0.0]];
+    positions.extend((0..SEGMENTS).map(|i| {
+        let a = i as f32 / SEGMENTS as f32 * std::f32::consts::TAU;
+        [ring * a.cos(), depth, ring * a.sin()]
+    }));
+    let indices = (0..SEGMENTS)
+        .flat_map(|i| [0, 1 + i, 1 + (i + 1) % SEGMENTS])
+        .collect();
+    Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_indices(bevy::mesh::Indices::U32(indices))
 }
 
 /// Keeps the dome centred on the camera.
@@ -270,22 +300,30 @@ fn follow_camera(
 }
 
 /// Recolours the dome when the hour changes.
-fn colour_dome(time: Res<TimeOfDay>, dome: Option<Res<Dome>>, mut meshes: ResMut<Assets<Mesh>>) {
+fn colour_dome(
+    time: Res<TimeOfDay>,
+    dome: Option<Res<Dome>>,
+    kind: Option<Res<SkyKind>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
     let Some(dome) = dome else { return };
     if !time.is_changed() && !dome.is_added() {
         return;
     }
     if let Some(mut mesh) = meshes.get_mut(&dome.0) {
-        recolour(&mut mesh, time.hours);
+        recolour(&mut mesh, time.hours, kind.as_deref());
     }
 }
 
 /// Gives every vertex of the dome its colour for the hour, by its elevation.
-fn recolour(mesh: &mut Mesh, hours: f32) {
+fn recolour(mesh: &mut Mesh, hours: f32, kind: Option<&SkyKind>) {
     if let Some(bevy::mesh::VertexAttributeValues::Float32x3(p)) =
         mesh.attribute(Mesh::ATTRIBUTE_POSITION)
     {
-        let colors: Vec<[f32; 4]> = p.iter().map(|v| dome_color(hours, v[1] / RADIUS)).collect();
+        let colors: Vec<[f32; 4]> = p
+            .iter()
+            .map(|v| dome_color(hours, v[1] / RADIUS, kind))
+            .collect();
         mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colors);
     }
 }
@@ -297,8 +335,8 @@ mod tests {
     #[test]
     fn the_zenith_is_deeper_than_the_horizon_which_matches_the_fog() {
         for hours in [9.0, 12.0, 18.2, 23.0] {
-            let horizon = dome_color(hours, 0.0);
-            let zenith = dome_color(hours, 1.0);
+            let horizon = dome_color(hours, 0.0, None);
+            let zenith = dome_color(hours, 1.0, None);
             let fog = sky_at(hours).sky.to_linear();
             assert_eq!(horizon[..3], [fog.red, fog.green, fog.blue], "{hours}");
             let lum = |c: [f32; 4]| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
@@ -307,7 +345,7 @@ mod tests {
                 "{hours}: {zenith:?} vs {horizon:?}"
             );
             // Below the horizon it stays the horizon's colour.
-            assert_eq!(dome_color(hours, -0.5), horizon);
+            assert_eq!(dome_color(hours, -0.5, None), horizon);
         }
     }
 

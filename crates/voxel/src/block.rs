@@ -61,11 +61,20 @@ pub enum Block {
     AcaciaLeaves = 24,
     /// Cactus.
     Cactus = 25,
+    /// The air of a cave (version-3 worlds): empty space like [`Block::Air`], but out
+    /// of the sky's light, so faces towards it are drawn in the dark.
+    CaveAir = 26,
+    /// Stone with coal, around caves.
+    CoalOre = 27,
+    /// Stone with iron, around caves below sea level.
+    IronOre = 28,
+    /// Stone with gold, around deep caves.
+    GoldOre = 29,
 }
 
 impl Block {
     /// Every block, in discriminant order.
-    pub const ALL: [Block; 26] = [
+    pub const ALL: [Block; 30] = [
         Block::Air,
         Block::Water,
         Block::Stone,
@@ -92,13 +101,23 @@ impl Block {
         Block::AcaciaLog,
         Block::AcaciaLeaves,
         Block::Cactus,
+        Block::CaveAir,
+        Block::CoalOre,
+        Block::IronOre,
+        Block::GoldOre,
     ];
 
     /// Whether light and sight stop at this block: faces are drawn where an opaque
     /// block meets a non-opaque one.
     #[inline]
     pub const fn is_opaque(self) -> bool {
-        !matches!(self, Block::Air | Block::Water)
+        !matches!(self, Block::Air | Block::Water | Block::CaveAir)
+    }
+
+    /// Whether the block is empty space: air or a cave's air.
+    #[inline]
+    pub const fn is_air(self) -> bool {
+        matches!(self, Block::Air | Block::CaveAir)
     }
 
     /// Whether a body collides with this block.
@@ -136,6 +155,10 @@ impl Block {
             Block::AcaciaLog => [150, 90, 55],
             Block::AcaciaLeaves => [95, 135, 40],
             Block::Cactus => [60, 130, 50],
+            Block::CaveAir => [0, 0, 0],
+            Block::CoalOre => [90, 90, 92],
+            Block::IronOre => [150, 120, 100],
+            Block::GoldOre => [170, 150, 80],
         }
     }
 
@@ -168,6 +191,10 @@ impl Block {
             Block::AcaciaLog => "acacia log",
             Block::AcaciaLeaves => "acacia leaves",
             Block::Cactus => "cactus",
+            Block::CaveAir => "cave air",
+            Block::CoalOre => "coal ore",
+            Block::IronOre => "iron ore",
+            Block::GoldOre => "gold ore",
         }
     }
 
@@ -214,8 +241,17 @@ mod tests {
     fn opacity_and_solidity() {
         assert!(!Block::Air.is_opaque() && !Block::Water.is_opaque());
         assert!(!Block::Water.is_solid());
+        assert!(!Block::CaveAir.is_opaque() && !Block::CaveAir.is_solid());
         for b in Block::ALL.into_iter().skip(2) {
-            assert!(b.is_opaque() && b.is_solid(), "{b:?}");
+            assert_eq!(b.is_opaque(), b != Block::CaveAir, "{b:?}");
+            assert_eq!(b.is_solid(), b != Block::CaveAir, "{b:?}");
+        }
+        for b in Block::ALL {
+            assert_eq!(
+                b.is_air(),
+                matches!(b, Block::Air | Block::CaveAir),
+                "{b:?}"
+            );
         }
         for (i, b) in Block::ALL.iter().enumerate() {
             assert_eq!(*b as usize, i);

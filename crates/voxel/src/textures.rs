@@ -57,11 +57,14 @@ pub enum Texture {
     CactusTop,
     CactusSide,
     Water,
+    CoalOre,
+    IronOre,
+    GoldOre,
 }
 
 impl Texture {
     /// Every texture, in layer order.
-    pub const ALL: [Texture; 34] = [
+    pub const ALL: [Texture; 37] = [
         Texture::Stone,
         Texture::Dirt,
         Texture::GrassTop,
@@ -96,6 +99,9 @@ impl Texture {
         Texture::CactusTop,
         Texture::CactusSide,
         Texture::Water,
+        Texture::CoalOre,
+        Texture::IronOre,
+        Texture::GoldOre,
     ];
 
     /// The texture's layer in the array.
@@ -122,7 +128,10 @@ impl Block {
         use Side::{Bottom, Top};
         use Texture as T;
         match (self, side) {
-            (Block::Air | Block::Stone, _) => T::Stone,
+            (Block::Air | Block::CaveAir | Block::Stone, _) => T::Stone,
+            (Block::CoalOre, _) => T::CoalOre,
+            (Block::IronOre, _) => T::IronOre,
+            (Block::GoldOre, _) => T::GoldOre,
             (Block::Water, _) => T::Water,
             (Block::Grass, Top) => T::GrassTop,
             (Block::Grass, Bottom) | (Block::Dirt, _) => T::Dirt,
@@ -304,14 +313,35 @@ fn grass(x: i32, y: i32) -> [u8; 4] {
     tinted(0.74 + tiled_noise(x, y, 4, 332) * 0.16 + (blade - 0.5) * 0.28)
 }
 
+fn stone(x: i32, y: i32, salt: u32) -> [u8; 4] {
+    let n = tiled_noise(x, y, 4, salt) * 0.6 + tiled_noise(x, y, 8, salt + 1) * 0.4;
+    let crack = hash(x, y, salt + 2) < 0.05;
+    own(shade(STONE, if crack { 0.72 } else { 0.86 + n * 0.26 }))
+}
+
+/// Stone (the stone texture's own pattern) with lumps of `colour`: a few blobs of 2 to 4 pixels
+/// around seeded centres, lit on their upper left.
+fn ore(x: i32, y: i32, salt: u32, colour: [u8; 3]) -> [u8; 4] {
+    for i in 0..5u32 {
+        let cx = 2 + (hash(i as i32, 0, salt + 7) * 11.0) as i32;
+        let cy = 2 + (hash(i as i32, 1, salt + 7) * 11.0) as i32;
+        let (dx, dy) = (x - cx, y - cy);
+        let r = 1 + (hash(i as i32, 2, salt + 7) * 1.6) as i32;
+        if dx * dx + dy * dy <= r * r && hash(x, y, salt + 8) > 0.15 {
+            let light = if dx + dy < 0 { 1.12 } else { 0.86 };
+            return own(shade(colour, light));
+        }
+    }
+    stone(x, y, Texture::Stone as u32 * 101 + 17)
+}
+
 fn pixel(t: Texture, x: i32, y: i32, salt: u32) -> [u8; 4] {
     use Texture as T;
     match t {
-        T::Stone => {
-            let n = tiled_noise(x, y, 4, salt) * 0.6 + tiled_noise(x, y, 8, salt + 1) * 0.4;
-            let crack = hash(x, y, salt + 2) < 0.05;
-            own(shade(STONE, if crack { 0.72 } else { 0.86 + n * 0.26 }))
-        }
+        T::Stone => stone(x, y, salt),
+        T::CoalOre => ore(x, y, salt, [38, 36, 38]),
+        T::IronOre => ore(x, y, salt, [196, 150, 118]),
+        T::GoldOre => ore(x, y, salt, [238, 206, 72]),
         T::Dirt => dirt(x, y),
         T::GrassTop => grass(x, y),
         T::GrassSide => fringe(x, y, salt, || grass(x, y), || dirt(x, y)),

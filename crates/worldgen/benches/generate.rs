@@ -1,12 +1,13 @@
 //! Chunk generation speed: the lattice generator against a naive per-block evaluation
-//! of the same formula, on surface chunks (chunks that hold both solid and non-solid
-//! blocks) of every preset, plus `continents` without trees (what trees cost) and the
-//! version-1 `cliffs` (what biomes cost the old world's speed: nothing).
+//! of the same formula, on surface chunks (chunks that hold both solid blocks and open
+//! air or water) of every preset, plus `continents` without trees (what trees cost),
+//! the version-2 `continents` (what caves cost) and the version-1 `cliffs` (what
+//! biomes cost the old world's speed: nothing); and underground chunks with caves.
 
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use terravox_voxel::ChunkPos;
+use terravox_voxel::{Block, ChunkPos};
 use terravox_worldgen::{Generator, WorldConfig, presets};
 
 /// Up to `n` surface chunks around the origin, or around the spawn where the origin
@@ -24,7 +25,10 @@ fn surface_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
         for cx in -3..3 {
             for cy in -4..8 {
                 let p = ChunkPos::new(centre.x + cx, cy, centre.z + cz);
-                if !g.generate(p).is_uniform() {
+                if let Some(blocks) = g.generate(p).dense()
+                    && blocks.iter().any(|b| b.is_solid())
+                    && blocks.iter().any(|&b| b == Block::Air || b == Block::Water)
+                {
                     v.push(p);
                 }
             }
@@ -45,6 +49,10 @@ fn bench(c: &mut Criterion) {
         n.tree_density = 0.0;
     }
     worlds.push(("continents-no-trees".into(), bare));
+    worlds.push((
+        "continents-v2".into(),
+        WorldConfig::from_ron(include_str!("../tests/v2/continents.ron")).expect("valid"),
+    ));
     worlds.push((
         "cliffs-v1".into(),
         WorldConfig::from_ron(include_str!("../tests/v1/cliffs.ron")).expect("valid"),
@@ -70,6 +78,32 @@ fn bench(c: &mut Criterion) {
                 chunks
                     .iter()
                     .map(|&p| std::hint::black_box(g.generate_reference(p)).is_uniform() as usize)
+                    .sum::<usize>()
+            })
+        });
+    }
+    group.finish();
+
+    // Chunks wholly below the surface: solid rock without caves, a few noise lookups
+    // per lattice point with them.
+    let mut group = c.benchmark_group("generate_underground_chunk");
+    group.sample_size(20);
+    for (name, cfg) in worlds
+        .iter()
+        .filter(|(n, _)| n.starts_with("continents-v") || n == "continents")
+    {
+        let g = Generator::new(cfg).expect("valid");
+        let [x, y, z] = g.find_land(0, 0, 4096).expect("land");
+        let top = terravox_voxel::BlockPos::new(x, y, z).to_chunk().0;
+        let chunks: Vec<ChunkPos> = (2..6)
+            .flat_map(|dy| (0..2).map(move |dx| ChunkPos::new(top.x + dx, top.y - dy, top.z)))
+            .collect();
+        group.throughput(Throughput::Elements(chunks.len() as u64));
+        group.bench_with_input(BenchmarkId::new("lattice", name), &chunks, |b, chunks| {
+            b.iter(|| {
+                chunks
+                    .iter()
+                    .map(|&p| std::hint::black_box(g.generate(p)).is_uniform() as usize)
                     .sum::<usize>()
             })
         });

@@ -17,7 +17,10 @@ use crate::seed::Seed;
 /// - **2**: `nature` (climate, biomes, trees) for both generators, `shape` (terrain
 ///   parameters that vary over the land, rivers) for the density field, and islands of
 ///   varied size and shape with empty cells.
-pub const GENERATOR_VERSION: u32 = 2;
+/// - **3**: `caves` for the density field (caverns, tunnels and thin passages carved
+///   from the rock, ores and gravel around them). Without `caves` a version-3 world
+///   is its version-2 world.
+pub const GENERATOR_VERSION: u32 = 3;
 
 /// Every generator version this build generates.
 pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;
@@ -203,6 +206,51 @@ pub struct DensityConfig {
     /// `offset`, `scale` and `cliff_scale` everywhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<ShapeConfig>,
+    /// Caves (version 3). Absent: solid rock under the surface.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caves: Option<CaveConfig>,
+}
+
+/// Caves (version 3), carved from the rock in the density domain as in Minecraft
+/// 1.18, on the same lattice as the terrain. At each lattice point, in noise units:
+///
+/// ```text
+/// cavern  = c - (0.6 - 0.6 * cavern_size)            c: 2-octave fBm, cavern_scale
+/// tunnel  = (tunnel_width² - a² - b²) / tunnel_width  a, b: noises, tunnel_scale
+/// passage = (passage_width² - e² - f²) / passage_width e, f: noises, passage_scale
+/// fade    = S * max(
+///             clamp01((surface_fade - d) / surface_fade) * (1 - open(x, z)),
+///             clamp01((surface_fade + 8 - d) / (surface_fade + 8)) under water,
+///             clamp01((sea_level - depth + 16 - y) / 16))
+/// carve   = max(max(cavern, tunnel, passage) - fade, -0.05)
+/// ```
+///
+/// `d` is the lowest terrain density the point's first noise octave allows (at most
+/// its depth below the surface in blocks: the fades are conservative), `S` the strongest any cave can be plus 0.05, so caves fade out towards
+/// the surface (except where the 2D `open` noise makes an entrance), stay 8 blocks
+/// further below a sea or river bed, and stop above `sea_level - depth`. The carve
+/// value is interpolated like the density; a block is cave air where it is solid and
+/// the carve value is positive, unless water lies right above it (a seal).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaveConfig {
+    /// Blocks per cycle of the cavern noise (`32..=1024`).
+    pub cavern_scale: f64,
+    /// How much of the rock caverns hollow out (`0..=1`; 0 none).
+    pub cavern_size: f64,
+    /// Blocks per cycle of the tunnel noises (`32..=1024`).
+    pub tunnel_scale: f64,
+    /// Tunnel thickness on their noises (`0..=0.3`; 0 none).
+    pub tunnel_width: f64,
+    /// Blocks per cycle of the thin passages' noises (`16..=512`).
+    pub passage_scale: f64,
+    /// Passage thickness on their noises (`0..=0.2`; 0 none).
+    pub passage_width: f64,
+    /// How far below sea level caves reach, in blocks (`16..=512`).
+    pub depth: f64,
+    /// Blocks below the surface over which caves fade in (`4..=64`).
+    pub surface_fade: f64,
+    /// How often caves open to the surface (`0..=1`; 0 never).
+    pub openings: f64,
 }
 
 /// Where the islands are.

@@ -23,6 +23,7 @@
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, PADDED_VOLUME};
 
 use crate::biome::{self, Biome, Kind};
+use crate::caves::{self, Caves};
 use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Fields};
 use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
@@ -33,6 +34,29 @@ use crate::trees::{self, CROWN, TALLEST};
 pub const STEP_XZ: i32 = 4;
 /// Lattice spacing up (y), in blocks.
 pub const STEP_Y: i32 = 8;
+/// Cave lattice spacing, across and up: every other terrain lattice column, every
+/// terrain level.
+const CAVE_STEP: i32 = 8;
+/// Local x and z of the cave lattice's first point (world-aligned: chunks are 32
+/// wide); its points run to local 36, the last lattice column whose shape a chunk
+/// with caves knows.
+const CAVE_FIRST: i32 = -4;
+/// Cave lattice points a side: local -4, 4, ..., 36.
+const CAVE_POINTS: usize = 6;
+/// Cave lattice levels: local -8, 0, ..., 40 (the terrain's).
+const CAVE_LEVELS: usize = 7;
+/// The corners of a cave cell, `(di, dk, dj)`, ordered like the terrain's.
+const CORNERS: [(usize, usize, usize); 8] = [
+    (0, 0, 0),
+    (1, 0, 0),
+    (0, 1, 0),
+    (1, 1, 0),
+    (0, 0, 1),
+    (1, 0, 1),
+    (0, 1, 1),
+    (1, 1, 1),
+];
+
 /// Blocks above the padded chunk looked at to find the surface depth.
 const LOOKAHEAD: i32 = 4;
 /// Local `y` of the highest block whose solidity is computed.
@@ -172,6 +196,7 @@ pub(crate) struct DensityGen {
     /// The formula's parameters where there is no shape.
     flat: ColumnShape,
     nature: Option<Nature>,
+    caves: Option<Box<Caves>>,
 }
 
 /// A chunk's lattice: which points, where.
@@ -260,6 +285,51 @@ impl Lattice {
     }
 }
 
+/// What a chunk's evaluation knows of the field at its lattice points, `[j][k][i]`:
+/// where they are, the octaves summed so far (and the first alone), the exact value
+/// where all were summed, and the sign where it is known.
+struct Field {
+    world: [(f64, f64, f64); MAX_NP],
+    sums: [f64; MAX_NP],
+    /// The first octave alone.
+    first: [f64; MAX_NP],
+    done: [u8; MAX_NP],
+    values: [f64; MAX_NP],
+    sign: [Sign; MAX_NP],
+}
+
+impl Field {
+    /// Nothing evaluated yet at the points of `lat`, whose signs are `sign`.
+    fn new(o: terravox_voxel::BlockPos, lat: &Lattice, sign: Sign) -> Self {
+        let n = lat.nxz;
+        let mut world = [(0.0, 0.0, 0.0); MAX_NP];
+        for (p, w) in world.iter_mut().enumerate().take(lat.points()) {
+            let (i, k, j) = ((p % n) as i32, ((p / n) % n) as i32, (p / (n * n)) as i32);
+            *w = (
+                (o.x + lat.lx0 + i * STEP_XZ) as f64,
+                (o.y + lat.ly0 + j * STEP_Y) as f64,
+                (o.z + lat.lx0 + k * STEP_XZ) as f64,
+            );
+        }
+        Self {
+            world,
+            sums: [0.0; MAX_NP],
+            first: [0.0; MAX_NP],
+            done: [0; MAX_NP],
+            values: [0.0; MAX_NP],
+            sign: [sign; MAX_NP],
+        }
+    }
+}
+
+/// The blocks caves carve out of a chunk, per padded column (`(lz + 1) * PADDED +
+/// lx + 1`, bit `ly + 1` for local heights `-1..=CHUNK + 1`): cave air, and the rock
+/// right next to a cave.
+struct Carved {
+    air: [u64; PADDED * PADDED],
+    shell: [u64; PADDED * PADDED],
+}
+
 /// The biome looks of a chunk's columns and its trees.
 struct Looks {
     /// The look of every padded column, `(lz + 1) * PADDED + lx + 1`.
@@ -321,6 +391,10 @@ impl DensityGen {
                 tree_density: n.tree_density,
                 tree_spacing: n.tree_spacing,
             }),
+            caves: cfg
+                .caves
+                .as_ref()
+                .map(|c| Box::new(Caves::new(c, seed, sea_level))),
         }
     }
 
@@ -373,8 +447,12 @@ impl DensityGen {
             o.x + far,
             o.z + far,
         );
-        // One lattice column more than the chunk evaluates when trees need it.
-        let n = if self.trees() { WIDE } else { n };
+        // One lattice column more than the chunk evaluates when trees or caves need it.
+        let n = if self.trees() || self.caves.is_some() {
+            WIDE
+        } else {
+            n
+        };
         for k in 0..n {
             for i in 0..n {
                 let (x, z) = (
@@ -431,11 +509,258 @@ impl DensityGen {
             return (self.surface.fluid_chunk(pos), None);
         }
         if ((oy + TOP) as f64) < solid_below {
-            return (Chunk::Uniform(Block::Stone), None);
+            let rock = Chunk::Uniform(Block::Stone);
+            return match &self.caves {
+                Some(c) if !c.below_floor((oy + TOP) as f64) => {
+                    // Solid rock all through, but caves may run through it.
+                    let field = Field::new(o, &lat, Sign::Solid);
+                    let carved = self.carve(c, o, &lat, &field, shapes, true);
+                    (
+                        self.dig(c, rock, pos, &lat, None, None, carved.as_deref()),
+                        None,
+                    )
+                }
+                _ => (rock, None),
+            };
         }
         let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
-        let masks = self.masks_for(o, lat.region, shapes, looks.as_ref().map(|l| &*l.needed));
-        self.finish(pos, &lat, &masks, cols.as_ref(), looks)
+        let mut field = Field::new(o, &lat, Sign::Unknown);
+        let needed = looks.as_ref().map(|l| &*l.needed);
+        let masks = self.masks_for(lat.region, shapes, needed, &mut field);
+        let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
+        let (chunk, tints) = self.finish(pos, &lat, &masks, cols.as_ref(), looks);
+        match &self.caves {
+            Some(c) => {
+                let carved = self.carve(c, o, &lat, &field, shapes, false);
+                let (masks, trunks) = (Some(&masks), trunks.as_deref());
+                let chunk = self.dig(c, chunk, pos, &lat, masks, trunks, carved.as_deref());
+                (chunk, tints)
+            }
+            None => (chunk, tints),
+        }
+    }
+
+    /// The lowest density the terrain can have at a lattice point (local `lx, ly,
+    /// lz`) given its first octave: at most its depth below the surface, in blocks,
+    /// and so a conservative depth for the caves' fades. `None` when it is at least
+    /// `deep`. The first octave is the one the chunk summed first, when the point is
+    /// on its lattice; one noise lookup otherwise.
+    fn depth_at(
+        &self,
+        o: terravox_voxel::BlockPos,
+        lat: &Lattice,
+        shapes: &[ColumnShape],
+        field: &Field,
+        [lx, ly, lz]: [i32; 3],
+        deep: f64,
+    ) -> Option<f64> {
+        let (i, k) = ((lx - lat.lx0) / STEP_XZ, (lz - lat.lx0) / STEP_XZ);
+        let j = (ly - lat.ly0) / STEP_Y;
+        let s = if shapes.len() == 1 {
+            &shapes[0]
+        } else {
+            &shapes[k as usize * WIDE + i as usize]
+        };
+        let (x, y, z) = ((o.x + lx) as f64, (o.y + ly) as f64, (o.z + lz) as f64);
+        let n = lat.nxz as i32;
+        let first = match (i < n && k < n).then(|| ((j * n + k) * n + i) as usize) {
+            Some(p) if field.done[p] > 0 => field.first[p],
+            _ => self.fbm.octave3(0, x, y, z),
+        };
+        let n = self.fbm.finish(first - self.fbm.rest(1));
+        Some(self.value(s, n, y)).filter(|&d| d < deep)
+    }
+
+    /// The cave air and the rock next to caves in the padded chunk (and one block
+    /// above it): the carve values on the cave lattice (every [`CAVE_STEP`] blocks,
+    /// world-aligned, every other lattice column of the terrain's) at the corners of
+    /// every cave cell that is not all air, interpolated trilinearly. `None` when no
+    /// cave comes near.
+    fn carve(
+        &self,
+        caves: &Caves,
+        o: terravox_voxel::BlockPos,
+        lat: &Lattice,
+        field: &Field,
+        shapes: &[ColumnShape],
+        all_solid: bool,
+    ) -> Option<Box<Carved>> {
+        const N: usize = CAVE_POINTS;
+        const NY: usize = CAVE_LEVELS;
+        let point = |i: usize, k: usize, j: usize| (j * N + k) * N + i;
+        let local = |i: usize| CAVE_FIRST + i as i32 * CAVE_STEP;
+        let level = |j: usize| lat.ly0 + j as i32 * CAVE_STEP;
+        // Whether the terrain cell with low corner (ti, tk, tj) is surely all air.
+        let n = lat.nxz;
+        let empty = |ti: usize, tk: usize, tj: usize| {
+            !all_solid && ti + 1 < n && tk + 1 < n && tj + 1 < lat.ny && {
+                let idx = |i, k, j| (j * n + k) * n + i;
+                let corners = [
+                    idx(ti, tk, tj),
+                    idx(ti + 1, tk, tj),
+                    idx(ti, tk + 1, tj),
+                    idx(ti + 1, tk + 1, tj),
+                    idx(ti, tk, tj + 1),
+                    idx(ti + 1, tk, tj + 1),
+                    idx(ti, tk + 1, tj + 1),
+                    idx(ti + 1, tk + 1, tj + 1),
+                ];
+                cell_sign(&field.sign, corners) == Some(Sign::Empty)
+            }
+        };
+        let deep = caves.deep();
+        let mut carve = [f64::NAN; N * N * NY];
+        let mut near = false;
+        for cj in 0..NY - 1 {
+            for ck in 0..N - 1 {
+                for ci in 0..N - 1 {
+                    // The cave cell covers two by two terrain cells of one level.
+                    let (ti, tk) = (
+                        (local(ci) - lat.lx0) as usize / 4,
+                        (local(ck) - lat.lx0) as usize / 4,
+                    );
+                    let tj = (level(cj) - lat.ly0) as usize / STEP_Y as usize;
+                    if (0..2).all(|a| (0..2).all(|b| empty(ti + a, tk + b, tj))) {
+                        continue;
+                    }
+                    for (di, dk, dj) in CORNERS {
+                        let p = point(ci + di, ck + dk, cj + dj);
+                        if carve[p].is_nan() {
+                            let l = [local(ci + di), level(cj + dj), local(ck + dk)];
+                            let depth = self.depth_at(o, lat, shapes, field, l, deep);
+                            let w = [o.x + l[0], o.y + l[1], o.z + l[2]].map(|v| v as f64);
+                            carve[p] = caves.carve(w[0], w[1], w[2], depth);
+                            near |= carve[p] > -caves::SHELL;
+                        }
+                    }
+                }
+            }
+        }
+        if !near {
+            return None;
+        }
+        let mut out = Box::new(Carved {
+            air: [0; PADDED * PADDED],
+            shell: [0; PADDED * PADDED],
+        });
+        let frac = |l: i32, start: i32| (l - start) as f64 / CAVE_STEP as f64;
+        for cj in 0..NY - 1 {
+            let y0 = level(cj);
+            let (ys, ye) = (y0.max(-1), (y0 + CAVE_STEP - 1).min(CHUNK + 1));
+            if ys > ye {
+                continue;
+            }
+            for ck in 0..N - 1 {
+                for ci in 0..N - 1 {
+                    let c = CORNERS.map(|(di, dk, dj)| carve[point(ci + di, ck + dk, cj + dj)]);
+                    if c.iter().any(|v| v.is_nan()) || c.iter().all(|&v| v <= -caves::SHELL) {
+                        continue;
+                    }
+                    let (x0, z0) = (local(ci), local(ck));
+                    for lz in z0.max(-1)..=(z0 + CAVE_STEP - 1).min(CHUNK) {
+                        for lx in x0.max(-1)..=(x0 + CAVE_STEP - 1).min(CHUNK) {
+                            let (tx, tz) = (frac(lx, x0), frac(lz, z0));
+                            let lo = lerp(lerp(c[0], c[1], tx), lerp(c[2], c[3], tx), tz);
+                            let hi = lerp(lerp(c[4], c[5], tx), lerp(c[6], c[7], tx), tz);
+                            let col = (lz + 1) as usize * PADDED + (lx + 1) as usize;
+                            for ly in ys..=ye {
+                                let v = lerp(lo, hi, frac(ly, y0));
+                                if v > 0.0 {
+                                    out.air[col] |= 1 << (ly + 1);
+                                } else if v > -caves::SHELL {
+                                    out.shell[col] |= 1 << (ly + 1);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Carves `carved` out of a chunk whose terrain solidity is `masks` (all solid
+    /// when `None`): solid blocks with a positive carve value become cave air, unless
+    /// water lies right above them, or they are the surface of a column where a tree
+    /// may stand (`trunks`); stone right under cave air or next to it may turn into
+    /// gravel, clay or ore.
+    #[allow(clippy::too_many_arguments)]
+    fn dig(
+        &self,
+        caves: &Caves,
+        chunk: Chunk,
+        pos: ChunkPos,
+        lat: &Lattice,
+        masks: Option<&[u64; MAX_COLUMNS]>,
+        trunks: Option<&[bool; PADDED * PADDED]>,
+        carved: Option<&Carved>,
+    ) -> Chunk {
+        let Some(carved) = carved else { return chunk };
+        let r = lat.region;
+        let o = pos.origin();
+        let sea = self.surface.sea_level;
+        // Terrain solidity of a padded column, bit `ly + 1`.
+        let solid = |lx: i32, lz: i32| match masks {
+            Some(m) => m[r.column(lx, lz)] >> (-1 - r.ylo) as u32,
+            None => u64::MAX,
+        };
+        let uniform = match chunk {
+            Chunk::Uniform(b) if !b.is_solid() => return chunk,
+            Chunk::Uniform(b) => Some(b),
+            Chunk::Dense(_) => None,
+        };
+        let mut blocks = match chunk {
+            Chunk::Dense(b) => b,
+            Chunk::Uniform(b) => terravox_voxel::dense_array(b),
+        };
+        let mut changed = false;
+        for lz in -1..=CHUNK {
+            for lx in -1..=CHUNK {
+                let col = (lz + 1) as usize * PADDED + (lx + 1) as usize;
+                let (air, shell) = (carved.air[col], carved.shell[col]);
+                if air | shell == 0 {
+                    continue;
+                }
+                let t = solid(lx, lz);
+                // Cave air: solid and carved, with no water right above, and no tree.
+                let mut cave = air & t;
+                if trunks.is_some_and(|columns| columns[col]) {
+                    cave &= t >> 1;
+                }
+                for ly in -1..=CHUNK + 1 {
+                    let bit = 1u64 << (ly + 1);
+                    if cave & bit != 0 && t & (bit << 1) == 0 && o.y + ly < sea {
+                        cave &= !bit;
+                    }
+                }
+                // Only the padded chunk's own heights (bits 0..=PADDED - 1).
+                let own = (1u64 << PADDED) - 1;
+                let mut bits = cave & own;
+                while bits != 0 {
+                    let ly = bits.trailing_zeros() as i32 - 1;
+                    bits &= bits - 1;
+                    blocks[terravox_voxel::padded_index(lx, ly, lz)] = Block::CaveAir;
+                    changed = true;
+                }
+                // Rock under cave air or next to a cave.
+                let mut bits = (shell | cave >> 1) & t & !cave & own;
+                while bits != 0 {
+                    let ly = bits.trailing_zeros() as i32 - 1;
+                    bits &= bits - 1;
+                    let bit = 1u64 << (ly + 1);
+                    let i = terravox_voxel::padded_index(lx, ly, lz);
+                    let floor = cave & (bit << 1) != 0;
+                    let p = [o.x + lx, o.y + ly, o.z + lz];
+                    let b = caves.decorate(blocks[i], p, floor, shell & bit != 0);
+                    changed |= b != blocks[i];
+                    blocks[i] = b;
+                }
+            }
+        }
+        match uniform {
+            Some(b) if !changed => Chunk::Uniform(b),
+            _ => Chunk::Dense(blocks),
+        }
     }
 
     /// The looks of the padded columns, their tints, and the trees whose trunks stand
@@ -509,19 +834,20 @@ impl DensityGen {
     /// compiled on its own so the lattice's sizes are constants.
     fn masks_for(
         &self,
-        o: terravox_voxel::BlockPos,
         region: Region,
         shapes: &[ColumnShape],
         needed: Option<&[bool; MAX_COLUMNS]>,
+        field: &mut Field,
     ) -> [u64; MAX_COLUMNS] {
         const P: (i32, i32, i32) = (PLAIN.lo, PLAIN.hi, PLAIN.ylo);
         const T: (i32, i32, i32) = (TREED.lo, TREED.hi, TREED.ylo);
         let shaped = self.cfg.shape.is_some();
+        let f = field;
         match ((region.lo, region.hi, region.ylo), shaped) {
-            (P, false) => self.masks::<{ P.0 }, { P.1 }, { P.2 }, false>(o, shapes, None),
-            (P, true) => self.masks::<{ P.0 }, { P.1 }, { P.2 }, true>(o, shapes, None),
-            (T, false) => self.masks::<{ T.0 }, { T.1 }, { T.2 }, false>(o, shapes, needed),
-            _ => self.masks::<{ T.0 }, { T.1 }, { T.2 }, true>(o, shapes, needed),
+            (P, false) => self.masks::<{ P.0 }, { P.1 }, { P.2 }, false>(shapes, None, f),
+            (P, true) => self.masks::<{ P.0 }, { P.1 }, { P.2 }, true>(shapes, None, f),
+            (T, false) => self.masks::<{ T.0 }, { T.1 }, { T.2 }, false>(shapes, needed, f),
+            _ => self.masks::<{ T.0 }, { T.1 }, { T.2 }, true>(shapes, needed, f),
         }
     }
 
@@ -531,9 +857,9 @@ impl DensityGen {
     /// lattice column has the same parameters (`shapes[0]`).
     fn masks<const LO: i32, const HI: i32, const YLO: i32, const SHAPED: bool>(
         &self,
-        o: terravox_voxel::BlockPos,
         shapes: &[ColumnShape],
         needed: Option<&[bool; MAX_COLUMNS]>,
+        field: &mut Field,
     ) -> [u64; MAX_COLUMNS] {
         let lat = &Lattice::new(Region {
             lo: LO,
@@ -547,18 +873,15 @@ impl DensityGen {
                 &shapes[0]
             }
         };
-        let (n, np) = (lat.nxz, lat.points());
-        let plane = n * n;
-        // World coordinates of every lattice point, `[j][k][i]`.
-        let mut world = [(0.0, 0.0, 0.0); MAX_NP];
-        for (p, w) in world.iter_mut().enumerate().take(np) {
-            let (i, k, j) = ((p % n) as i32, ((p / n) % n) as i32, (p / plane) as i32);
-            *w = (
-                (o.x + lat.lx0 + i * STEP_XZ) as f64,
-                (o.y + lat.ly0 + j * STEP_Y) as f64,
-                (o.z + lat.lx0 + k * STEP_XZ) as f64,
-            );
-        }
+        let np = lat.points();
+        let Field {
+            world,
+            sums,
+            first,
+            done,
+            values,
+            sign,
+        } = field;
 
         let octaves = self.fbm.octaves();
         // Per lattice point: the octave sum at which the density crosses the threshold
@@ -573,9 +896,6 @@ impl DensityGen {
         }
         let eps = 1e-6 * amp;
 
-        let mut sums = [0.0f64; MAX_NP];
-        let mut values = [0.0f64; MAX_NP];
-        let mut sign = [Sign::Unknown; MAX_NP];
         let mut active = [false; MAX_NP];
         active[..np].fill(true);
         let mut decided = [false; MAX_CELLS];
@@ -585,6 +905,10 @@ impl DensityGen {
             for p in (0..np).filter(|&p| active[p]) {
                 let (x, y, z) = world[p];
                 sums[p] += self.fbm.octave3(m, x, y, z);
+                if m == 0 {
+                    first[p] = sums[p];
+                }
+                done[p] = (m + 1) as u8;
                 let r = roots[p];
                 sign[p] = if last {
                     values[p] = self.value(shape(p), self.fbm.finish(sums[p]), y);
@@ -609,7 +933,7 @@ impl DensityGen {
             let mut c = 0;
             lat.for_each_cell(|corners, _, _, _| {
                 if !decided[c] {
-                    if cell_sign(&sign, corners).is_some() {
+                    if cell_sign(sign, corners).is_some() {
                         decided[c] = true;
                     } else {
                         for p in corners {
@@ -630,7 +954,7 @@ impl DensityGen {
         lat.for_each_cell(|corners, (xs, xe), (zs, ze), j| {
             let (ys, ye) = lat.span_y(j);
             let bits = ((1u64 << (ye - ys + 1)) - 1) << (ys - r.ylo);
-            let decided = cell_sign(&sign, corners);
+            let decided = cell_sign(sign, corners);
             if decided == Some(Sign::Empty) {
                 return;
             }
@@ -999,8 +1323,37 @@ impl DensityGen {
         }
         let cols = self.columns(o, &lat);
         let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
-        self.finish(pos, &lat, &masks, cols.as_ref(), looks).0
+        let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
+        let chunk = self.finish(pos, &lat, &masks, cols.as_ref(), looks).0;
+        match &self.caves {
+            // The caves are defined on the lattice: the same carving.
+            Some(c) => {
+                let shapes = cols
+                    .as_ref()
+                    .map_or(std::slice::from_ref(&self.flat), |c| &c.shapes[..]);
+                let field = Field::new(o, &lat, Sign::Unknown);
+                let carved = self.carve(c, o, &lat, &field, shapes, false);
+                let trunks = trunks.as_deref();
+                self.dig(c, chunk, pos, &lat, Some(&masks), trunks, carved.as_deref())
+            }
+            None => chunk,
+        }
     }
+}
+
+/// The padded columns (`(lz + 1) * PADDED + lx + 1`) where the trunk of a tree stands.
+fn trunk_columns(
+    trees: &[(trees::Trunk, trees::Species, Kind)],
+    o: terravox_voxel::BlockPos,
+) -> Box<[bool; PADDED * PADDED]> {
+    let mut columns = Box::new([false; PADDED * PADDED]);
+    for (t, _, _) in trees {
+        let (lx, lz) = (t.x - o.x, t.z - o.z);
+        if (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz) {
+            columns[(lz + 1) as usize * PADDED + (lx + 1) as usize] = true;
+        }
+    }
+    columns
 }
 
 /// What is known of the field's sign at a lattice point.

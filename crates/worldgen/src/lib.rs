@@ -15,6 +15,7 @@
 //! generators), [`map`] (top-down images).
 
 mod biome;
+mod caves;
 mod climate;
 pub mod config;
 mod density;
@@ -31,9 +32,9 @@ mod validate;
 
 pub use biome::Biome;
 pub use config::{
-    Bands, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig, IslandConfig,
-    IslandLayout, NatureConfig, NoiseConfig, NoiseKind, RiverConfig, SUPPORTED_VERSIONS,
-    ShapeConfig, Spline, WorldConfig,
+    Bands, CaveConfig, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig,
+    IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind, RiverConfig,
+    SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
 };
 pub use islands::Island;
 pub use presets::LoadError;

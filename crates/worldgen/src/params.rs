@@ -6,7 +6,9 @@
 //! Rules between fields (height bands ascending, archipelago cells wide enough for
 //! their islands) are checked in `config.rs` on top of these ranges.
 
-use crate::config::{DensityConfig, IslandConfig, NatureConfig, ShapeConfig, WorldConfig};
+use crate::config::{
+    CaveConfig, DensityConfig, IslandConfig, NatureConfig, ShapeConfig, WorldConfig,
+};
 
 /// How a parameter's value is entered and shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -511,6 +513,127 @@ pub const TREES: [Param<NatureConfig>; 2] = [
         },
         "tree_spacing",
         |c| c.tree_spacing
+    ),
+];
+
+const CAVE_CYCLE: Spec = Spec {
+    label: "",
+    min: 32.0,
+    min_open: false,
+    max: 1024.0,
+    max_open: false,
+    scale: Scale::Log,
+    tooltip: "",
+};
+
+/// The caves (version 3, density worlds): panel group "Caves".
+pub const CAVES: [Param<CaveConfig>; 9] = [
+    param!(
+        Spec {
+            label: "cavern scale",
+            tooltip: "Blocks per cycle of the cavern noise: larger is wider chambers further apart.",
+            ..CAVE_CYCLE
+        },
+        "caves.cavern_scale",
+        |c| c.cavern_scale
+    ),
+    param!(
+        Spec {
+            label: "cavern size",
+            min: 0.0,
+            min_open: false,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "How much of the rock caverns hollow out; 0 turns them off.",
+        },
+        "caves.cavern_size",
+        |c| c.cavern_size
+    ),
+    param!(
+        Spec {
+            label: "tunnel scale",
+            tooltip: "Blocks per cycle of the tunnel noises: larger is longer, straighter tunnels.",
+            ..CAVE_CYCLE
+        },
+        "caves.tunnel_scale",
+        |c| c.tunnel_scale
+    ),
+    param!(
+        Spec {
+            label: "tunnel width",
+            min: 0.0,
+            min_open: false,
+            max: 0.3,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "How thick tunnels are (on their noises); 0 turns them off.",
+        },
+        "caves.tunnel_width",
+        |c| c.tunnel_width
+    ),
+    param!(
+        Spec {
+            label: "passage scale",
+            min: 16.0,
+            max: 512.0,
+            tooltip: "Blocks per cycle of the thin passages' noises.",
+            ..CAVE_CYCLE
+        },
+        "caves.passage_scale",
+        |c| c.passage_scale
+    ),
+    param!(
+        Spec {
+            label: "passage width",
+            min: 0.0,
+            min_open: false,
+            max: 0.2,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "How thick the thin passages are (on their noises); 0 turns them off.",
+        },
+        "caves.passage_width",
+        |c| c.passage_width
+    ),
+    param!(
+        Spec {
+            label: "cave depth",
+            min: 16.0,
+            min_open: false,
+            max: 512.0,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "How far below sea level caves reach, in blocks.",
+        },
+        "caves.depth",
+        |c| c.depth
+    ),
+    param!(
+        Spec {
+            label: "surface fade",
+            min: 4.0,
+            min_open: false,
+            max: 64.0,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "Blocks below the surface over which caves fade in: larger keeps them deeper.",
+        },
+        "caves.surface_fade",
+        |c| c.surface_fade
+    ),
+    param!(
+        Spec {
+            label: "openings",
+            min: 0.0,
+            min_open: false,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Linear,
+            tooltip: "How often caves open to the surface; 0 never.",
+        },
+        "caves.openings",
+        |c| c.openings
     ),
 ];
 

@@ -3,7 +3,7 @@
 
 use crate::config::{GeneratorConfig, IslandLayout};
 use crate::params::{
-    ARCHIPELAGO, BANDS, CLIMATE, DENSITY, ISLANDS, Param, RIVERS, SHAPE, TREES, WORLD,
+    ARCHIPELAGO, BANDS, CAVES, CLIMATE, DENSITY, ISLANDS, Param, RIVERS, SHAPE, TREES, WORLD,
 };
 use crate::presets::builtin;
 
@@ -70,6 +70,17 @@ pub fn markdown_table() -> String {
     {
         rows(&mut out, "generator.", &SHAPE, s);
         rows(&mut out, "generator.", &RIVERS, s);
+    }
+    out.push_str(
+        "\n## `Density` caves (version 3, `generator.caves`; defaults from `continents`)\n\n\
+         Caverns, tunnels and thin passages carved from the rock; `caves: None` turns them\n\
+         off. See `CaveConfig` for the formula.\n\n",
+    );
+    out.push_str(header);
+    if let GeneratorConfig::Density(d) = &continents.generator
+        && let Some(c) = &d.caves
+    {
+        rows(&mut out, "generator.", &CAVES, c);
     }
     out.push_str(
         "\n## Nature (version 2, `nature`; defaults from `continents`)\n\n\

@@ -162,6 +162,15 @@ impl WorldConfig {
                 );
             }
         }
+        if self.version < 3
+            && let GeneratorConfig::Density(DensityConfig { caves: Some(_), .. }) = &self.generator
+        {
+            c.fail(
+                "generator.caves",
+                "(caves)",
+                "no `caves` before version 3 (caves need `version: 3`)",
+            );
+        }
         c.params("", &params::WORLD, self);
         if let Some(n) = &self.nature {
             c.params("nature.", &params::CLIMATE, n);
@@ -176,6 +185,22 @@ impl WorldConfig {
                     c.params("generator.", &params::RIVERS, s);
                     for (name, spline, range) in splines(s) {
                         c.spline(&format!("generator.shape.{name}"), spline, range);
+                    }
+                }
+                if let Some(caves) = &d.caves {
+                    c.params("generator.", &params::CAVES, caves);
+                    let floor = self.sea_level as f64 - caves.depth;
+                    let lowest = (WORLD_FLOOR + PLAYABLE_MARGIN) as f64;
+                    if floor < lowest {
+                        c.fail(
+                            "generator.caves.depth",
+                            caves.depth,
+                            &format!(
+                                "at most {} (caves must stop {PLAYABLE_MARGIN} blocks above the \
+                                 world's floor at {WORLD_FLOOR})",
+                                self.sea_level as f64 - lowest
+                            ),
+                        );
                     }
                 }
                 if ranges_ok && c.errors.is_empty() {
@@ -271,6 +296,9 @@ impl WorldConfig {
         match &mut c.generator {
             GeneratorConfig::Density(d) => {
                 zeros(&params::DENSITY, d);
+                if let Some(caves) = &mut d.caves {
+                    zeros(&params::CAVES, caves);
+                }
                 if let Some(s) = &mut d.shape {
                     zeros(&params::SHAPE, s);
                     zeros(&params::RIVERS, s);

@@ -23,6 +23,28 @@ pub const V1_PRESETS: [(&str, &str); 4] = [
     ("archipelago", include_str!("v1/archipelago.ron")),
 ];
 
+/// The density presets as they shipped in version 2 (before caves): their world codes
+/// must keep their worlds. The island presets are unchanged in version 3.
+pub const V2_PRESETS: [(&str, &str); 3] = [
+    ("continents", include_str!("v2/continents.ron")),
+    ("cliffs", include_str!("v2/cliffs.ron")),
+    ("amplified", include_str!("v2/amplified.ron")),
+];
+
+/// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
+/// changed since.
+pub fn generator_v2(preset: &str, seed: &str) -> Generator {
+    match V2_PRESETS.iter().find(|(n, _)| *n == preset) {
+        Some((_, text)) => {
+            let cfg = WorldConfig::from_ron(text)
+                .expect("version-2 configs stay valid")
+                .with_seed(Seed::new(seed));
+            Generator::new(&cfg).expect("valid")
+        }
+        None => generator(preset, seed),
+    }
+}
+
 /// A version-1 preset with a seed, validated into a generator.
 pub fn generator_v1(preset: &str, seed: &str) -> Generator {
     let (_, text) = V1_PRESETS

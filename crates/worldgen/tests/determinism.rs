@@ -4,7 +4,8 @@
 mod common;
 
 use common::{
-    V1_PRESETS, fixed_chunks, generator, generator_v1, golden_chunks, hash_chunks, world_hash,
+    V1_PRESETS, V2_PRESETS, fixed_chunks, generator, generator_v1, generator_v2, golden_chunks,
+    hash_chunks, world_hash,
 };
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
@@ -30,9 +31,9 @@ const GOLDEN_V1: [(&str, &str, u64); 12] = [
     ("archipelago", "-7 islands and cliffs", 0x1f836e62c215c8f3),
 ];
 
-/// Golden world hashes of the built-in (version 2) presets, over the fixed chunks and
-/// the land around the spawn (`golden_chunks`). A change that alters
-/// these worlds must update them on purpose and bump `GENERATOR_VERSION`.
+/// Golden world hashes of the version-2 presets as they shipped (the island presets
+/// are still built in unchanged), over the fixed chunks and the land around the spawn
+/// (`golden_chunks`). These never change.
 const GOLDEN_V2: [(&str, &str, u64); 15] = [
     ("continents", "terravox", 0x89406383c6b81de1),
     ("continents", "42", 0x60c2d69ab887de76),
@@ -86,10 +87,36 @@ fn version_1_worlds_are_unchanged() {
     }
 }
 
+/// Golden world hashes of the built-in density presets (version 3: with caves), over
+/// the same chunks. A change that alters these worlds must update them on purpose
+/// and bump `GENERATOR_VERSION`.
+const GOLDEN_V3: [(&str, &str, u64); 9] = [
+    ("continents", "terravox", 0x8482a422da5a95f4),
+    ("continents", "42", 0x78b282eefda36891),
+    ("continents", "-7 islands and cliffs", 0xef365a1a5172f891),
+    ("cliffs", "terravox", 0x3fb880ce5adb5863),
+    ("cliffs", "42", 0x49a11511d78bec4d),
+    ("cliffs", "-7 islands and cliffs", 0xf7f5a21ace1f4e1a),
+    ("amplified", "terravox", 0xbc500043880cad81),
+    ("amplified", "42", 0xc55fa4af48174f2d),
+    ("amplified", "-7 islands and cliffs", 0x9917735c373aab0a),
+];
+
 #[test]
-fn version_2_golden_hashes_match() {
-    check_golden(&GOLDEN_V2, generator, golden_chunks);
+fn version_2_worlds_are_unchanged() {
+    check_golden(&GOLDEN_V2, generator_v2, golden_chunks);
     assert_eq!(GOLDEN_V2.len(), presets::names().count() * SEEDS.len());
+    for (name, text) in V2_PRESETS {
+        let cfg = terravox_worldgen::WorldConfig::from_ron(text).unwrap();
+        assert_eq!(cfg.version, 2, "{name}");
+        assert!(!cfg.to_world_code().contains("caves"), "{name}");
+    }
+}
+
+#[test]
+fn version_3_golden_hashes_match() {
+    check_golden(&GOLDEN_V3, generator, golden_chunks);
+    assert_eq!(GOLDEN_V3.len(), V2_PRESETS.len() * SEEDS.len());
 }
 
 #[test]

@@ -316,10 +316,30 @@ fn version_2_fields_are_validated_with_their_field_named() {
     // Version-1 world codes cannot carry version-2 parts, and unknown versions are
     // refused rather than generated differently.
     check(&|c| c.version = 1, "nature");
-    check(&|c| c.version = 3, "version");
+    check(&|c| c.version = 4, "version");
+    // Caves (version 3) are validated too, and refused in older worlds.
+    fn caves(c: &mut WorldConfig) -> &mut terravox_worldgen::CaveConfig {
+        let terravox_worldgen::GeneratorConfig::Density(d) = &mut c.generator else {
+            panic!("continents is a density world")
+        };
+        d.caves.as_mut().expect("continents has caves")
+    }
+    check(
+        &|c| caves(c).cavern_size = 1.5,
+        "generator.caves.cavern_size",
+    );
+    check(
+        &|c| caves(c).tunnel_scale = f64::INFINITY,
+        "generator.caves.tunnel_scale",
+    );
+    check(&|c| c.sea_level = -1000, "generator.caves.depth");
+    check(&|c| c.version = 2, "generator.caves");
     let mut old = presets::builtin("cliffs").unwrap();
     old.version = 1;
     old.nature = None;
+    if let terravox_worldgen::GeneratorConfig::Density(d) = &mut old.generator {
+        d.caves = None;
+    }
     assert!(old.validate().is_ok(), "a version-1 cliffs world is fine");
     // Splines round-trip through RON as lists of pairs.
     let text = base.to_ron_pretty();

@@ -1,7 +1,7 @@
 //! The generator's parameters as widgets, driven by the tables in
 //! `terravox_worldgen::params` (the same ranges validation uses), plus the choices
-//! that are not numbers: the noise kind and the island layout. Grouped as Shape,
-//! Rivers, Climate and Trees.
+//! that are not numbers: the noise kind, the island layout and whether there are
+//! caves. Grouped as Shape, Rivers, Caves, Climate and Trees.
 
 use bevy_egui::egui;
 use terravox_worldgen::params::{self, Param, Scale};
@@ -51,9 +51,43 @@ pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
     {
         group(ui, "Rivers", false, |ui| sliders(ui, &params::RIVERS, s));
     }
+    if matches!(cfg.generator, GeneratorConfig::Density(_)) {
+        group(ui, "Caves", false, |ui| caves(ui, cfg));
+    }
     if let Some(n) = &mut cfg.nature {
         group(ui, "Climate", false, |ui| sliders(ui, &params::CLIMATE, n));
         group(ui, "Trees", false, |ui| sliders(ui, &params::TREES, n));
+    }
+}
+
+/// Caves on or off (on makes the world version 3, the first with caves) and their
+/// parameters.
+fn caves(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
+    let version = &mut cfg.version;
+    let GeneratorConfig::Density(d) = &mut cfg.generator else {
+        return;
+    };
+    let mut on = d.caves.is_some();
+    let tip = "Caverns, tunnels and thin passages under the surface (version 3 worlds).";
+    if ui.checkbox(&mut on, "caves").on_hover_text(tip).changed() {
+        d.caves = if on { default_caves() } else { None };
+        if on {
+            *version = (*version).max(3);
+        }
+    }
+    if let Some(c) = &mut d.caves {
+        sliders(ui, &params::CAVES, c);
+    }
+}
+
+/// The default world's caves.
+fn default_caves() -> Option<terravox_worldgen::CaveConfig> {
+    match terravox_worldgen::presets::builtin("continents")
+        .ok()?
+        .generator
+    {
+        GeneratorConfig::Density(d) => d.caves,
+        GeneratorConfig::Islands(_) => None,
     }
 }
 

@@ -1,0 +1,161 @@
+//! Caves (version 3): how much rock they hollow out, that they open to the surface
+//! now and then, never leave water hanging over a dry hole, stop above their floor,
+//! and are off in older worlds.
+
+mod common;
+
+use common::generator;
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
+use terravox_worldgen::{Generator, GeneratorConfig, presets};
+
+/// A square of `n` x `n` chunk columns from `(cx, cz)`, from chunk layer `lo` to `hi`.
+fn region(g: &Generator, cx: i32, cz: i32, n: i32, lo: i32, hi: i32) -> Vec<(ChunkPos, Chunk)> {
+    let mut out = Vec::new();
+    for z in cz..cz + n {
+        for x in cx..cx + n {
+            for y in lo..=hi {
+                let p = ChunkPos::new(x, y, z);
+                out.push((p, g.generate(p)));
+            }
+        }
+    }
+    out
+}
+
+/// The block at a world position, from the generated chunks of `region`.
+fn block_at(chunks: &[(ChunkPos, Chunk)], x: i32, y: i32, z: i32) -> Option<Block> {
+    let p = ChunkPos::new(
+        x.div_euclid(CHUNK),
+        y.div_euclid(CHUNK),
+        z.div_euclid(CHUNK),
+    );
+    chunks.iter().find(|(q, _)| *q == p).map(|(_, c)| {
+        c.get(
+            x.rem_euclid(CHUNK),
+            y.rem_euclid(CHUNK),
+            z.rem_euclid(CHUNK),
+        )
+    })
+}
+
+#[test]
+fn caves_hollow_out_a_few_percent_of_the_rock_below_the_surface() {
+    let g = generator("continents", "caves");
+    let [sx, _, sz] = g.find_land(0, 0, 4096).expect("land");
+    let (cx, cz) = (sx.div_euclid(CHUNK) - 3, sz.div_euclid(CHUNK) - 3);
+    let chunks = region(&g, cx, cz, 6, -4, 3);
+    let (mut cave, mut rock) = (0usize, 0usize);
+    for z in cz * CHUNK..(cz + 6) * CHUNK {
+        for x in cx * CHUNK..(cx + 6) * CHUNK {
+            let top = g.surface_height(x, z);
+            for y in top - 60..=top - 10 {
+                match block_at(&chunks, x, y, z) {
+                    Some(Block::CaveAir) => cave += 1,
+                    Some(b) if b.is_solid() => rock += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let share = cave as f64 / (cave + rock) as f64;
+    println!("cave air: {:.2}% of {} blocks", share * 100.0, cave + rock);
+    assert!(
+        (0.02..=0.15).contains(&share),
+        "caves are {:.2}% of the rock",
+        share * 100.0
+    );
+}
+
+#[test]
+fn some_caves_open_to_the_surface() {
+    let g = generator("continents", "caves");
+    let [sx, _, sz] = g.find_land(0, 0, 4096).expect("land");
+    let (cx, cz) = (sx.div_euclid(CHUNK) - 5, sz.div_euclid(CHUNK) - 5);
+    let chunks = region(&g, cx, cz, 10, -1, 2);
+    // Cave air next to open air (not water): a mouth a walker can find.
+    let mut mouths = 0;
+    for (p, c) in &chunks {
+        for y in 0..CHUNK {
+            for z in 0..CHUNK {
+                for x in 0..CHUNK {
+                    if c.get(x, y, z) != Block::CaveAir {
+                        continue;
+                    }
+                    let o = p.origin();
+                    let near = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, -1)];
+                    let open = near.iter().any(|&(dx, dy, dz)| {
+                        block_at(&chunks, o.x + x + dx, o.y + y + dy, o.z + z + dz)
+                            == Some(Block::Air)
+                    });
+                    if open && mouths % 200 == 0 {
+                        println!("a cave mouth at {} {} {}", o.x + x, o.y + y, o.z + z);
+                    }
+                    mouths += open as usize;
+                }
+            }
+        }
+    }
+    println!("{mouths} cave air blocks open to the sky");
+    assert!(
+        mouths > 0,
+        "no cave opens to the surface in 320 x 320 blocks"
+    );
+}
+
+#[test]
+fn no_water_hangs_over_a_cave_and_no_cave_reaches_the_floor() {
+    for preset in ["continents", "cliffs", "amplified"] {
+        let g = generator(preset, "seal");
+        let GeneratorConfig::Density(d) = &g.config().generator else {
+            panic!("{preset} is a density world")
+        };
+        let floor = g.config().sea_level - d.caves.as_ref().expect("caves").depth as i32;
+        // Over the sea and the coast at the origin, and down to the caves' floor.
+        let lowest = floor.div_euclid(CHUNK) - 1;
+        let mut caves = 0;
+        for (p, c) in region(&g, -3, -3, 6, lowest, 1) {
+            for y in -1..CHUNK {
+                for z in 0..CHUNK {
+                    for x in 0..CHUNK {
+                        if c.get(x, y, z) != Block::CaveAir {
+                            continue;
+                        }
+                        caves += 1;
+                        assert_ne!(
+                            c.get(x, y + 1, z),
+                            Block::Water,
+                            "{preset}: water over a cave at {p:?} {x} {y} {z}"
+                        );
+                        assert!(
+                            p.origin().y + y > floor,
+                            "{preset}: a cave below the floor at {p:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(caves > 0, "{preset}: no caves");
+    }
+}
+
+#[test]
+fn older_worlds_and_caves_none_have_no_caves() {
+    // Version 2 presets as they shipped, and the default world with caves turned off.
+    let mut off = presets::builtin("continents").expect("built in");
+    if let GeneratorConfig::Density(d) = &mut off.generator {
+        d.caves = None;
+    }
+    let v2 =
+        terravox_worldgen::WorldConfig::from_ron(include_str!("v2/continents.ron")).expect("v2");
+    for cfg in [off, v2] {
+        let g = Generator::new(&cfg).expect("valid");
+        for (_, c) in region(&g, -2, -2, 4, -3, 1) {
+            assert!(c.dense().is_none_or(|b| !b.contains(&Block::CaveAir)));
+        }
+    }
+    // Caves are refused before version 3.
+    let mut early = presets::builtin("continents").expect("built in");
+    early.version = 2;
+    let err = early.validate().expect_err("caves need version 3");
+    assert_eq!(err.field(), Some("generator.caves"), "{err}");
+}
