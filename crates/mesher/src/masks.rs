@@ -40,12 +40,18 @@ const PACK: u64 = 0x0102_0408_1020_4080;
 /// All 34 bits of a padded row.
 const ROW: u64 = (1 << P) - 1;
 
-/// Bits of the bytes `>= 2` (opaque) and `== 1` (water) among 8 block bytes; every
-/// block value is below 128, so the per-byte sums never carry.
+/// Every byte set to `b`.
+const fn splat(b: Block) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// Bits of the bytes `>= 2` but not cave air (opaque) and `== 1` (water) among 8
+/// block bytes; every block value is below 128, so the per-byte sums never carry.
 #[inline]
 fn classify8(v: u64) -> (u64, u64) {
-    let opaque = (v + 0x7e7e_7e7e_7e7e_7e7e) & HIGH;
-    let water = !((v ^ 0x0101_0101_0101_0101) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
+    let cave = !((v ^ splat(Block::CaveAir)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
+    let opaque = (v + 0x7e7e_7e7e_7e7e_7e7e) & HIGH & !cave;
+    let water = !((v ^ splat(Block::Water)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
     (
         ((opaque >> 7).wrapping_mul(PACK)) >> 56,
         ((water >> 7).wrapping_mul(PACK)) >> 56,
