@@ -38,6 +38,25 @@ fn surface_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
     v
 }
 
+/// Times generating `chunks` with `generate`, as benchmark `how/name`.
+fn time_chunks(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    how: &str,
+    name: &str,
+    chunks: &[ChunkPos],
+    generate: impl Fn(ChunkPos) -> terravox_voxel::Chunk,
+) {
+    group.throughput(Throughput::Elements(chunks.len() as u64));
+    group.bench_with_input(BenchmarkId::new(how, name), chunks, |b, chunks| {
+        b.iter(|| {
+            chunks
+                .iter()
+                .map(|&p| std::hint::black_box(generate(p)).is_uniform() as usize)
+                .sum::<usize>()
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate_surface_chunk");
     group.sample_size(20);
@@ -64,22 +83,9 @@ fn bench(c: &mut Criterion) {
             !chunks.is_empty(),
             "{name} has no surface chunk near the origin"
         );
-        group.throughput(Throughput::Elements(chunks.len() as u64));
-        group.bench_with_input(BenchmarkId::new("lattice", name), &chunks, |b, chunks| {
-            b.iter(|| {
-                chunks
-                    .iter()
-                    .map(|&p| std::hint::black_box(g.generate(p)).is_uniform() as usize)
-                    .sum::<usize>()
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("naive", name), &chunks, |b, chunks| {
-            b.iter(|| {
-                chunks
-                    .iter()
-                    .map(|&p| std::hint::black_box(g.generate_reference(p)).is_uniform() as usize)
-                    .sum::<usize>()
-            })
+        time_chunks(&mut group, "lattice", name, &chunks, |p| g.generate(p));
+        time_chunks(&mut group, "naive", name, &chunks, |p| {
+            g.generate_reference(p)
         });
     }
     group.finish();
@@ -98,15 +104,7 @@ fn bench(c: &mut Criterion) {
         let chunks: Vec<ChunkPos> = (2..6)
             .flat_map(|dy| (0..2).map(move |dx| ChunkPos::new(top.x + dx, top.y - dy, top.z)))
             .collect();
-        group.throughput(Throughput::Elements(chunks.len() as u64));
-        group.bench_with_input(BenchmarkId::new("lattice", name), &chunks, |b, chunks| {
-            b.iter(|| {
-                chunks
-                    .iter()
-                    .map(|&p| std::hint::black_box(g.generate(p)).is_uniform() as usize)
-                    .sum::<usize>()
-            })
-        });
+        time_chunks(&mut group, "lattice", name, &chunks, |p| g.generate(p));
     }
     group.finish();
 }

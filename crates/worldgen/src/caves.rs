@@ -49,17 +49,8 @@ pub(crate) struct Caves {
 
 impl Caves {
     pub fn new(cfg: &CaveConfig, seed: u64, sea_level: i32) -> Self {
-        let noise = |salt: u64, scale: f64, octaves: u32| {
-            Fbm::new(
-                NoiseKind::Perlin,
-                seed,
-                salt,
-                1.0 / scale,
-                octaves,
-                0.5,
-                2.0,
-            )
-        };
+        let noise =
+            |salt, scale, octaves| Fbm::of_scale(NoiseKind::Perlin, seed, salt, scale, octaves);
         let cavern_threshold = 0.6 - 0.6 * cfg.cavern_size;
         let cavern_max = if cfg.cavern_size > 0.0 {
             1.0 - cavern_threshold

@@ -66,16 +66,8 @@ pub(crate) struct FieldNoise {
 
 impl FieldNoise {
     pub fn new(seed: u64, shape: Option<&ShapeConfig>, nature: Option<&NatureConfig>) -> Self {
-        let fbm = |salt, scale: f64, octaves| {
-            Fbm::new(
-                NoiseKind::OpenSimplex,
-                seed,
-                salt,
-                1.0 / scale,
-                octaves,
-                0.5,
-                2.0,
-            )
+        let fbm = |salt, scale, octaves| {
+            Fbm::of_scale(NoiseKind::OpenSimplex, seed, salt, scale, octaves)
         };
         Self {
             shape: shape.map(|s| {

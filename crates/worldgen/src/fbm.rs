@@ -87,6 +87,12 @@ pub struct Fbm {
 }
 
 impl Fbm {
+    /// A field of `scale` blocks per cycle, halving in amplitude and doubling in
+    /// frequency per octave: the internal fields' (climate, shape, caves) fBm.
+    pub fn of_scale(kind: NoiseKind, seed: u64, salt: u64, scale: f64, octaves: u32) -> Self {
+        Self::new(kind, seed, salt, 1.0 / scale, octaves, 0.5, 2.0)
+    }
+
     /// An fBm with `octaves` octaves; `salt` separates independent fields of one seed.
     pub fn new(
         kind: NoiseKind,
