@@ -48,22 +48,29 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     }
     let threads = rayon::current_num_threads();
     let start = Instant::now();
-    let (quads, bytes) = positions
+    let (quads, bytes, dense) = positions
         .par_iter()
         .map_init(MeshBuffers::default, |b, &p| {
-            mesh_chunk(&g.generate(p), b);
+            let chunk = g.generate(p);
+            mesh_chunk(&chunk, b);
             let (o, w) = (&b.opaque, &b.water);
-            (o.quads.len() + w.quads.len(), o.gpu_bytes() + w.gpu_bytes())
+            let dense = usize::from(!chunk.is_uniform());
+            (
+                o.quads.len() + w.quads.len(),
+                o.gpu_bytes() + w.gpu_bytes(),
+                dense,
+            )
         })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     let all = start.elapsed();
     println!(
-        "{} chunks ({} preset, radius {}) generated and meshed in {:.2} s on {threads} threads: {:.0} chunks/s, {quads} quads",
+        "{} chunks ({} preset, radius {}) generated and meshed in {:.2} s on {threads} threads: {:.0} chunks/s, {quads} quads; {dense} chunks ({:.0}%) not uniform",
         positions.len(),
         args.preset,
         args.radius,
         all.as_secs_f64(),
-        positions.len() as f64 / all.as_secs_f64()
+        positions.len() as f64 / all.as_secs_f64(),
+        100.0 * dense as f64 / positions.len() as f64
     );
     // Until packed vertices, a quad took 4 vertices of 40 bytes (f32 position, normal
     // and RGBA colour) and 6 u32 indices.
@@ -112,12 +119,44 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         f.frame_median,
         f.frame_p90
     );
+    print_culling("standing at the spawn", &f);
+    let spawn = centre.origin();
+    if let Some([x, y, z]) = g.find_cave(spawn.x, spawn.z, 24) {
+        let cave = [x as f64 + 0.5, y as f64, z as f64 + 0.5];
+        let options = terravox_game::PlayOptions {
+            at: Some(cave),
+            ..terravox_game::PlayOptions::new(cfg.clone())
+        };
+        let (f, _) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
+        println!(
+            "in a cave at {cave:?}: fully loaded after {:.2} s; main-thread time per frame: median {:?}, p90 {:?}",
+            f.time_to_load.as_secs_f64(),
+            f.frame_median,
+            f.frame_p90
+        );
+        print_culling("in that cave", &f);
+    } else {
+        println!("no cave near the spawn to measure culling in");
+    }
     let e = terravox_game::measure_editing(&mut app, 200)?;
     println!(
         "editing: {} blocks broken one at a time; remeshed (with border neighbours) after median {:?}, p90 {:?}, max {:?}",
         e.edits, e.median, e.p90, e.max
     );
     save_figures(&cfg)
+}
+
+/// Prints what cave culling does in a loaded headless game.
+fn print_culling(place: &str, f: &terravox_game::StreamingFigures) {
+    let c = f.culling;
+    println!(
+        "cave culling {place}: {} chunk meshes drawn of {} ({:.0}% skipped); {} chunks loaded without a mesh; last walk {:?}",
+        c.drawn,
+        c.with_faces,
+        100.0 * (c.with_faces - c.drawn) as f64 / c.with_faces.max(1) as f64,
+        c.unmeshed,
+        f.walk
+    );
 }
 
 /// Edits in the save benchmarks.

@@ -113,6 +113,9 @@ struct PlayArgs {
     /// gradient (a gradient dome with sun, moon and stars).
     #[arg(long, default_value = "auto")]
     sky: terravox_game::SkyChoice,
+    /// Turn cave culling off: draw (and mesh) every loaded chunk, to compare.
+    #[arg(long)]
+    no_culling: bool,
 }
 
 #[derive(Args, Debug)]
@@ -274,6 +277,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         look: args.look,
         time: args.time,
         sky: args.sky,
+        culling: !args.no_culling,
         ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)

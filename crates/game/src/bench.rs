@@ -10,6 +10,7 @@ use terravox_voxel::{Block, BlockPos};
 use crate::PlayOptions;
 use crate::persistence::Saves;
 use crate::player::Player;
+use crate::streaming::{Culling, CullingCounts};
 use crate::world::{Chunks, WorldBlocks};
 
 /// Updates `app` until `done` says so, a millisecond apart (leaving the workers the
@@ -53,6 +54,10 @@ pub struct StreamingFigures {
     pub frame_median: Duration,
     /// 90th percentile of the same.
     pub frame_p90: Duration,
+    /// What cave culling does once loaded.
+    pub culling: CullingCounts,
+    /// Main-thread time of the culling walk once loaded.
+    pub walk: Duration,
 }
 
 /// Streams `options.view_distance` around the spawn in a headless app and measures it;
@@ -66,11 +71,14 @@ pub fn measure_streaming(
         .map_err(|t| format!("the view distance did not load within {t:?}"))?;
     let n = frames.len() as u32;
     let q = quantiles(frames);
+    let culling = app.world().resource::<Culling>();
     let figures = StreamingFigures {
         time_to_load,
         frames: n,
         frame_median: q(0.5),
         frame_p90: q(0.9),
+        culling: culling.counts(app.world().resource::<Chunks>()),
+        walk: culling.walk_time,
     };
     Ok((figures, app))
 }

@@ -45,12 +45,15 @@ pub struct PlayOptions {
     pub time: Option<f32>,
     /// Which sky to draw.
     pub sky: crate::SkyChoice,
+    /// Cave culling on (the default); off draws and meshes every loaded chunk, to
+    /// compare.
+    pub culling: bool,
 }
 
 impl PlayOptions {
     /// Options for `world` with everything else at its default: view distance 12, no
     /// screenshot, panel closed, edits kept in memory, the default spawn and view, a
-    /// morning, the sky the renderer suits.
+    /// morning, the sky the renderer suits, cave culling on.
     pub fn new(world: WorldConfig) -> Self {
         Self {
             world,
@@ -62,6 +65,7 @@ impl PlayOptions {
             look: None,
             time: None,
             sky: crate::SkyChoice::Auto,
+            culling: true,
         }
     }
 }

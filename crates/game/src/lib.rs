@@ -68,7 +68,9 @@ pub use player::body::{self, EYE, MoveInput};
 pub use player::{Player, spawn_point, spawn_view};
 pub use signals::ExitOnSignal;
 pub use sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at};
-pub use streaming::{ChunkMeshed, StreamStats, should_unload, wanted_chunks};
+pub use streaming::{
+    ChunkMeshed, Culling, CullingCounts, StreamStats, should_unload, wanted_chunks,
+};
 pub use world::{
     ActiveWorld, Chunks, DiscardEdits, EditRefused, Notices, SwitchWorld, WorldBlocks,
     WorldChanged, WorldEdits,
@@ -157,7 +159,7 @@ impl Plugin for GamePlugin {
                 player::plugin,
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
-                streaming::plugin,
+                streaming::plugin(self.options.culling),
                 sky::plugin(self.options.time),
             ));
         if !self.headless {

@@ -16,7 +16,7 @@ use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
 use crate::player::{Player, PlayerCamera, Spawn};
 use crate::sky::{TimeOfDay, sky_at};
-use crate::streaming::ChunkMeshed;
+use crate::streaming::{ChunkMeshed, Culling};
 use crate::world::{Chunks, RenderOrigin};
 
 /// The render plugin.
@@ -30,6 +30,7 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 spawn_chunk_meshes,
+                cull_chunk_meshes,
                 follow_render_origin.run_if(resource_changed::<RenderOrigin>),
                 add_fog,
                 add_lantern,
@@ -105,6 +106,26 @@ fn spawn_chunk_meshes(
             }
             loaded.entities.push(e.id());
         }
+    }
+}
+
+/// Hides the meshes of chunks that cave culling hides, when the culling changed or
+/// meshes were added.
+fn cull_chunk_meshes(
+    culling: Res<Culling>,
+    added: Query<(), Added<ChunkMesh>>,
+    mut meshes: Query<(&ChunkMesh, &mut Visibility)>,
+) {
+    if !culling.is_changed() && added.is_empty() {
+        return;
+    }
+    for (ChunkMesh(pos), mut visibility) in &mut meshes {
+        let wanted = if culling.hides(*pos) {
+            Visibility::Hidden
+        } else {
+            Visibility::Inherited
+        };
+        visibility.set_if_neq(wanted);
     }
 }
 

@@ -2,6 +2,13 @@
 //! generate and mesh them off the main thread, and applying their results to the
 //! chunk store. Chunks are generated with the world's edits laid over them; a chunk
 //! whose blocks were edited is remeshed on a worker task.
+//!
+//! Cave culling decides what is drawn and meshed: each chunk's face graph comes with
+//! its mesh, and [`Culling`] walks them from the camera's chunk whenever the camera
+//! enters another chunk or a graph changes ([`terravox_mesher::visibility`]). Chunks
+//! the walk cannot reach are hidden; those it could not reach when they were wanted
+//! (deep rock around closed caves) are generated without a mesh, after the reachable
+//! ones, and meshed once the walk reaches them.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -10,12 +17,15 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 use terravox_edits::{LocalEdit, apply_local};
+use terravox_mesher::visibility::{FaceGraph, Reach, face_graph, reachable};
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
 use terravox_voxel::{Chunk, ChunkPos, ColumnTints};
 use terravox_worldgen::Generator;
 
 use crate::GameSystems;
 use crate::config::ViewDistance;
+use crate::editing::eye_ray;
+use crate::player::Player;
 use crate::world::{
     ActiveWorld, ChunkResult, Chunks, LoadedChunk, ReloadChunks, Remeshed, StreamCenter,
     WorldChanged, WorldEdits,
@@ -45,6 +55,64 @@ pub struct StreamStats {
     pub main_thread: Duration,
 }
 
+/// Cave culling: the chunks the last walk from the camera's chunk through the loaded
+/// chunks' face graphs could not reach, which are neither drawn nor meshed.
+#[derive(Resource, Default)]
+pub struct Culling {
+    /// The last walk.
+    reach: Option<Reach>,
+    /// The chunk holding the eye when it was walked.
+    camera: Option<ChunkPos>,
+    /// Something may have opened since (a graph changed, chunks unloaded): walk now.
+    opened: bool,
+    /// Chunks loaded since, and frames since the walk. Loading a chunk can only hide
+    /// others (it counted as open), so these walks wait for [`WALK_AFTER_LOADS`]
+    /// frames.
+    loaded: bool,
+    frames: u32,
+    /// Main-thread time of the last walk.
+    pub walk_time: Duration,
+    /// Culling is off (`--no-culling`): nothing walks, nothing is hidden.
+    off: bool,
+}
+
+impl Culling {
+    /// Whether culling hides chunk `p`: the walk did not reach it.
+    pub fn hides(&self, p: ChunkPos) -> bool {
+        self.reach.as_ref().is_some_and(|r| r.hides(p))
+    }
+
+    /// What culling does to the loaded chunks now.
+    pub fn counts(&self, chunks: &Chunks) -> CullingCounts {
+        let mut c = CullingCounts::default();
+        for (&p, lc) in &chunks.loaded {
+            // A chunk not meshed has faces if it is not all one block (counting those
+            // of stone and ore only, which have none unless a neighbour is open).
+            let faces = lc.has_faces || (!lc.meshed && !lc.blocks.is_uniform());
+            c.with_faces += usize::from(faces);
+            c.drawn += usize::from(lc.has_faces && !self.hides(p));
+            c.unmeshed += usize::from(!lc.meshed);
+        }
+        c
+    }
+}
+
+/// Frames between walks while chunks only load (each walk costs ~0.25 ms at view
+/// distance 12).
+const WALK_AFTER_LOADS: u32 = 8;
+
+/// Loaded chunks by what culling does to them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CullingCounts {
+    /// Chunks whose mesh has faces (or would, for those not meshed): what would be
+    /// drawn without culling.
+    pub with_faces: usize,
+    /// Those of them culling lets through.
+    pub drawn: usize,
+    /// Chunks generated but not meshed (hidden since they loaded).
+    pub unmeshed: usize,
+}
+
 /// Sent when a chunk's result is applied; the render plugin creates its meshes.
 #[derive(Message)]
 pub struct ChunkMeshed {
@@ -56,9 +124,19 @@ pub struct ChunkMeshed {
     pub water: Surface,
 }
 
-/// The streaming plugin.
-pub(crate) fn plugin(app: &mut App) {
+/// The streaming plugin; `culling` turns cave culling on.
+pub(crate) fn plugin(culling: bool) -> impl Fn(&mut App) {
+    move |app: &mut App| {
+        plugin_with(app, culling);
+    }
+}
+
+fn plugin_with(app: &mut App, culling: bool) {
     app.init_resource::<StreamStats>()
+        .insert_resource(Culling {
+            off: !culling,
+            ..default()
+        })
         .add_message::<ChunkMeshed>()
         .add_systems(
             Update,
@@ -67,6 +145,7 @@ pub(crate) fn plugin(app: &mut App) {
                 reload_chunks.run_if(on_message::<ReloadChunks>),
                 update_wanted,
                 unload_far_chunks,
+                walk_culling,
                 spawn_chunk_tasks,
                 spawn_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh_wanted.is_empty()),
                 poll_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh.is_empty()),
@@ -111,27 +190,33 @@ thread_local! {
 }
 
 /// Meshes a chunk with this thread's reusable buffers.
-fn mesh(blocks: &Chunk, tints: Option<&ColumnTints>) -> (Surface, Surface) {
+fn mesh(blocks: &Chunk, tints: Option<&ColumnTints>) -> (Surface, Surface, FaceGraph) {
     BUFFERS.with_borrow_mut(|b| {
         mesh_chunk_tinted(blocks, tints, b);
-        (b.opaque.clone(), b.water.clone())
+        (b.opaque.clone(), b.water.clone(), b.graph)
     })
 }
 
 /// Generates one chunk, lays the edits inside its padded region over it, and meshes
-/// it: the body of a worker task.
+/// it (or only finds its face graph, unless `meshed`): the body of a worker task.
 fn build_chunk(
     generator: &Generator,
     pos: ChunkPos,
     epoch: u64,
     edits: &[LocalEdit],
+    meshed: bool,
 ) -> ChunkResult {
     let t0 = Instant::now();
     let (mut blocks, tints) = generator.generate_tinted(pos);
     apply_local(&mut blocks, edits);
     let (blocks, tints) = (Arc::new(blocks), tints.map(Arc::from));
     let t1 = Instant::now();
-    let (opaque, water) = mesh(&blocks, tints.as_deref());
+    let (opaque, water, graph) = if meshed {
+        mesh(&blocks, tints.as_deref())
+    } else {
+        let graph = BUFFERS.with_borrow_mut(|b| face_graph(&blocks, b));
+        (Surface::default(), Surface::default(), graph)
+    };
     ChunkResult {
         pos,
         epoch,
@@ -139,6 +224,8 @@ fn build_chunk(
         tints,
         opaque,
         water,
+        graph,
+        meshed,
         generate: t1 - t0,
         mesh: t1.elapsed(),
     }
@@ -149,9 +236,14 @@ fn clear_on_world_change(
     mut chunks: ResMut<Chunks>,
     mut commands: Commands,
     mut stats: ResMut<StreamStats>,
+    mut culling: ResMut<Culling>,
 ) {
     // Runs only when a `WorldChanged` came (its run condition).
     changed.clear();
+    *culling = Culling {
+        off: culling.off,
+        ..default()
+    };
     for (_, lc) in chunks.loaded.drain() {
         for e in lc.entities {
             commands.entity(e).despawn();
@@ -165,6 +257,7 @@ fn clear_on_world_change(
     chunks.remesh_wanted.clear();
     chunks.reload.clear();
     chunks.wanted_for = None;
+    chunks.started_up_to = 0;
 }
 
 fn update_wanted(center: Res<StreamCenter>, view: Res<ViewDistance>, mut chunks: ResMut<Chunks>) {
@@ -175,12 +268,14 @@ fn update_wanted(center: Res<StreamCenter>, view: Res<ViewDistance>, mut chunks:
     chunks.wanted = wanted_chunks(c, view.0);
     chunks.wanted_set = chunks.wanted.iter().copied().collect();
     chunks.wanted_for = Some((c, view.0));
+    chunks.started_up_to = 0;
 }
 
 fn unload_far_chunks(
     center: Res<StreamCenter>,
     view: Res<ViewDistance>,
     mut chunks: ResMut<Chunks>,
+    mut culling: ResMut<Culling>,
     mut commands: Commands,
 ) {
     let c = ChunkPos::containing_f64(center.0.to_array());
@@ -190,6 +285,9 @@ fn unload_far_chunks(
         .copied()
         .filter(|&p| should_unload(c, p, view.0))
         .collect();
+    if !far.is_empty() {
+        culling.bypass_change_detection().opened = true;
+    }
     for p in far {
         chunks.remesh.remove(&p);
         chunks.remesh_wanted.remove(&p);
@@ -208,6 +306,9 @@ fn unload_far_chunks(
         .copied()
         .filter(|p| !wanted.contains(p))
         .collect();
+    if !stale.is_empty() {
+        chunks.started_up_to = 0;
+    }
     for p in stale {
         chunks.in_flight.remove(&p);
     }
@@ -219,14 +320,64 @@ fn reload_chunks(mut asked: MessageReader<ReloadChunks>, mut chunks: ResMut<Chun
     }
 }
 
-fn spawn_chunk_tasks(world: Res<ActiveWorld>, edits: Res<WorldEdits>, mut chunks: ResMut<Chunks>) {
+/// Walks the face graphs from the camera's chunk when the camera entered another
+/// chunk or a graph changed, and queues meshes for the chunks generated while hidden
+/// that it reaches now.
+fn walk_culling(
+    player: Query<&Player>,
+    view: Res<ViewDistance>,
+    mut culling: ResMut<Culling>,
+    mut chunks: ResMut<Chunks>,
+) {
+    let Ok(player) = player.single() else { return };
+    if culling.off {
+        return;
+    }
+    let camera = ChunkPos::containing_f64(eye_ray(player).0.to_array());
+    let c = culling.bypass_change_detection();
+    c.frames += 1;
+    let loads_due = c.loaded && c.frames >= WALK_AFTER_LOADS;
+    if c.camera == Some(camera) && !c.opened && !loads_due {
+        return;
+    }
+    let start = Instant::now();
+    let chunks = &mut *chunks;
+    // The box holds every chunk that may be loaded (the eye may be a chunk above the
+    // feet that loading follows).
+    let vertical = (VERTICAL_RADIUS + 1) as u32 + UNLOAD_MARGIN;
+    let graphs = chunks.loaded.iter().map(|(&p, lc)| (p, lc.graph));
+    let reach = reachable(camera, view.0 + UNLOAD_MARGIN, vertical, vertical, graphs);
+    for (&pos, lc) in chunks.loaded.iter_mut() {
+        if !lc.meshed && !reach.hides(pos) {
+            lc.meshed = true;
+            chunks.remesh_wanted.insert(pos);
+        }
+    }
+    *culling = Culling {
+        reach: Some(reach),
+        camera: Some(camera),
+        opened: false,
+        loaded: false,
+        frames: 0,
+        walk_time: start.elapsed(),
+        off: false,
+    };
+}
+
+fn spawn_chunk_tasks(
+    world: Res<ActiveWorld>,
+    edits: Res<WorldEdits>,
+    culling: Res<Culling>,
+    mut chunks: ResMut<Chunks>,
+) {
     let pool = AsyncComputeTaskPool::get();
     let chunks = &mut *chunks;
     let spawn = |chunks: &mut Chunks, pos: ChunkPos| {
         let generator = world.generator().clone();
         let epoch = world.epoch();
         let local = edits.edits().for_chunk(pos);
-        let task = pool.spawn(async move { build_chunk(&generator, pos, epoch, &local) });
+        let meshed = !culling.hides(pos);
+        let task = pool.spawn(async move { build_chunk(&generator, pos, epoch, &local, meshed) });
         chunks.in_flight.insert(pos, (epoch, task));
     };
     // Reloads first: the player may be looking at them.
@@ -234,19 +385,28 @@ fn spawn_chunk_tasks(world: Res<ActiveWorld>, edits: Res<WorldEdits>, mut chunks
     for pos in reloads {
         spawn(chunks, pos);
     }
-    for i in 0..chunks.wanted.len() {
-        if chunks.in_flight.len() >= MAX_IN_FLIGHT {
-            break;
-        }
-        let pos = chunks.wanted[i];
+    // Nearest first, and chunks culling hides after all that it does not.
+    let mut hidden = Vec::new();
+    let mut i = chunks.started_up_to;
+    while i < chunks.wanted.len() && chunks.in_flight.len() + hidden.len() < MAX_IN_FLIGHT {
+        i += 1;
+        let pos = chunks.wanted[i - 1];
         if chunks.loaded.contains_key(&pos)
             || chunks.in_flight.contains_key(&pos)
             || chunks.ready.iter().any(|r| r.pos == pos)
         {
             continue;
         }
+        if culling.hides(pos) {
+            hidden.push(pos);
+        } else {
+            spawn(chunks, pos);
+        }
+    }
+    for pos in hidden {
         spawn(chunks, pos);
     }
+    chunks.started_up_to = i;
 }
 
 fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {
@@ -259,18 +419,23 @@ fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {
         let (blocks, tints, revision) = (lc.blocks.clone(), lc.tints.clone(), lc.revision);
         // Replacing an older remesh task cancels it.
         let task = pool.spawn(async move {
-            let (opaque, water) = mesh(&blocks, tints.as_deref());
+            let (opaque, water, graph) = mesh(&blocks, tints.as_deref());
             Remeshed {
                 revision,
                 opaque,
                 water,
+                graph,
             }
         });
         chunks.remesh.insert(pos, task);
     }
 }
 
-fn poll_remesh_tasks(mut chunks: ResMut<Chunks>, mut meshed: MessageWriter<ChunkMeshed>) {
+fn poll_remesh_tasks(
+    mut chunks: ResMut<Chunks>,
+    mut culling: ResMut<Culling>,
+    mut meshed: MessageWriter<ChunkMeshed>,
+) {
     let chunks = &mut *chunks;
     let mut done = Vec::new();
     for (pos, task) in chunks.remesh.iter_mut() {
@@ -280,11 +445,16 @@ fn poll_remesh_tasks(mut chunks: ResMut<Chunks>, mut meshed: MessageWriter<Chunk
     }
     for (pos, r) in done {
         chunks.remesh.remove(&pos);
-        if chunks
-            .loaded
-            .get(&pos)
-            .is_some_and(|lc| lc.revision == r.revision)
-        {
+        let Some(lc) = chunks.loaded.get_mut(&pos) else {
+            continue;
+        };
+        if lc.revision == r.revision {
+            if lc.graph != r.graph {
+                lc.graph = r.graph;
+                culling.bypass_change_detection().opened = true;
+            }
+            lc.meshed = true;
+            lc.has_faces = !r.opaque.is_empty() || !r.water.is_empty();
             // Sent even when empty, so the old mesh is removed.
             meshed.write(ChunkMeshed {
                 pos,
@@ -314,6 +484,7 @@ fn apply_ready_chunks(
     center: Res<StreamCenter>,
     mut chunks: ResMut<Chunks>,
     mut stats: ResMut<StreamStats>,
+    mut culling: ResMut<Culling>,
     mut meshed: MessageWriter<ChunkMeshed>,
 ) {
     let start = Instant::now();
@@ -333,6 +504,7 @@ fn apply_ready_chunks(
         let wanted = chunks.wanted_set.contains(&r.pos) || chunks.loaded.contains_key(&r.pos);
         if r.epoch != world.epoch() || !wanted {
             stats.dropped += 1;
+            chunks.started_up_to = 0;
             continue;
         }
         let has_faces = !r.opaque.is_empty() || !r.water.is_empty();
@@ -346,8 +518,12 @@ fn apply_ready_chunks(
                 tints: r.tints,
                 entities: old.map(|o| o.entities).unwrap_or_default(),
                 revision: 0,
+                graph: r.graph,
+                meshed: r.meshed,
+                has_faces,
             },
         );
+        culling.bypass_change_detection().loaded = true;
         if has_faces || replaces {
             uploads += 1;
             meshed.write(ChunkMeshed {

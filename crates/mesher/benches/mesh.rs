@@ -1,5 +1,6 @@
 //! Meshing speed on surface chunks of the default world, against block-mesh's
-//! `greedy_quads` (no ambient occlusion) on the same chunks; prints quad counts.
+//! `greedy_quads` (no ambient occlusion) on the same chunks; prints quad counts. Cave
+//! culling: the face graph of a chunk, and the walk over a view distance of chunks.
 
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
@@ -8,6 +9,7 @@ use block_mesh::{
     GreedyQuadsBuffer, MergeVoxel, RIGHT_HANDED_Y_UP_CONFIG, Voxel, VoxelVisibility, greedy_quads,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
+use terravox_mesher::visibility::{face_graph, reachable};
 use terravox_mesher::{MeshBuffers, mesh_chunk};
 use terravox_voxel::{Block, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, presets};
@@ -112,5 +114,51 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The face graph of surface and cave chunks, and the culling walk the game does at
+/// view distance 12 (a box of 29 x 13 x 29 chunks) from the spawn of the default world
+/// with caves.
+fn culling(c: &mut Criterion) {
+    let cfg = presets::builtin("continents").expect("preset");
+    let g = Generator::new(&cfg).expect("valid");
+    let [x, y, z] = g.find_land(0, 0, 4096).expect("land");
+    let camera = ChunkPos::new(x.div_euclid(32), (y + 2).div_euclid(32), z.div_euclid(32));
+    let (r, v) = (14, 6);
+    let mut buffers = MeshBuffers::default();
+    let mut graphs = Vec::new();
+    let mut dense = Vec::new();
+    for dy in -v..=v {
+        for dz in -r..=r {
+            for dx in -r..=r {
+                let p = ChunkPos::new(camera.x + dx, camera.y + dy, camera.z + dz);
+                let chunk = g.generate(p);
+                graphs.push((p, face_graph(&chunk, &mut buffers)));
+                if !chunk.is_uniform() && dense.len() < 64 && (dx + dz) % 5 == 0 {
+                    dense.push(chunk);
+                }
+            }
+        }
+    }
+    let reach = reachable(camera, r as u32, v as u32, v as u32, graphs.iter().copied());
+    println!(
+        "culling walk from the spawn: {} of {} chunks reached",
+        reach.count(),
+        graphs.len()
+    );
+    let mut group = c.benchmark_group("culling");
+    group.sample_size(30);
+    group.bench_function("face_graph_per_chunk", |b| {
+        b.iter(|| {
+            for ch in &dense {
+                face_graph(ch, &mut buffers);
+            }
+        })
+    });
+    group.throughput(criterion::Throughput::Elements(1));
+    group.bench_function("walk_view_distance_12", |b| {
+        b.iter(|| reachable(camera, r as u32, v as u32, v as u32, graphs.iter().copied()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, culling);
 criterion_main!(benches);

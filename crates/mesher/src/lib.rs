@@ -40,12 +40,14 @@
 //!
 //! Modules: `masks` (bit masks and visible faces per plane), `faces` (occlusion and
 //! greedy merging of one face direction), `emit` (packed vertices and triangles),
-//! [`vertex`] (the packing). The project's architecture is in `docs/design.md`.
+//! [`vertex`] (the packing), [`visibility`] (the chunk's face graph and the culling
+//! walk over chunks). The project's architecture is in `docs/design.md`.
 
 mod emit;
 mod faces;
 mod masks;
 pub mod vertex;
+pub mod visibility;
 
 use terravox_voxel::{Block, Chunk, ColumnTints};
 
@@ -53,6 +55,7 @@ pub use emit::Surface;
 use emit::Tints;
 use faces::mesh_faces;
 use masks::{INTERIOR, Masks};
+use visibility::{FaceGraph, Fill};
 
 /// One of the six face directions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -147,7 +150,10 @@ pub struct MeshBuffers {
     pub opaque: Surface,
     /// Water, for a translucent material.
     pub water: Surface,
+    /// Which of the chunk's faces connect through its open blocks (for culling).
+    pub graph: FaceGraph,
     masks: Box<Masks>,
+    fill: Box<Fill>,
     tints: Tints,
 }
 
@@ -156,7 +162,9 @@ impl Default for MeshBuffers {
         Self {
             opaque: Surface::default(),
             water: Surface::default(),
+            graph: FaceGraph::NONE,
             masks: Box::new(Masks::default()),
+            fill: Box::new(Fill::default()),
             tints: Tints::default(),
         }
     }
@@ -174,20 +182,25 @@ pub fn mesh_chunk(chunk: &Chunk, buffers: &mut MeshBuffers) {
     mesh_chunk_tinted(chunk, None, buffers);
 }
 
-/// Meshes `chunk` into `buffers` (cleared first), with tinted blocks (grass, most
+/// Meshes `chunk` into `buffers` (cleared first) and computes its face graph, with tinted blocks (grass, most
 /// leaves) and water in the biome tints of their column: each vertex takes the tint
 /// of the column at its corner. Without tints, tinted blocks take grass's own colour
 /// and water its own.
 pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &mut MeshBuffers) {
     buffers.opaque.clear();
     buffers.water.clear();
-    let Some(blocks) = chunk.dense() else {
-        // Uniform: every block equals its neighbours, so no face anywhere.
-        return;
+    let blocks = match chunk {
+        Chunk::Dense(blocks) => &blocks[..],
+        Chunk::Uniform(b) => {
+            // Every block equals its neighbours, so no face anywhere.
+            buffers.graph = FaceGraph::uniform(*b);
+            return;
+        }
     };
     buffers.tints.set(tints);
     let masks = &mut *buffers.masks;
-    masks.fill(&blocks[..]);
+    masks.fill(blocks);
+    buffers.graph = buffers.fill.graph(masks);
     let has_water = masks.water.iter().any(|&w| w & INTERIOR != 0);
     // One instance per face and pass, so every axis choice is a constant.
     macro_rules! faces {

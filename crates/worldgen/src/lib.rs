@@ -41,7 +41,7 @@ pub use presets::LoadError;
 pub use seed::Seed;
 pub use trees::Species;
 
-use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
 use density::DensityGen;
 use islands::IslandGen;
@@ -272,6 +272,42 @@ impl Generator {
             }
         }
         found.map(|(_, p)| p)
+    }
+
+    /// A place to stand in a cave near column `(x, z)`, at least `min_depth` blocks
+    /// under the surface: the feet on cave air with cave air for the eye above and a
+    /// solid floor below. Searches the five chunk layers under the surface chunk of
+    /// `(x, z)`'s chunk column and its four neighbours, top down; `None` if they hold
+    /// no such cave (or the world has none). Generates up to 25 chunks.
+    pub fn find_cave(&self, x: i32, z: i32, min_depth: i32) -> Option<[i32; 3]> {
+        let limit = WORLD_LIMIT - 1;
+        let (x, z) = (x.clamp(-limit, limit), z.clamp(-limit, limit));
+        let top = ChunkPos::new(
+            x.div_euclid(CHUNK),
+            self.surface_height(x, z).div_euclid(CHUNK),
+            z.div_euclid(CHUNK),
+        );
+        for y in (top.y - 5..top.y).rev() {
+            for (dx, dz) in [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1)] {
+                let p = ChunkPos::new(top.x + dx, y, top.z + dz);
+                let chunk = self.generate(p);
+                if chunk.is_uniform() {
+                    continue;
+                }
+                let o = p.origin();
+                for i in 0..CHUNK * CHUNK * (CHUNK - 2) {
+                    let (lx, ly, lz) = (i % CHUNK, i / (CHUNK * CHUNK), i / CHUNK % CHUNK);
+                    let room = (0..3).all(|k| chunk.get(lx, ly + k, lz) == Block::CaveAir);
+                    if room
+                        && chunk.get(lx, ly - 1, lz).is_solid()
+                        && o.y + ly + min_depth <= self.surface_height(o.x + lx, o.z + lz)
+                    {
+                        return Some([o.x + lx, o.y + ly, o.z + lz]);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Whether a tree may stand within reach of column `(x, z)` (its trunk within

@@ -6,7 +6,7 @@ use bevy_egui::{EguiContexts, egui};
 
 use crate::player::Player;
 use crate::sky::TimeOfDay;
-use crate::streaming::StreamStats;
+use crate::streaming::{Culling, StreamStats};
 use crate::world::{ActiveWorld, Chunks};
 
 /// The overlay at the top right: frame rate, chunks, timings, position, seed, time.
@@ -14,7 +14,7 @@ pub(super) fn draw_stats(
     mut contexts: EguiContexts,
     diagnostics: Res<DiagnosticsStore>,
     chunks: Res<Chunks>,
-    stats: Res<StreamStats>,
+    (stats, culling): (Res<StreamStats>, Res<Culling>),
     world: Res<ActiveWorld>,
     time: Res<TimeOfDay>,
     player: Query<&Player>,
@@ -46,6 +46,14 @@ pub(super) fn draw_stats(
                     chunks.loaded_count(),
                     chunks.missing(),
                     chunks.in_flight()
+                ));
+                let counts = culling.counts(&chunks);
+                ui.label(format!(
+                    "meshes drawn {} of {} (cave culling, walk {:.0} µs), {} unmeshed",
+                    counts.drawn,
+                    counts.with_faces,
+                    culling.walk_time.as_secs_f64() * 1e6,
+                    counts.unmeshed
                 ));
                 ui.label(format!(
                     "gen {:.0} µs  mesh {:.0} µs per chunk",

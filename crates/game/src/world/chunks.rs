@@ -1,7 +1,7 @@
 //! The chunk store: the loaded chunks (blocks for collision and editing, the entities
 //! drawing them) and the work pending on them, which the streaming plugin drives.
 
-use std::collections::{HashMap, HashSet};
+use bevy::platform::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,6 +9,7 @@ use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::Task;
 use terravox_mesher::Surface;
+use terravox_mesher::visibility::FaceGraph;
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos, ColumnTints};
 
 /// The point chunks stream around (the player's feet, world coordinates), set each
@@ -45,6 +46,13 @@ pub(crate) struct LoadedChunk {
     /// Bumped by every edit of its blocks; a remesh result for an older revision is
     /// dropped.
     pub revision: u64,
+    /// Which of its faces connect through open blocks, as of its current mesh.
+    pub graph: FaceGraph,
+    /// Whether it was meshed (or its mesh is queued): chunks culling hides when they
+    /// load are only generated, and meshed once the culling walk reaches them.
+    pub meshed: bool,
+    /// Whether its mesh has faces (whether anything draws it).
+    pub has_faces: bool,
 }
 
 /// What a remesh task returns.
@@ -55,6 +63,8 @@ pub(crate) struct Remeshed {
     pub opaque: Surface,
     /// Water surface.
     pub water: Surface,
+    /// Its face graph.
+    pub graph: FaceGraph,
 }
 
 /// What a generate-and-mesh worker returns.
@@ -71,6 +81,10 @@ pub(crate) struct ChunkResult {
     pub opaque: Surface,
     /// Water surface.
     pub water: Surface,
+    /// Its face graph.
+    pub graph: FaceGraph,
+    /// Whether it was meshed (`false`: generated only, the surfaces are empty).
+    pub meshed: bool,
     /// Time spent generating.
     pub generate: Duration,
     /// Time spent meshing.
@@ -99,6 +113,9 @@ pub struct Chunks {
     pub(crate) reload: HashSet<ChunkPos>,
     /// Chunk the wanted set was computed around, and the view distance then.
     pub(crate) wanted_for: Option<(ChunkPos, u32)>,
+    /// Every wanted chunk before this index was started (is loaded, in flight or
+    /// ready): task spawning goes on from here. Reset whenever work is dropped.
+    pub(crate) started_up_to: usize,
 }
 
 impl Chunks {
@@ -153,8 +170,14 @@ impl Chunks {
     pub fn missing(&self) -> usize {
         self.wanted
             .iter()
-            .filter(|p| !self.loaded.contains_key(p))
+            .filter(|&p| !self.loaded.contains_key(p))
             .count()
+    }
+
+    /// Whether loaded chunk `c` was meshed (or its mesh is queued); `false` for a
+    /// chunk generated while culling hid it, or one not loaded.
+    pub fn is_meshed(&self, c: ChunkPos) -> bool {
+        self.loaded.get(&c).is_some_and(|lc| lc.meshed)
     }
 
     /// Whether `c` waits for a remesh after an edit.
@@ -202,6 +225,7 @@ impl Chunks {
             } else {
                 self.in_flight.remove(&c);
                 self.ready.retain(|r| r.pos != c);
+                self.started_up_to = 0;
             }
         }
         true
@@ -210,6 +234,7 @@ impl Chunks {
     /// Generates `chunks` again where they are loaded (after their edits were
     /// discarded), and drops pending work for them.
     pub(crate) fn reload(&mut self, chunks: impl IntoIterator<Item = ChunkPos>) {
+        self.started_up_to = 0;
         for c in chunks {
             self.in_flight.remove(&c);
             self.ready.retain(|r| r.pos != c);

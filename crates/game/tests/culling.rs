@@ -1,0 +1,184 @@
+//! Cave culling in a headless game: what it hides from a cave, that a ray from the eye
+//! never ends in a hidden chunk, that chunks generated while hidden are meshed once
+//! the player can see them, and that loading follows the player down.
+
+mod common;
+
+use bevy::prelude::*;
+use common::{app, load, with_player, world};
+use terravox_game::{Chunks, Culling, Player, eye_ray, wanted_chunks};
+use terravox_voxel::raycast::{Probe, raycast};
+use terravox_voxel::{BlockPos, ChunkPos};
+use terravox_worldgen::{Generator, WorldConfig, presets};
+
+/// The default world (on its own seed, or on `seed`) with the player standing in a
+/// cave 24 blocks or more under the spawn.
+fn in_a_cave(seed: Option<&str>) -> (App, [f64; 3]) {
+    in_a_cave_culling(seed, true)
+}
+
+fn in_a_cave_culling(seed: Option<&str>, culling: bool) -> (App, [f64; 3]) {
+    let cfg: WorldConfig = match seed {
+        Some(seed) => world("continents", seed),
+        None => presets::builtin("continents").expect("preset"),
+    };
+    let g = Generator::new(&cfg).expect("valid");
+    let [x, _, z] = g.find_land(0, 0, 4096).expect("land");
+    let [cx, cy, cz] = g.find_cave(x, z, 24).expect("a cave under the spawn");
+    let at = [cx as f64 + 0.5, cy as f64, cz as f64 + 0.5];
+    let app = terravox_game::headless_app(terravox_game::PlayOptions {
+        view_distance: 6,
+        at: Some(at),
+        culling,
+        ..terravox_game::PlayOptions::new(cfg)
+    });
+    (app, at)
+}
+
+fn player(app: &mut App) -> Player {
+    let mut q = app.world_mut().query::<&Player>();
+    q.single(app.world()).expect("one player").clone()
+}
+
+/// Casts rays from the eye in many directions through the loaded chunks; every chunk
+/// a ray enters must be one culling lets through. Returns the chunks entered.
+fn assert_rays_see_no_hidden_chunk(app: &mut App, what: &str) -> usize {
+    let (eye, _) = eye_ray(&player(app));
+    let world = app.world();
+    let (chunks, culling) = (world.resource::<Chunks>(), world.resource::<Culling>());
+    let anchor = BlockPos::containing_f64(eye.to_array());
+    let local = [
+        (eye.x - anchor.x as f64) as f32,
+        (eye.y - anchor.y as f64) as f32,
+        (eye.z - anchor.z as f64) as f32,
+    ];
+    let mut entered = std::collections::HashSet::new();
+    let rays = 4000;
+    for i in 0..rays {
+        let t = (i as f32 + 0.5) / rays as f32;
+        let (y, r) = (1.0 - 2.0 * t, (1.0 - (1.0 - 2.0 * t).powi(2)).sqrt());
+        let a = i as f32 * std::f32::consts::PI * (3.0 - 5f32.sqrt());
+        let dir = [r * a.cos(), y, r * a.sin()];
+        raycast(local, dir, 400.0, |p| {
+            let p = BlockPos::new(p.x + anchor.x, p.y + anchor.y, p.z + anchor.z);
+            let Some(block) = chunks.block(p) else {
+                return Probe::Unknown;
+            };
+            let c = p.to_chunk().0;
+            assert!(
+                !culling.hides(c),
+                "{what}: a ray from {eye} along {dir:?} sees {p:?} in {c:?}, which is hidden"
+            );
+            entered.insert(c);
+            if block.is_opaque() {
+                Probe::Hit
+            } else {
+                Probe::Pass
+            }
+        });
+    }
+    entered.len()
+}
+
+#[test]
+fn from_a_cave_culling_hides_the_rock_around_it_but_nothing_a_ray_sees() {
+    // A cave in a network that reaches the surface, and a closed pocket (which sees
+    // only its own chunk).
+    for (seed, seen) in [(None, 2), (Some("caves"), 1)] {
+        let (mut app, at) = in_a_cave(seed);
+        load(&mut app);
+        let counts = {
+            let w = app.world();
+            w.resource::<Culling>().counts(w.resource::<Chunks>())
+        };
+        assert!(
+            counts.drawn * 10 < counts.with_faces * 9,
+            "at least a tenth of the meshes are skipped in a cave at {at:?}: {counts:?}"
+        );
+        assert!(
+            counts.unmeshed > 0,
+            "hidden chunks are not meshed: {counts:?}"
+        );
+        let entered = assert_rays_see_no_hidden_chunk(&mut app, &format!("in a cave at {at:?}"));
+        assert!(
+            entered >= seen,
+            "the rays from {at:?} entered {entered} chunks"
+        );
+    }
+}
+
+#[test]
+fn without_culling_every_chunk_is_meshed_and_drawn() {
+    let (mut app, _) = in_a_cave_culling(None, false);
+    load(&mut app);
+    let w = app.world();
+    let (chunks, culling) = (w.resource::<Chunks>(), w.resource::<Culling>());
+    let counts = culling.counts(chunks);
+    assert_eq!(counts.unmeshed, 0);
+    assert_eq!(counts.drawn, counts.with_faces);
+    assert!(counts.drawn > 100, "{counts:?}");
+    assert!(chunks.loaded().all(|p| !culling.hides(p)));
+}
+
+#[test]
+fn on_the_surface_no_ray_ends_in_a_hidden_chunk() {
+    let mut app = app(world("continents", "caves"));
+    load(&mut app);
+    let entered = assert_rays_see_no_hidden_chunk(&mut app, "at the spawn");
+    assert!(entered > 10, "the rays crossed the land ({entered} chunks)");
+    // High above the land, looking down on it.
+    with_player(&mut app, |p| {
+        p.flying = true;
+        p.noclip = true;
+        p.position.y += 90.0;
+    });
+    load(&mut app);
+    assert_rays_see_no_hidden_chunk(&mut app, "above the spawn");
+}
+
+#[test]
+fn a_chunk_generated_while_hidden_is_meshed_when_the_player_gets_there() {
+    let (mut app, at) = in_a_cave(None);
+    load(&mut app);
+    // A hidden, unmeshed chunk with caves in it, deeper than the player.
+    let target = {
+        let w = app.world();
+        let (chunks, culling) = (w.resource::<Chunks>(), w.resource::<Culling>());
+        let mut hidden: Vec<ChunkPos> = chunks
+            .loaded()
+            .filter(|&p| !chunks.is_meshed(p) && culling.hides(p))
+            .filter(|&p| chunks.blocks(p).is_some_and(|b| !b.is_uniform()))
+            .collect();
+        hidden.sort_by_key(|p| (p.distance_squared(ChunkPos::containing_f64(at)), *p));
+        *hidden.first().expect("a hidden chunk with caves")
+    };
+    // Move there (as if digging down): it is the camera's chunk now, so it is drawn.
+    with_player(&mut app, |p| {
+        p.flying = true;
+        p.noclip = true;
+        let o = target.origin();
+        p.position = bevy::math::DVec3::new(o.x as f64 + 16.0, o.y as f64 + 8.0, o.z as f64 + 16.0);
+    });
+    load(&mut app);
+    let w = app.world();
+    let (chunks, culling) = (w.resource::<Chunks>(), w.resource::<Culling>());
+    assert!(
+        chunks.is_meshed(target),
+        "{target:?} was meshed once reachable"
+    );
+    assert!(!culling.hides(target));
+    // And loading followed the player down: the wanted set is centred on the feet.
+    let feet = ChunkPos::containing_f64(player(&mut app).position.to_array());
+    let chunks = app.world().resource::<Chunks>();
+    for p in wanted_chunks(feet, 6) {
+        assert!(
+            chunks.blocks(p).is_some(),
+            "{p:?} around the player is loaded"
+        );
+    }
+    assert!(
+        chunks
+            .blocks(ChunkPos::new(feet.x, feet.y - 3, feet.z))
+            .is_some()
+    );
+}
