@@ -127,34 +127,30 @@ pub struct ChunkMeshed {
 /// The streaming plugin; `culling` turns cave culling on.
 pub(crate) fn plugin(culling: bool) -> impl Fn(&mut App) {
     move |app: &mut App| {
-        plugin_with(app, culling);
+        app.init_resource::<StreamStats>()
+            .insert_resource(Culling {
+                off: !culling,
+                ..default()
+            })
+            .add_message::<ChunkMeshed>()
+            .add_systems(
+                Update,
+                (
+                    clear_on_world_change.run_if(on_message::<WorldChanged>),
+                    reload_chunks.run_if(on_message::<ReloadChunks>),
+                    update_wanted,
+                    unload_far_chunks,
+                    walk_culling,
+                    spawn_chunk_tasks,
+                    spawn_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh_wanted.is_empty()),
+                    poll_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh.is_empty()),
+                    poll_chunk_tasks.run_if(|c: Res<Chunks>| !c.in_flight.is_empty()),
+                    apply_ready_chunks.run_if(|c: Res<Chunks>| !c.ready.is_empty()),
+                )
+                    .chain()
+                    .in_set(GameSystems::Stream),
+            );
     }
-}
-
-fn plugin_with(app: &mut App, culling: bool) {
-    app.init_resource::<StreamStats>()
-        .insert_resource(Culling {
-            off: !culling,
-            ..default()
-        })
-        .add_message::<ChunkMeshed>()
-        .add_systems(
-            Update,
-            (
-                clear_on_world_change.run_if(on_message::<WorldChanged>),
-                reload_chunks.run_if(on_message::<ReloadChunks>),
-                update_wanted,
-                unload_far_chunks,
-                walk_culling,
-                spawn_chunk_tasks,
-                spawn_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh_wanted.is_empty()),
-                poll_remesh_tasks.run_if(|c: Res<Chunks>| !c.remesh.is_empty()),
-                poll_chunk_tasks.run_if(|c: Res<Chunks>| !c.in_flight.is_empty()),
-                apply_ready_chunks.run_if(|c: Res<Chunks>| !c.ready.is_empty()),
-            )
-                .chain()
-                .in_set(GameSystems::Stream),
-        );
 }
 
 /// The chunks to load around `center`: within `view` chunks horizontally (a disc)
@@ -385,10 +381,10 @@ fn spawn_chunk_tasks(
     for pos in reloads {
         spawn(chunks, pos);
     }
-    // Nearest first, and chunks culling hides after all that it does not.
+    // Nearest first, and the chunks culling hides only once all others are started.
     let mut hidden = Vec::new();
     let mut i = chunks.started_up_to;
-    while i < chunks.wanted.len() && chunks.in_flight.len() + hidden.len() < MAX_IN_FLIGHT {
+    while i < chunks.wanted.len() && chunks.in_flight.len() < MAX_IN_FLIGHT {
         i += 1;
         let pos = chunks.wanted[i - 1];
         if chunks.loaded.contains_key(&pos)
@@ -398,15 +394,21 @@ fn spawn_chunk_tasks(
             continue;
         }
         if culling.hides(pos) {
-            hidden.push(pos);
+            hidden.push((i - 1, pos));
         } else {
             spawn(chunks, pos);
         }
     }
-    for pos in hidden {
+    // The next frame goes on from the first chunk not started.
+    let mut resume = i;
+    for (k, pos) in hidden {
+        if chunks.in_flight.len() >= MAX_IN_FLIGHT {
+            resume = k;
+            break;
+        }
         spawn(chunks, pos);
     }
-    chunks.started_up_to = i;
+    chunks.started_up_to = resume;
 }
 
 fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {

@@ -182,10 +182,10 @@ pub fn mesh_chunk(chunk: &Chunk, buffers: &mut MeshBuffers) {
     mesh_chunk_tinted(chunk, None, buffers);
 }
 
-/// Meshes `chunk` into `buffers` (cleared first) and computes its face graph, with tinted blocks (grass, most
+/// Meshes `chunk` into `buffers` (cleared first), with tinted blocks (grass, most
 /// leaves) and water in the biome tints of their column: each vertex takes the tint
 /// of the column at its corner. Without tints, tinted blocks take grass's own colour
-/// and water its own.
+/// and water its own. Also computes the chunk's face graph ([`MeshBuffers::graph`]).
 pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &mut MeshBuffers) {
     buffers.opaque.clear();
     buffers.water.clear();
