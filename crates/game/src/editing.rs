@@ -110,9 +110,32 @@ fn block_corner(b: BlockPos) -> DVec3 {
     DVec3::new(b.x as f64, b.y as f64, b.z as f64)
 }
 
-/// Breaks the targeted block (it becomes air).
+/// Breaks the targeted block: it becomes air, or cave air inside a cave ([`broken`]).
 pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
-    blocks.set(target.pos, Block::Air).map(|()| target.pos)
+    let p = target.pos;
+    let around: Vec<Block> = [
+        [1, 0, 0],
+        [-1, 0, 0],
+        [0, 1, 0],
+        [0, -1, 0],
+        [0, 0, 1],
+        [0, 0, -1],
+    ]
+    .iter()
+    .filter_map(|&d| blocks.block(p.offset(d)))
+    .collect();
+    blocks.set(p, broken(&around)).map(|()| p)
+}
+
+/// What a broken block leaves, given its neighbours: cave air (out of the sky's
+/// light) where it opens onto a cave and not onto the open air, so digging in a cave
+/// keeps it dark; air elsewhere.
+fn broken(neighbours: &[Block]) -> Block {
+    if neighbours.contains(&Block::CaveAir) && !neighbours.contains(&Block::Air) {
+        Block::CaveAir
+    } else {
+        Block::Air
+    }
 }
 
 /// Places `block` against the targeted face, unless the space holds something solid
@@ -215,5 +238,19 @@ fn update_target(chunks: Res<Chunks>, player: Query<&Player>, mut target: ResMut
     });
     if target.0 != hit {
         target.0 = hit;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digging_in_a_cave_leaves_cave_air_and_opening_it_leaves_air() {
+        use Block::{Air, CaveAir, Stone};
+        assert_eq!(broken(&[Stone, Stone, CaveAir]), CaveAir);
+        assert_eq!(broken(&[Stone, CaveAir, Air]), Air);
+        assert_eq!(broken(&[Stone, Stone]), Air);
+        assert_eq!(broken(&[]), Air);
     }
 }

@@ -142,6 +142,7 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
                 ao: ao[k],
                 layer,
                 tint: tints.at(q.block, verts[k][0], verts[k][2]),
+                sky: q.sky,
             }
             .pack(),
         );

@@ -4,6 +4,7 @@
 use terravox_voxel::{Block, padded_index};
 
 use crate::emit::{Surface, Tints, emit};
+use crate::light::SkyLight;
 use crate::masks::{Masks, N, P, Pass, plane_rows};
 use crate::{Face, Quad};
 
@@ -117,10 +118,12 @@ fn corner_depths(depths: &[u8; P * P], p: [i32; 3]) -> u8 {
 pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
     blocks: &[Block],
     masks: &mut Masks,
+    light: &SkyLight,
     tints: &Tints,
     out: &mut Surface,
 ) {
     let face = Face::ALL[F];
+    let n = face.normal();
     let pass = if WATER { Pass::Water } else { Pass::Opaque };
     if matches!(face, Face::PosX | Face::NegX) {
         masks.gather_x(face, pass);
@@ -133,7 +136,7 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
         // The water surface's depth below each column of this layer.
         let depths = (WATER && face == Face::PosY).then(|| column_depths(blocks, layer as i32));
         // Keys: block in the low byte, the four occlusion levels (water: depth
-        // levels) in the high byte.
+        // levels) in the next, the sky light of the block in front above them.
         for (r, &bits) in rows.iter().enumerate() {
             let mut b = bits;
             while b != 0 {
@@ -148,7 +151,9 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                         None => 0xff,
                     },
                 };
-                masks.keys[r][c] = block as u16 | (ao_bits as u16) << 8;
+                let front = padded_index(p[0] + n[0], p[1] + n[1], p[2] + n[2]);
+                let sky = light.at(front, blocks[front]);
+                masks.keys[r][c] = block as u32 | (ao_bits as u32) << 8 | (sky as u32) << 16;
             }
         }
         // Greedy merge: widen along the row, then grow down the rows.
@@ -179,6 +184,7 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                     ao_bits >> 6 & 3,
                 ];
                 let block = Block::ALL[(key & 0xff) as usize];
+                let sky = (key >> 16) as u8;
                 let min = coords(face, layer, r, c0).map(|v| v as u8);
                 let max = coords(face, layer, r1, c1).map(|v| v as u8);
                 emit(
@@ -190,6 +196,7 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                         min,
                         max,
                         ao,
+                        sky,
                     },
                 );
             }

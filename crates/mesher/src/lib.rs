@@ -40,11 +40,12 @@
 //!
 //! Modules: `masks` (bit masks and visible faces per plane), `faces` (occlusion and
 //! greedy merging of one face direction), `emit` (packed vertices and triangles),
-//! [`vertex`] (the packing), [`visibility`] (the chunk's face graph and the culling
-//! walk over chunks). The project's architecture is in `docs/design.md`.
+//! [`vertex`] (the packing), [`light`] (sky light fading into caves), [`visibility`]
+//! (the chunk's face graph and the culling walk over chunks). The project's architecture is in `docs/design.md`.
 
 mod emit;
 mod faces;
+pub mod light;
 mod masks;
 pub mod vertex;
 pub mod visibility;
@@ -54,6 +55,7 @@ use terravox_voxel::{Block, Chunk, ColumnTints};
 pub use emit::Surface;
 use emit::Tints;
 use faces::mesh_faces;
+use light::SkyLight;
 use masks::{INTERIOR, Masks};
 use visibility::{FaceGraph, Fill};
 
@@ -131,6 +133,8 @@ pub struct Quad {
     pub max: [u8; 3],
     /// Occlusion level (0..=3) of the vertices A, B, C, D before any reversal.
     pub ao: [u8; 4],
+    /// Sky light (0..=15) of the open block in front of it ([`light`]).
+    pub sky: u8,
 }
 
 impl Quad {
@@ -154,6 +158,7 @@ pub struct MeshBuffers {
     pub graph: FaceGraph,
     masks: Box<Masks>,
     fill: Box<Fill>,
+    light: SkyLight,
     tints: Tints,
 }
 
@@ -165,6 +170,7 @@ impl Default for MeshBuffers {
             graph: FaceGraph::NONE,
             masks: Box::new(Masks::default()),
             fill: Box::new(Fill::default()),
+            light: SkyLight::default(),
             tints: Tints::default(),
         }
     }
@@ -201,13 +207,14 @@ pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &m
     let masks = &mut *buffers.masks;
     masks.fill(blocks);
     buffers.graph = buffers.fill.graph(masks);
+    buffers.light.compute(blocks);
     let has_water = masks.water.iter().any(|&w| w & INTERIOR != 0);
     // One instance per face and pass, so every axis choice is a constant.
     macro_rules! faces {
         ($($f:literal),*) => {$(
-            mesh_faces::<$f, false>(blocks, masks, &buffers.tints, &mut buffers.opaque);
+            mesh_faces::<$f, false>(blocks, masks, &buffers.light, &buffers.tints, &mut buffers.opaque);
             if has_water {
-                mesh_faces::<$f, true>(blocks, masks, &buffers.tints, &mut buffers.water);
+                mesh_faces::<$f, true>(blocks, masks, &buffers.light, &buffers.tints, &mut buffers.water);
             }
         )*};
     }

@@ -18,7 +18,7 @@ pub(crate) struct Masks {
     /// Visible ±x faces gathered per layer x: `[x][y]`, bit `z`.
     x_planes: [[u32; N]; N],
     /// Face keys of one plane, `[row][col]`.
-    pub(crate) keys: [[u16; N]; N],
+    pub(crate) keys: [[u32; N]; N],
 }
 
 impl Default for Masks {

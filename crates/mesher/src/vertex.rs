@@ -9,6 +9,7 @@
 //!          bits 21..23  ao    (0 darkest ..= 3 open; for water: depth level)
 //!          bits 23..31  layer (texture array layer)
 //! word 1:  bits  0..24  tint  (sRGB bytes r, g, b)
+//!          bits 24..28  sky   (sky light level 0..=15, see crate::light)
 //! ```
 //!
 //! The normal follows from the face, the texture coordinates from the position and
@@ -31,6 +32,8 @@ pub struct Vertex {
     pub layer: u8,
     /// Tint, sRGB bytes (white for untinted blocks).
     pub tint: [u8; 3],
+    /// Sky light level `0..=15`.
+    pub sky: u8,
 }
 
 /// A packed vertex, as uploaded.
@@ -38,7 +41,7 @@ pub type Packed = [u32; 2];
 
 impl Vertex {
     /// Packs the vertex. Positions above 63 or occlusion above 3 would spill into
-    /// the next field; the mesher never makes them.
+    /// the next field (sky light above 15 is cut); the mesher never makes them.
     #[inline]
     pub const fn pack(self) -> Packed {
         let [x, y, z] = self.pos;
@@ -48,7 +51,10 @@ impl Vertex {
             | (self.face as u32) << 18
             | (self.ao as u32 & 3) << 21
             | (self.layer as u32) << 23;
-        let w1 = self.tint[0] as u32 | (self.tint[1] as u32) << 8 | (self.tint[2] as u32) << 16;
+        let w1 = self.tint[0] as u32
+            | (self.tint[1] as u32) << 8
+            | (self.tint[2] as u32) << 16
+            | (self.sky as u32 & 15) << 24;
         [w0, w1]
     }
 
@@ -65,6 +71,7 @@ impl Vertex {
             ao: (w0 >> 21 & 3) as u8,
             layer: (w0 >> 23) as u8,
             tint: [w1 as u8, (w1 >> 8) as u8, (w1 >> 16) as u8],
+            sky: (w1 >> 24 & 15) as u8,
         })
     }
 }
@@ -88,6 +95,7 @@ mod tests {
                                     ao,
                                     layer,
                                     tint: [x.wrapping_mul(7), 255 - y, z ^ layer],
+                                    sky: (x ^ y ^ z) & 15,
                                 };
                                 assert_eq!(Vertex::unpack(v.pack()), Some(v));
                             }

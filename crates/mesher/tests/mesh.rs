@@ -379,3 +379,60 @@ fn tints_follow_the_columns() {
         assert!(corners.iter().all(|v| v.tint == want), "{q:?}");
     }
 }
+
+/// Sky light fades into a cave from its mouth, one level a block, and everything
+/// outside caves is under the open sky.
+#[test]
+fn sky_light_fades_into_caves() {
+    // Stone with a tunnel of cave air along x at y = 10, z = 10, open to an air shaft
+    // at x = 0 that rises to the top of the chunk.
+    let mut c = Chunk::Uniform(Block::Stone);
+    for x in 1..CHUNK {
+        c.set(x, 10, 10, Block::CaveAir);
+    }
+    for y in 10..=CHUNK {
+        c.set(0, y, 10, Block::Air);
+    }
+    let m = mesh(&c);
+    let floor: Vec<&Quad> = m
+        .opaque
+        .quads
+        .iter()
+        .filter(|q| q.face == Face::PosY && q.min[1] == 9 && q.min[2] == 10)
+        .collect();
+    for x in 0..CHUNK as u8 {
+        let q = floor
+            .iter()
+            .find(|q| (q.min[0]..=q.max[0]).contains(&x))
+            .expect("a floor face under every block of the tunnel");
+        assert_eq!(q.sky, 15u8.saturating_sub(x), "floor at x = {x}");
+    }
+    // Under an open shaft of cave air the sky's light reaches the bottom in full.
+    let mut shaft = Chunk::Uniform(Block::Stone);
+    for y in 5..CHUNK {
+        shaft.set(7, y, 7, Block::CaveAir);
+    }
+    shaft.set(7, CHUNK, 7, Block::Air); // the padding above
+    let bottom = mesh(&shaft)
+        .opaque
+        .quads
+        .into_iter()
+        .find(|q| q.face == Face::PosY && q.min == [7, 4, 7])
+        .expect("the shaft's floor");
+    assert_eq!(bottom.sky, 15);
+    // Without cave air, every face is under the open sky.
+    let mut open = Chunk::Uniform(Block::Stone);
+    for x in 0..CHUNK {
+        open.set(x, 10, 10, Block::Air);
+    }
+    assert!(mesh(&open).opaque.quads.iter().all(|q| q.sky == 15));
+    // The packed vertices carry it.
+    let deepest = m
+        .opaque
+        .vertices
+        .iter()
+        .filter_map(|&v| Vertex::unpack(v))
+        .map(|v| v.sky)
+        .min();
+    assert_eq!(deepest, Some(0));
+}

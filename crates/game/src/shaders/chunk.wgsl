@@ -1,7 +1,8 @@
 // The chunk material: packed vertices, textures from the block texture array, the
 // biome tint where a texture's alpha (the tint mask) asks for it, per-vertex
-// occlusion, and for water a moving surface coloured by its depth. Lighting, shadows
-// and fog are Bevy's (StandardMaterial's PBR functions).
+// occlusion, the sky light of caves (ambient light fades into them), and for water a
+// moving surface coloured by its depth. Lighting, shadows and fog are Bevy's
+// (StandardMaterial's PBR functions).
 #import bevy_pbr::{
     mesh_functions,
     mesh_view_bindings::{globals, fog},
@@ -32,6 +33,14 @@ struct ChunkVertexOutput {
     @location(5) @interpolate(flat) layer: u32,
     @location(6) @interpolate(flat) face: u32,
     @location(7) @interpolate(flat) instance_index: u32,
+    @location(8) @interpolate(flat) sky: u32,
+}
+
+// How much of the ambient (sky) light reaches a face at sky light `level`: all of it
+// under the open sky, a fifth less per level into a cave, and a dim quarter deep down
+// (so a cave's shape shows beyond the lantern's reach).
+fn sky_ambient(level: u32) -> f32 {
+    return 0.25 + 0.75 * pow(0.8, f32(15u - min(level, 15u)));
 }
 
 // The slopes (d/dx, d/dz) of small waves on the water surface at a world position;
@@ -71,6 +80,7 @@ fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
     out.shade = f32(d.ao);
     out.layer = d.layer;
     out.face = d.face;
+    out.sky = d.sky;
     out.instance_index = v.instance_index;
     return out;
 }
@@ -87,6 +97,7 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
     vo.instance_index = in.instance_index;
 #endif
     var pbr_input = pbr_input_from_standard_material(vo, is_front);
+    pbr_input.diffuse_occlusion *= sky_ambient(in.sky);
 
     // The alpha channel is the tint mask.
     var color = tex.rgb * mix(vec3<f32>(1.0), in.tint, tex.a);

@@ -1,6 +1,6 @@
 // Decoding of terravox's packed chunk vertices (see terravox_mesher::vertex):
 // word 0: x 0..6 | y 6..12 | z 12..18 | face 18..21 | ao 21..23 | layer 23..31
-// word 1: tint r 0..8 | g 8..16 | b 16..24 (sRGB)
+// word 1: tint r 0..8 | g 8..16 | b 16..24 (sRGB) | sky light 24..28
 #define_import_path terravox::packed_vertex
 
 struct Decoded {
@@ -12,6 +12,8 @@ struct Decoded {
     layer: u32,
     // Linear tint.
     tint: vec3<f32>,
+    // Sky light level 0 (deep in a cave) ..= 15 (open sky).
+    sky: u32,
 }
 
 fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
@@ -28,6 +30,7 @@ fn decode(p: vec2<u32>) -> Decoded {
     d.ao = (w >> 21u) & 3u;
     d.layer = w >> 23u;
     let t = p.y;
+    d.sky = (t >> 24u) & 15u;
     d.tint = srgb_to_linear(
         vec3<f32>(f32(t & 255u), f32((t >> 8u) & 255u), f32((t >> 16u) & 255u)) / 255.0
     );
