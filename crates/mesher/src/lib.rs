@@ -207,7 +207,7 @@ pub fn mesh_chunk_tinted(chunk: &Chunk, tints: Option<&ColumnTints>, buffers: &m
     let masks = &mut *buffers.masks;
     masks.fill(blocks);
     buffers.graph = buffers.fill.graph(masks);
-    buffers.light.compute(blocks);
+    buffers.light.compute(blocks, masks);
     let has_water = masks.water.iter().any(|&w| w & INTERIOR != 0);
     // One instance per face and pass, so every axis choice is a constant.
     macro_rules! faces {

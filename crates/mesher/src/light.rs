@@ -14,17 +14,20 @@
 
 use terravox_voxel::{Block, PADDED, PADDED_VOLUME};
 
+use crate::masks::Masks;
+
 /// The level of open sky.
 pub const SKY: u8 = 15;
 
 /// Sky light levels of a padded chunk, and the flood's scratch space.
 #[derive(Clone, Debug)]
 pub(crate) struct SkyLight {
+    /// The level of every cave air block the flood reached; 0 elsewhere.
     levels: Box<[u8; PADDED_VOLUME]>,
+    /// The blocks the flood reached (so the next chunk clears only those).
     queue: Vec<u32>,
-    /// The chunk has cave air: `levels` holds the flood. Otherwise every open block
-    /// has [`SKY`].
-    flooded: bool,
+    /// The chunk has cave air. Otherwise every open block has [`SKY`].
+    caves: bool,
 }
 
 impl Default for SkyLight {
@@ -32,64 +35,79 @@ impl Default for SkyLight {
         Self {
             levels: Box::new([0; PADDED_VOLUME]),
             queue: Vec::new(),
-            flooded: false,
+            caves: false,
         }
     }
 }
 
 impl SkyLight {
-    /// Computes the levels of the padded chunk `blocks`.
-    pub(crate) fn compute(&mut self, blocks: &[Block]) {
-        self.flooded = blocks.contains(&Block::CaveAir);
-        if !self.flooded {
+    /// Computes the levels of the padded chunk `blocks`, whose bit masks are `masks`.
+    pub(crate) fn compute(&mut self, blocks: &[Block], masks: &Masks) {
+        for &i in &self.queue {
+            self.levels[i as usize] = 0;
+        }
+        self.queue.clear();
+        self.caves = masks.cave.iter().any(|&c| c != 0);
+        if !self.caves {
             return;
         }
+        // Seeds, a row along x at a time: cave air under the open sky has it all;
+        // next to it, one level less.
         let p = PADDED;
-        let strides = [1, p, p * p];
-        // The neighbours of padded index `i` (x fastest, then z, then y).
-        let neighbours = move |i: usize| {
-            let coords = [i % p, i / p % p, i / (p * p)];
-            (0..3).flat_map(move |axis| {
-                let (c, stride) = (coords[axis], strides[axis]);
-                [(c > 0).then(|| i - stride), (c + 1 < p).then(|| i + stride)]
-                    .into_iter()
-                    .flatten()
-            })
-        };
-        let open_sky = |j: usize| matches!(blocks[j], Block::Air | Block::Water);
-        let up = p * p;
-        // Cave air under the open sky has it all; next to it, one level less.
-        self.levels.fill(0);
-        self.queue.clear();
-        for (i, &b) in blocks.iter().enumerate() {
-            if b != Block::CaveAir {
-                continue;
+        let sky = |r: usize| (masks.air[r] & !masks.cave[r]) | masks.water[r];
+        for y in 0..p {
+            for z in 0..p {
+                let r = y * p + z;
+                let cave = masks.cave[r];
+                if cave == 0 {
+                    continue;
+                }
+                let above = if y + 1 < p { sky(r + p) } else { 0 };
+                let mut beside = sky(r) << 1 | sky(r) >> 1;
+                if y > 0 {
+                    beside |= sky(r - p);
+                }
+                if z > 0 {
+                    beside |= sky(r - 1);
+                }
+                if z + 1 < p {
+                    beside |= sky(r + 1);
+                }
+                let (full, dimmer) = (cave & above, cave & beside & !above);
+                for (mut bits, level) in [(full, SKY), (dimmer, SKY - 1)] {
+                    while bits != 0 {
+                        let x = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.levels[r * p + x] = level;
+                        self.queue.push((r * p + x) as u32);
+                    }
+                }
             }
-            let level = if i + up < blocks.len() && open_sky(i + up) {
-                SKY
-            } else if neighbours(i).any(open_sky) {
-                SKY - 1
-            } else {
-                continue;
-            };
-            self.levels[i] = level;
-            self.queue.push(i as u32);
         }
+        let strides = [1, p, p * p];
+        let up = p * p;
         let mut head = 0;
         while head < self.queue.len() {
             let i = self.queue[head] as usize;
             head += 1;
             let level = self.levels[i];
-            for j in neighbours(i) {
-                // Full sky light goes straight down without fading.
-                let next = if level == SKY && j + up == i {
-                    SKY
-                } else {
-                    level.saturating_sub(1)
-                };
-                if blocks[j] == Block::CaveAir && self.levels[j] < next {
-                    self.levels[j] = next;
-                    self.queue.push(j as u32);
+            let coords = [i % p, i / p % p, i / (p * p)];
+            for (axis, &stride) in strides.iter().enumerate() {
+                let c = coords[axis];
+                for j in [(c > 0).then(|| i - stride), (c + 1 < p).then(|| i + stride)]
+                    .into_iter()
+                    .flatten()
+                {
+                    // Full sky light goes straight down without fading.
+                    let next = if level == SKY && j + up == i {
+                        SKY
+                    } else {
+                        level.saturating_sub(1)
+                    };
+                    if blocks[j] == Block::CaveAir && self.levels[j] < next {
+                        self.levels[j] = next;
+                        self.queue.push(j as u32);
+                    }
                 }
             }
         }
@@ -98,7 +116,7 @@ impl SkyLight {
     /// The level of the open block `block` at padded index `i`.
     #[inline]
     pub(crate) fn at(&self, i: usize, block: Block) -> u8 {
-        if self.flooded && block == Block::CaveAir {
+        if self.caves && block == Block::CaveAir {
             self.levels[i]
         } else {
             SKY

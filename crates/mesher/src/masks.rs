@@ -14,7 +14,10 @@ pub(crate) const N: usize = CHUNK as usize;
 pub(crate) struct Masks {
     pub(crate) opaque: [u64; P * P],
     pub(crate) water: [u64; P * P],
-    air: [u64; P * P],
+    /// Cave air (not opaque; the air mask holds it too).
+    pub(crate) cave: [u64; P * P],
+    /// Every block that is neither opaque nor water.
+    pub(crate) air: [u64; P * P],
     /// Visible ±x faces gathered per layer x: `[x][y]`, bit `z`.
     x_planes: [[u32; N]; N],
     /// Face keys of one plane, `[row][col]`.
@@ -26,6 +29,7 @@ impl Default for Masks {
         Self {
             opaque: [0; P * P],
             water: [0; P * P],
+            cave: [0; P * P],
             air: [0; P * P],
             x_planes: [[0; N]; N],
             keys: [[0; N]; N],
@@ -45,43 +49,45 @@ const fn splat(b: Block) -> u64 {
     0x0101_0101_0101_0101 * b as u64
 }
 
-/// Bits of the bytes `>= 2` but not cave air (opaque) and `== 1` (water) among 8
-/// block bytes; every block value is below 128, so the per-byte sums never carry.
+/// Bits of the bytes `>= 2` but not cave air (opaque), `== 1` (water) and cave air
+/// among 8 block bytes; every block value is below 128, so the per-byte sums never
+/// carry.
 #[inline]
-fn classify8(v: u64) -> (u64, u64) {
+fn classify8(v: u64) -> (u64, u64, u64) {
     let cave = !((v ^ splat(Block::CaveAir)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
     let opaque = (v + 0x7e7e_7e7e_7e7e_7e7e) & HIGH & !cave;
     let water = !((v ^ splat(Block::Water)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
-    (
-        ((opaque >> 7).wrapping_mul(PACK)) >> 56,
-        ((water >> 7).wrapping_mul(PACK)) >> 56,
-    )
+    let pack = |bits: u64| ((bits >> 7).wrapping_mul(PACK)) >> 56;
+    (pack(opaque), pack(water), pack(cave))
 }
 
 impl Masks {
     pub(crate) fn fill(&mut self, blocks: &[Block]) {
         for (i, row) in blocks.chunks_exact(P).enumerate() {
-            let (mut o, mut w) = (0u64, 0u64);
+            let (mut o, mut w, mut c) = (0u64, 0u64, 0u64);
             for (g, eight) in row.chunks_exact(8).enumerate() {
                 let v = u64::from_le_bytes(std::array::from_fn(|k| eight[k] as u8));
                 // Runs of air or stone (most of a chunk) need no classification.
-                let (og, wg) = match v {
-                    0 => (0, 0),
-                    0x0202_0202_0202_0202 => (0xff, 0),
+                let (og, wg, cg) = match v {
+                    0 => (0, 0, 0),
+                    0x0202_0202_0202_0202 => (0xff, 0, 0),
                     _ => classify8(v),
                 };
                 o |= og << (8 * g);
                 w |= wg << (8 * g);
+                c |= cg << (8 * g);
             }
             // The last two blocks, zero-extended (zero bytes are air: neither bit).
             let tail = row[32] as u64 | (row[33] as u64) << 8;
             if tail != 0 {
-                let (ot, wt) = classify8(tail);
+                let (ot, wt, ct) = classify8(tail);
                 o |= ot << 32;
                 w |= wt << 32;
+                c |= ct << 32;
             }
             self.opaque[i] = o;
             self.water[i] = w;
+            self.cave[i] = c;
             self.air[i] = !(o | w) & ROW;
         }
     }
