@@ -494,7 +494,7 @@ proptest! {
         let chunk = Chunk::from_fn(|x, y, z| {
             let h = ((x / 3) as u64).wrapping_mul(73_856_093) ^ ((y / 2) as u64).wrapping_mul(19_349_663) ^ ((z / 3) as u64).wrapping_mul(83_492_791) ^ seed;
             let b = blocks[(h % 64) as usize];
-            if matches!(b, Block::Air | Block::Water) && h % 7 != 0 { Block::CaveAir } else { b }
+            if matches!(b, Block::Air | Block::Water) && !h.is_multiple_of(7) { Block::CaveAir } else { b }
         });
         let reference = reference_sky(&chunk);
         let m = mesh(&chunk);
