@@ -26,6 +26,7 @@ use bevy::render::renderer::{RenderAdapter, RenderAdapterInfo, RenderDevice};
 use crate::GameSystems;
 use crate::player::PlayerCamera;
 use crate::render::Sun;
+use crate::sky::{SUN_LUX, SkyLight};
 
 /// The sky a player asks for (`--sky`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,7 +74,29 @@ impl SkyKind {
             _ => 1.0,
         }
     }
+
+    /// The direct light (direction it travels, illuminance before
+    /// [`SkyKind::light_scale`], colour) at the hour of `sky`. Under the physical sky
+    /// the sun stays the light through twilight, until it is [`TWILIGHT`] below the
+    /// horizon, at full strength and white: the atmosphere dims and reddens it on its
+    /// way to the terrain, hides it below the horizon and lights the twilight sky
+    /// from it (a sun switched off at the horizon left the sky black). Otherwise, and
+    /// by night, `sky_at`'s sun or moon.
+    pub(crate) fn direct_light(kind: Option<&Self>, sky: &SkyLight) -> (Vec3, f32, Color) {
+        match kind {
+            Some(SkyKind::Physical) if sky.sun_height > TWILIGHT => {
+                (-sky.sun, SUN_LUX, Color::WHITE)
+            }
+            _ => (sky.direction, sky.illuminance, sky.light),
+        }
+    }
 }
+
+/// How far below the horizon (the sine of the angle: about 5 degrees) the sun keeps
+/// lighting the physical sky: there its twilight glow is about as bright as the
+/// moonlit sky that follows (measured on `--sky physical` screenshots), so the switch
+/// to the moon does not flash.
+const TWILIGHT: f32 = -0.085;
 
 /// What the renderer offers, as far as the sky is concerned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,25 +146,37 @@ const SUN_DISK: SunDisk = SunDisk {
 
 /// The atmosphere's colour just above the horizon (sRGB) by the hour, as Bevy draws
 /// it for this game's sun and moon: measured from `--sky physical` screenshots over
-/// the sea (black clear colour), half a degree to a degree and a half up, the same in
-/// every direction to within a few levels. At 6:00 and 18:00 the light switches
-/// between sun and moon, and the atmosphere goes dark for that moment. The fog and the skirt below the horizon take it, so distant
-/// terrain fades into the sky.
-const HORIZON: [(f32, [u8; 3]); 16] = [
+/// the sea (black clear colour), half a degree to a degree and a half up. By day and
+/// night it is the same in every direction to within a few levels; in the twilight
+/// the side of the sun is up to twice as bright, and the table holds the side away
+/// from it, so distant land is a dark silhouette against the sunset rather than a
+/// glowing band under a darker sky. Around 5:40 and 18:20 the light switches between
+/// the sun's twilight and the moon ([`TWILIGHT`]). The fog and the skirt below the
+/// horizon take it, so distant terrain fades into the sky.
+const HORIZON: [(f32, [u8; 3]); 25] = [
     (3.0, [34, 48, 73]),
-    (5.5, [22, 27, 34]),
-    (6.0, [0, 0, 0]),
-    (6.5, [113, 87, 59]),
-    (7.0, [167, 173, 158]),
+    (5.0, [29, 38, 53]),
+    (5.58, [20, 23, 27]),
+    (5.67, [15, 13, 13]),
+    (5.75, [15, 13, 13]),
+    (5.833, [26, 22, 22]),
+    (5.917, [47, 31, 32]),
+    (6.0, [89, 54, 51]),
+    (6.5, [160, 155, 134]),
+    (7.0, [169, 179, 172]),
     (8.0, [180, 193, 188]),
     (10.0, [187, 201, 201]),
     (12.0, [188, 202, 203]),
     (15.0, [185, 198, 197]),
-    (17.0, [167, 173, 158]),
-    (17.5, [113, 87, 59]),
-    (18.0, [0, 0, 0]),
-    (18.5, [22, 27, 34]),
-    (19.0, [29, 37, 52]),
+    (17.0, [169, 179, 172]),
+    (17.5, [160, 155, 134]),
+    (18.0, [89, 54, 51]),
+    (18.083, [47, 31, 32]),
+    (18.167, [26, 22, 22]),
+    (18.25, [15, 13, 13]),
+    (18.33, [15, 13, 13]),
+    (18.42, [20, 23, 27]),
+    (19.0, [29, 38, 53]),
     (20.0, [33, 45, 67]),
     (22.0, [36, 50, 76]),
 ];
@@ -281,6 +316,31 @@ fn equip(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn under_the_physical_sky_the_sun_lights_the_twilight() {
+        use crate::sky::sky_at;
+        let physical = Some(&SkyKind::Physical);
+        for hours in [5.75, 6.0, 12.0, 18.0, 18.25] {
+            let sky = sky_at(hours);
+            let (direction, lux, _) = SkyKind::direct_light(physical, &sky);
+            assert_eq!((direction, lux), (-sky.sun, SUN_LUX), "{hours}");
+        }
+        // Deep in the night the moon takes over, as on the gradient sky all the time.
+        for hours in [0.0, 4.5, 5.5, 18.5, 19.5] {
+            let sky = sky_at(hours);
+            let light = SkyKind::direct_light(physical, &sky);
+            assert_eq!(
+                light,
+                (sky.direction, sky.illuminance, sky.light),
+                "{hours}"
+            );
+        }
+        let dawn = sky_at(6.0);
+        let gradient = SkyKind::direct_light(Some(&SkyKind::Gradient), &dawn);
+        assert_eq!(gradient, (dawn.direction, dawn.illuminance, dawn.light));
+        assert_eq!(SkyKind::direct_light(None, &dawn).1, 0.0);
+    }
 
     #[test]
     fn the_sky_follows_the_renderer_and_the_choice() {

@@ -15,7 +15,7 @@ use crate::editing::{Target, eye_ray};
 use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
 use crate::player::{Player, PlayerCamera, Spawn};
-use crate::sky::{TimeOfDay, sky_at};
+use crate::sky::{SUN_LUX, TimeOfDay, sky_at};
 use crate::streaming::{ChunkMeshed, Culling};
 use crate::world::{Chunks, RenderOrigin};
 
@@ -54,7 +54,7 @@ fn spawn_sun(mut commands: Commands) {
     commands.spawn((
         Sun,
         DirectionalLight {
-            illuminance: 9000.0,
+            illuminance: SUN_LUX,
             shadow_maps_enabled: true,
             ..default()
         },
@@ -366,10 +366,11 @@ fn apply_sky(
     }
     let sky = sky_at(time.hours);
     let scale = SkyKind::light_scale(kind.as_deref());
+    let (direction, illuminance, color) = SkyKind::direct_light(kind.as_deref(), &sky);
     for (mut light, mut transform) in &mut sun {
-        light.illuminance = sky.illuminance * scale;
-        light.color = sky.light;
-        *transform = Transform::default().looking_to(sky.direction, Vec3::Y);
+        light.illuminance = illuminance * scale;
+        light.color = color;
+        *transform = Transform::default().looking_to(direction, Vec3::Y);
     }
     ambient.brightness = sky.ambient * scale;
     ambient.color = sky.ambient_color;

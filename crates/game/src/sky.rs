@@ -39,6 +39,9 @@ impl TimeOfDay {
     }
 }
 
+/// The sun's illuminance at its strongest, in lux.
+pub(crate) const SUN_LUX: f32 = 9000.0;
+
 /// The sky at one hour.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SkyLight {
@@ -89,7 +92,7 @@ pub fn sky_at(hours: f32) -> SkyLight {
     let low = smoothstep(1.0 - ((height - 0.03).abs() / 0.2));
     let (direction, illuminance, light) = if height > 0.0 {
         let color = mix([1.0, 0.97, 0.92], [1.0, 0.62, 0.38], low);
-        (-sun, 9000.0 * smoothstep(height / 0.3), color)
+        (-sun, SUN_LUX * smoothstep(height / 0.3), color)
     } else {
         // The moon, opposite the sun, rising as the sun sinks.
         (sun, 450.0 * smoothstep(-height / 0.15), [0.62, 0.72, 1.0])
