@@ -19,10 +19,11 @@
 //!     +-----------> x     hides what a ray can see. It may keep a few it need not.
 //! ```
 //!
-//! A chunk is entered once per entry face (a chunk reached first through a wall may
-//! connect onwards from another face). Chunks whose graph is unknown (not generated
-//! yet) count as open on every face, so loading a chunk can only hide others; the
-//! camera's own chunk counts as open too (the eye may be anywhere in it).
+//! A chunk may be entered through several faces (a chunk reached first through a wall
+//! may connect onwards from another face); each of its faces is left at most once.
+//! Chunks whose graph is unknown (not generated yet) count as open on every face, so
+//! loading a chunk can only hide others; the camera's own chunk counts as open too
+//! (the eye may be anywhere in it).
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 
@@ -213,7 +214,7 @@ pub fn face_graph(chunk: &Chunk, buffers: &mut MeshBuffers) -> FaceGraph {
 pub struct Reach {
     min: ChunkPos,
     size: [i32; 3],
-    /// Per chunk: bits 0..6 = entered through that face, bit 6 = reached.
+    /// Per chunk: bits 0..6 = left through that face, bit 6 = reached.
     state: Vec<u8>,
 }
 
@@ -292,17 +293,9 @@ pub fn reachable(
     // Local coordinates of the camera's chunk, and index strides, per axis.
     let cam = [r, below, r];
     let stride = [1, (size[0] * size[2]) as usize, size[0] as usize];
-    // Each entry: a chunk's index, its local coordinates and the face it was entered
-    // through (6: the start, open on every face). Breadth first: the order does not
-    // change what is reached, but near chunks first keeps the memory accesses close.
-    let mut queue = std::collections::VecDeque::new();
-    let start = reach
-        .index(camera)
-        .expect("the camera's chunk is in its box");
-    reach.state[start] = REACHED | 0x3f;
-    queue.push_back((start, cam, 6u8));
-    while let Some((i, local, entry)) = queue.pop_front() {
-        // Exits that step away from the camera and stay in the box ...
+    // The faces of the chunk at `local` that step away from the camera and stay in
+    // the box.
+    let away = |local: [i32; 3]| {
         let mut exits = 0u8;
         for axis in 0..3 {
             let c = local[axis];
@@ -313,10 +306,21 @@ pub fn reachable(
                 exits |= 2 << (2 * axis);
             }
         }
-        // ... and that the entry face connects to.
-        if entry != 6 {
-            exits &= (graphs[i].0 >> (6 * entry)) as u8;
-        }
+        exits
+    };
+    // Each entry: a chunk's index, its local coordinates and the exits to take from
+    // it that no earlier entry took (a chunk's state keeps the exits taken: leaving
+    // by the same face again leads to the same state). Breadth first: the order does
+    // not change what is reached, but near chunks first keeps the memory accesses
+    // close.
+    let mut queue = std::collections::VecDeque::new();
+    let start = reach
+        .index(camera)
+        .expect("the camera's chunk is in its box");
+    let exits = away(cam);
+    reach.state[start] = REACHED | exits;
+    queue.push_back((start, cam, exits));
+    while let Some((i, local, mut exits)) = queue.pop_front() {
         while exits != 0 {
             let exit = exits.trailing_zeros() as usize;
             exits &= exits - 1;
@@ -329,11 +333,14 @@ pub fn reachable(
                 next[axis] -= 1;
                 i - stride[axis]
             };
-            // Entered through the face opposite to the exit (faces pair as 0-1, 2-3, 4-5).
-            let face = exit as u8 ^ 1;
-            if reach.state[j] & (1 << face) == 0 {
-                reach.state[j] |= REACHED | 1 << face;
-                queue.push_back((j, next, face));
+            // Entered through the face opposite to the exit (faces pair as 0-1, 2-3,
+            // 4-5); onwards through the faces that one connects to.
+            let entry = exit ^ 1;
+            let onwards = (graphs[j].0 >> (6 * entry)) as u8 & away(next);
+            let new = onwards & !reach.state[j] & 0x3f;
+            reach.state[j] |= REACHED | new;
+            if new != 0 {
+                queue.push_back((j, next, new));
             }
         }
     }
