@@ -85,6 +85,11 @@ pub fn eye_ray(player: &Player) -> (DVec3, Vec3) {
     )
 }
 
+/// The block holding a player's eye.
+pub(crate) fn eye_block(player: &Player) -> BlockPos {
+    BlockPos::containing_f64(eye_ray(player).0.to_array())
+}
+
 /// The first solid block along a ray from `origin` (world coordinates) within
 /// [`REACH`], through air and water; the ray stops at unloaded chunks. Traced from the
 /// block holding the origin, so it is exact anywhere in the world.

@@ -6,12 +6,12 @@ use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
+use terravox_voxel::{Block, CHUNK, ChunkPos};
 
 use crate::GameSystems;
 use crate::chunk_material::{ChunkMaterials, surface_to_mesh};
 use crate::config::{AutoScreenshot, ViewDistance};
-use crate::editing::{Target, eye_ray};
+use crate::editing::{Target, eye_block};
 use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
 use crate::player::{Player, PlayerCamera, Spawn};
@@ -280,8 +280,9 @@ fn detect_underwater(
     mut underwater: ResMut<Underwater>,
 ) {
     let Ok(player) = player.single() else { return };
-    let block = BlockPos::containing_f64(eye_ray(player).0.to_array());
-    underwater.set_if_neq(Underwater(chunks.block(block) == Some(Block::Water)));
+    underwater.set_if_neq(Underwater(
+        chunks.block(eye_block(player)) == Some(Block::Water),
+    ));
 }
 
 /// The player's lantern: a warm point light at the eye, lit while the eye is in a
@@ -316,8 +317,7 @@ fn light_lantern(
     mut lanterns: Query<&mut PointLight, With<Lantern>>,
 ) {
     let Ok(player) = player.single() else { return };
-    let eye = BlockPos::containing_f64(eye_ray(player).0.to_array());
-    let lit = chunks.block(eye) == Some(Block::CaveAir);
+    let lit = chunks.block(eye_block(player)) == Some(Block::CaveAir);
     let intensity = if lit {
         LANTERN * SkyKind::light_scale(kind.as_deref())
     } else {

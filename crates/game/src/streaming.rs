@@ -24,7 +24,7 @@ use terravox_worldgen::Generator;
 
 use crate::GameSystems;
 use crate::config::ViewDistance;
-use crate::editing::eye_ray;
+use crate::editing::eye_block;
 use crate::player::Player;
 use crate::world::{
     ActiveWorld, ChunkResult, Chunks, LoadedChunk, ReloadChunks, Remeshed, StreamCenter,
@@ -329,7 +329,7 @@ fn walk_culling(
     if culling.off {
         return;
     }
-    let camera = ChunkPos::containing_f64(eye_ray(player).0.to_array());
+    let camera = eye_block(player).to_chunk().0;
     let c = culling.bypass_change_detection();
     c.frames += 1;
     let loads_due = c.loaded && c.frames >= WALK_AFTER_LOADS;

@@ -594,17 +594,7 @@ impl DensityGen {
         let n = lat.nxz;
         let empty = |ti: usize, tk: usize, tj: usize| {
             !all_solid && ti + 1 < n && tk + 1 < n && tj + 1 < lat.ny && {
-                let idx = |i, k, j| (j * n + k) * n + i;
-                let corners = [
-                    idx(ti, tk, tj),
-                    idx(ti + 1, tk, tj),
-                    idx(ti, tk + 1, tj),
-                    idx(ti + 1, tk + 1, tj),
-                    idx(ti, tk, tj + 1),
-                    idx(ti + 1, tk, tj + 1),
-                    idx(ti, tk + 1, tj + 1),
-                    idx(ti + 1, tk + 1, tj + 1),
-                ];
+                let corners = CORNERS.map(|(di, dk, dj)| ((tj + dj) * n + tk + dk) * n + ti + di);
                 cell_sign(&field.sign, corners) == Some(Sign::Empty)
             }
         };
