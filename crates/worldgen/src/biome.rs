@@ -99,6 +99,19 @@ impl Biome {
             .filter(|_| trunk.present(looks.trees, density))
     }
 
+    /// The crown block of the woods covering a far column `(x, z)` of this biome
+    /// (for coarse chunks, whose cells are wider than a tree): `None` outside woods.
+    pub(crate) fn canopy(self, seed: u64, x: i32, z: i32) -> Option<Block> {
+        let t = Trunk {
+            x,
+            z,
+            hash: column_hash(seed, x, z),
+        };
+        t.species(self.looks().species)
+            .filter(|_| self.is_wooded())
+            .map(|s| s.crown())
+    }
+
     pub(crate) const fn looks(self) -> &'static Looks {
         &LOOKS[self as usize]
     }

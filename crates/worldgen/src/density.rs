@@ -20,6 +20,8 @@
 //! columns each side and [`TALLEST`] more blocks below, where the trunks of trees
 //! reaching into it stand.
 
+mod coarse;
+
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, PADDED_VOLUME};
 
 use crate::biome::{self, Biome, Kind};

@@ -15,6 +15,8 @@
 //! big islands (whose middles rise into mountains: `+ boost * (1 - g)^2`), islands
 //! are ellipses at any angle, and biomes come from the height band and the climate.
 
+mod coarse;
+
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, dense_array, padded_index};
 
 use crate::biome::{self, Biome, Kind};

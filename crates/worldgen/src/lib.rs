@@ -21,6 +21,7 @@ pub mod config;
 mod density;
 mod fbm;
 mod islands;
+pub mod lod;
 pub mod map;
 pub mod params;
 pub mod presets;
@@ -37,6 +38,7 @@ pub use config::{
     SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
 };
 pub use islands::Island;
+pub use lod::{LodPos, MAX_LEVEL};
 pub use presets::LoadError;
 pub use seed::Seed;
 pub use trees::Species;
@@ -144,6 +146,26 @@ impl Generator {
         match &self.kind {
             Kind::Density(g) => g.generate(pos),
             Kind::Islands(g) => g.generate(pos),
+        }
+    }
+
+    /// The chunk `lod` of any level of detail ([`lod`]): [`Generator::generate_tinted`]
+    /// at level 0; further out each cell is the generator's verdict at its sample
+    /// point, without caves or edits, trees as leaves, with skirts on its sides.
+    /// Empty air outside the world's bounds.
+    pub fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        if lod.level == 0 {
+            return self.generate_tinted(lod.pos);
+        }
+        let [x, y, z] = lod.origin();
+        let e = lod.edge();
+        let inside = |v: i64, limit: i32| v + e > -(limit as i64) && v < limit as i64;
+        if !(inside(x, WORLD_LIMIT) && inside(z, WORLD_LIMIT) && inside(y, HEIGHT_LIMIT)) {
+            return (Chunk::Uniform(Block::Air), None);
+        }
+        match &self.kind {
+            Kind::Density(g) => g.generate_coarse(lod),
+            Kind::Islands(g) => g.generate_coarse(lod),
         }
     }
 

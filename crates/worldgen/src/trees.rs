@@ -60,6 +60,18 @@ impl Species {
         }
     }
 
+    /// The block of its crown (a cactus is all cactus), which stands for the whole
+    /// tree far away.
+    pub(crate) fn crown(self) -> Block {
+        match self {
+            Species::Oak => Block::OakLeaves,
+            Species::Birch => Block::BirchLeaves,
+            Species::Spruce => Block::SpruceLeaves,
+            Species::Acacia => Block::AcaciaLeaves,
+            Species::Cactus => Block::Cactus,
+        }
+    }
+
     /// The blocks of one tree of this species relative to its soil block, shape chosen
     /// by `variant`: `(dx, dy, dz, block)`, trunk first.
     pub(crate) fn blocks(self, variant: u64, out: &mut Vec<([i32; 3], Block)>) {

@@ -1,0 +1,274 @@
+//! Coarse chunks of the density field ([`crate::lod`]): the verdict of the field at
+//! each cell's sample point, from the same lattice nodes a full-detail chunk uses.
+
+use terravox_voxel::{CHUNK, Chunk, ColumnTints, PADDED};
+
+use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
+use crate::biome;
+use crate::climate::ColumnShape;
+use crate::lod::{self, CoarseColumn, LodPos, Look};
+use crate::trees;
+
+/// Margin (in blocks) kept by the bounds that decide a node without noise.
+const MARGIN: f64 = 1e-3;
+
+/// The lattice coordinates one axis of a coarse chunk needs, and for each padded
+/// cell its two nodes (indices into `nodes`) and the interpolation fraction.
+struct Axis {
+    nodes: Vec<i32>,
+    cells: [(usize, usize, f64); PADDED],
+}
+
+impl Axis {
+    fn new(samples: &[i32; PADDED], step: i32) -> Self {
+        let mut nodes: Vec<i32> = samples
+            .iter()
+            .flat_map(|&v| {
+                let base = v.div_euclid(step) * step;
+                [base, if v == base { base } else { base.saturating_add(step) }]
+            })
+            .collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let at = |v: i32| nodes.binary_search(&v).unwrap_or(0);
+        let cells = std::array::from_fn(|i| {
+            let v = samples[i];
+            let base = v.div_euclid(step) * step;
+            let t = v.rem_euclid(step) as f64 / step as f64;
+            let far = if t == 0.0 { base } else { base.saturating_add(step) };
+            (at(base), at(far), t)
+        });
+        Self { nodes, cells }
+    }
+}
+
+/// What is known of a lattice node: its sign proven by bounds, or its exact value.
+#[derive(Clone, Copy, PartialEq)]
+enum Node {
+    Unknown,
+    Solid,
+    Empty,
+    Value(f64),
+}
+
+impl DensityGen {
+    /// The coarse chunk `lod` (level at least 1) and its tints.
+    pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        let cell = lod.cell();
+        let [ox, oy, oz] = lod.origin();
+        let (xs, ys, zs) = (
+            lod::samples(ox, cell),
+            lod::samples(oy, cell),
+            lod::samples(oz, cell),
+        );
+        let (ax, ay, az) = (
+            Axis::new(&xs, STEP_XZ),
+            Axis::new(&ys, STEP_Y),
+            Axis::new(&zs, STEP_XZ),
+        );
+        let (nx, nz) = (ax.nodes.len(), az.nodes.len());
+        // The column fields over the chunk (and the biome points of its columns).
+        let (x0, x1) = (ax.nodes[0].min(xs[0]), ax.nodes[nx - 1].max(xs[PADDED - 1]));
+        let (z0, z1) = (az.nodes[0].min(zs[0]), az.nodes[nz - 1].max(zs[PADDED - 1]));
+        let grid = self.fields.as_ref().map(|f| f.grid(x0, z0, x1, z1));
+        let shapes: Vec<ColumnShape> = match &grid {
+            Some(g) => (0..nx * nz)
+                .map(|p| self.shape(&g.at(ax.nodes[p % nx], az.nodes[p / nx])))
+                .collect(),
+            None => vec![self.flat; nx * nz],
+        };
+        let thr = self.cfg.threshold;
+        let (highest, lowest) = ColumnShape::bounds(shapes.iter(), thr);
+        let (bottom, top) = (ys[0] as f64, ys[PADDED - 1] as f64);
+        let solid_all = top < lowest - 1.0;
+        let empty_all = bottom > highest + 1.0;
+
+        let mut nodes = vec![Node::Unknown; nx * nz * ay.nodes.len()];
+        let mut columns = Vec::with_capacity(PADDED * PADDED);
+        let nature = self.nature.as_ref().filter(|_| grid.is_some());
+        for (k, &z) in zs.iter().enumerate() {
+            for (i, &x) in xs.iter().enumerate() {
+                let solid = if solid_all {
+                    (1 << PADDED) - 1
+                } else if empty_all {
+                    0
+                } else {
+                    let mut bits = 0u64;
+                    for j in 0..PADDED {
+                        let v = self.coarse_verdict(&ax, &ay, &az, [i, j, k], &shapes, &mut nodes);
+                        bits |= (v as u64) << j;
+                    }
+                    bits
+                };
+                let look = match (nature, &grid) {
+                    (Some(n), Some(g)) => {
+                        let b = self.biome(&g.at(x, z));
+                        Look::Biome(biome::kind(b, biome::column_hash(n.seed, x, z)))
+                    }
+                    _ => Look::Plain,
+                };
+                let tree = match (look, nature) {
+                    (Look::Biome(k), Some(n)) if lod.level >= 3 && n.tree_density > 0.0 => {
+                        biome::biome_of(k).canopy(n.seed, x, z)
+                    }
+                    _ => None,
+                };
+                columns.push(CoarseColumn { solid, look, tree });
+            }
+        }
+        if let Some(n) = nature.filter(|n| n.tree_density > 0.0 && lod.level < 3) {
+            let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
+            for t in trees::trunks(n.seed, n.tree_spacing, xs[0], zs[0], last(&xs), last(&zs)) {
+                let (i, k) = ((t.x - xs[0]) / cell, (t.z - zs[0]) / cell);
+                let c = &mut columns[lod::column(i - 1, k - 1)];
+                if let Look::Biome(kind) = c.look {
+                    if c.tree.is_none() {
+                        c.tree = biome::biome_of(kind).tree(&t, n.tree_density).map(|s| s.crown());
+                    }
+                }
+            }
+        }
+        let tints = lod::tints(&columns);
+        lod::assemble(lod, self.surface, &columns, tints)
+    }
+
+    /// Whether padded cell `[i, j, k]` is solid: the field at its sample point, as a
+    /// full-detail chunk finds it (bounds, then octave by octave, then the exact
+    /// trilinear interpolation of the lattice nodes around it).
+    fn coarse_verdict(
+        &self,
+        ax: &Axis,
+        ay: &Axis,
+        az: &Axis,
+        [i, j, k]: [usize; 3],
+        shapes: &[ColumnShape],
+        nodes: &mut [Node],
+    ) -> bool {
+        let (nx, nz) = (ax.nodes.len(), az.nodes.len());
+        let ((xa, xb, tx), (ya, yb, ty), (za, zb, tz)) = (ax.cells[i], ay.cells[j], az.cells[k]);
+        let index = |x: usize, y: usize, z: usize| (y * nz + z) * nx + x;
+        let corners = [
+            (xa, za, ya),
+            (xb, za, ya),
+            (xa, zb, ya),
+            (xb, zb, ya),
+            (xa, za, yb),
+            (xb, za, yb),
+            (xa, zb, yb),
+            (xb, zb, yb),
+        ];
+        let exact = tx != 0.0 || ty != 0.0 || tz != 0.0;
+        // Bounds alone first.
+        let mut known = [Node::Unknown; 8];
+        for (c, &(x, z, y)) in corners.iter().enumerate() {
+            let p = index(x, y, z);
+            if nodes[p] == Node::Unknown {
+                nodes[p] = self.bound(&shapes[z * nx + x], ay.nodes[y] as f64);
+            }
+            known[c] = nodes[p];
+        }
+        if known.iter().all(|&n| n == Node::Solid) {
+            return true;
+        }
+        if known.iter().all(|&n| n == Node::Empty) {
+            return false;
+        }
+        if !exact {
+            // A lattice node: its sign, octave by octave.
+            let (x, z, y) = corners[0];
+            let p = index(x, y, z);
+            let world = (
+                ax.nodes[x] as f64,
+                ay.nodes[y] as f64,
+                az.nodes[z] as f64,
+            );
+            let s = &shapes[z * nx + x];
+            return match nodes[p] {
+                Node::Solid => true,
+                Node::Empty => false,
+                Node::Value(v) => v > 0.0,
+                Node::Unknown => {
+                    let n = self.node_sign(s, world);
+                    nodes[p] = n;
+                    n == Node::Solid || matches!(n, Node::Value(v) if v > 0.0)
+                }
+            };
+        }
+        let mut c = [0.0; 8];
+        for (v, &(x, z, y)) in c.iter_mut().zip(&corners) {
+            let p = index(x, y, z);
+            *v = match nodes[p] {
+                Node::Value(v) => v,
+                _ => {
+                    let world = (
+                        ax.nodes[x] as f64,
+                        ay.nodes[y] as f64,
+                        az.nodes[z] as f64,
+                    );
+                    let v = self.node_value(&shapes[z * nx + x], world);
+                    nodes[p] = Node::Value(v);
+                    v
+                }
+            };
+        }
+        let lo = lerp(lerp(c[0], c[1], tx), lerp(c[2], c[3], tx), tz);
+        let hi = lerp(lerp(c[4], c[5], tx), lerp(c[6], c[7], tx), tz);
+        if lo > 0.0 && hi > 0.0 {
+            true
+        } else if lo > 0.0 || hi > 0.0 {
+            lerp(lo, hi, ty) > 0.0
+        } else {
+            false
+        }
+    }
+
+    /// A node's sign from its column's bounds alone (`|n| <= 1`), if they decide it.
+    fn bound(&self, s: &ColumnShape, y: f64) -> Node {
+        let thr = self.cfg.threshold;
+        if s.lowest(thr) - y > MARGIN {
+            Node::Solid
+        } else if s.highest(thr) - y < -MARGIN {
+            Node::Empty
+        } else {
+            Node::Unknown
+        }
+    }
+
+    /// `density - threshold` at a lattice node: every octave summed in order, as a
+    /// full-detail chunk sums them.
+    fn node_value(&self, s: &ColumnShape, (x, y, z): (f64, f64, f64)) -> f64 {
+        let mut sum = 0.0;
+        for m in 0..self.fbm.octaves() {
+            sum += self.fbm.octave3(m, x, y, z);
+        }
+        self.value(s, self.fbm.finish(sum), y)
+    }
+
+    /// A node's sign, octave by octave with the bounds full-detail chunks use (the
+    /// octave sum at which the density crosses the threshold, with the same margin),
+    /// or its exact value when every octave was needed.
+    fn node_sign(&self, s: &ColumnShape, (x, y, z): (f64, f64, f64)) -> Node {
+        let amp = self.fbm.rest(0);
+        let slope = s.scale * (1.0 + 0.5 * s.cliff);
+        let root = (y + self.cfg.threshold - s.offset - 0.5 * s.cliff * s.scale) / slope * amp;
+        let eps = 1e-6 * amp;
+        let octaves = self.fbm.octaves();
+        let mut sum = 0.0;
+        for m in 0..octaves {
+            sum += self.fbm.octave3(m, x, y, z);
+            if m + 1 == octaves {
+                break;
+            }
+            let rest = self.fbm.rest(m + 1);
+            if sum - rest > root + eps {
+                return Node::Solid;
+            }
+            if sum + rest < root - eps {
+                return Node::Empty;
+            }
+        }
+        Node::Value(self.value(s, self.fbm.finish(sum), y))
+    }
+}
+
+const _: () = assert!(CHUNK + 2 == PADDED as i32);

@@ -1,0 +1,78 @@
+//! Coarse chunks of the island heightmap ([`crate::lod`]): each coarse column takes
+//! the height of its sample column.
+
+use terravox_voxel::{Block, Chunk, ColumnTints, PADDED};
+
+use super::IslandGen;
+use crate::biome;
+use crate::lod::{self, CoarseColumn, LodPos, Look};
+use crate::trees::{self, TALLEST};
+
+impl IslandGen {
+    /// The coarse chunk `lod` (level at least 1) and its tints.
+    pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        let cell = lod.cell();
+        let [ox, oy, oz] = lod.origin();
+        let (xs, ys, zs) = (
+            lod::samples(ox, cell),
+            lod::samples(oy, cell),
+            lod::samples(oz, cell),
+        );
+        let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
+        let crowns = if self.trees() { TALLEST } else { 0 };
+        if ys[0] > highest + crowns {
+            return lod::assemble(lod, self.surface, &[CoarseColumn::OPEN; PADDED * PADDED], None);
+        }
+        if ys[PADDED - 1] < lowest {
+            return (Chunk::Uniform(Block::Stone), None);
+        }
+        let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
+        let islands =
+            self.islands_near(xs[0] as f64, zs[0] as f64, last(&xs) as f64, last(&zs) as f64);
+        let climate = self
+            .nature
+            .as_ref()
+            .map(|(noise, _)| noise.grid(xs[0], zs[0], xs[PADDED - 1], zs[PADDED - 1]));
+        let mut columns = Vec::with_capacity(PADDED * PADDED);
+        for &z in &zs {
+            for &x in &xs {
+                let h = self.height01(&islands, x as f64, z as f64);
+                let c = self.column_at(h);
+                let solid = ys
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |bits, (j, &y)| bits | ((y <= c.surface) as u64) << j);
+                let look = match &climate {
+                    Some(g) => {
+                        let b = self.biome(h, &g.at(x, z));
+                        Look::Biome(biome::kind(b, biome::column_hash(self.seed, x, z)))
+                    }
+                    None => Look::Bands {
+                        top: c.top,
+                        under: c.under,
+                    },
+                };
+                let tree = match look {
+                    Look::Biome(k) if lod.level >= 3 && self.trees() => {
+                        biome::biome_of(k).canopy(self.seed, x, z)
+                    }
+                    _ => None,
+                };
+                columns.push(CoarseColumn { solid, look, tree });
+            }
+        }
+        if let Some((_, n)) = self.nature.as_ref().filter(|_| self.trees() && lod.level < 3) {
+            for t in trees::trunks(self.seed, n.tree_spacing, xs[0], zs[0], last(&xs), last(&zs)) {
+                let (i, k) = ((t.x - xs[0]) / cell, (t.z - zs[0]) / cell);
+                let c = &mut columns[lod::column(i - 1, k - 1)];
+                if let Look::Biome(kind) = c.look {
+                    if c.tree.is_none() {
+                        c.tree = biome::biome_of(kind).tree(&t, n.tree_density).map(|s| s.crown());
+                    }
+                }
+            }
+        }
+        let tints = lod::tints(&columns);
+        lod::assemble(lod, self.surface, &columns, tints)
+    }
+}
