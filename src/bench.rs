@@ -15,6 +15,9 @@ pub struct BenchArgs {
     /// Preset to measure.
     #[arg(long, default_value = "continents")]
     preset: String,
+    /// Measure only the horizon: loading 4 and 8 km, and a flight across 8 km.
+    #[arg(long)]
+    horizon: bool,
     /// Horizontal radius in chunks of the area generated (like a view distance).
     #[arg(long, default_value_t = 12, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=64))]
     radius: u32,
@@ -29,6 +32,9 @@ fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
 /// Runs the benchmark and prints its figures.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
+    if args.horizon {
+        return horizon(&cfg);
+    }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).
     let centre = match g.find_land(0, 0, 4096) {
@@ -109,7 +115,11 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             m90
         );
     }
-    let options = terravox_game::PlayOptions::new(cfg.clone());
+    // The view alone (the horizon is measured by `--horizon`).
+    let options = terravox_game::PlayOptions {
+        horizon: 0,
+        ..terravox_game::PlayOptions::new(cfg.clone())
+    };
     let (f, mut app) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
     println!(
         "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",
@@ -125,6 +135,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let cave = [x as f64 + 0.5, y as f64, z as f64 + 0.5];
         let options = terravox_game::PlayOptions {
             at: Some(cave),
+            horizon: 0,
             ..terravox_game::PlayOptions::new(cfg.clone())
         };
         let (f, _) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
@@ -210,5 +221,53 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
         f.frame_p99,
         f.frame_max
     );
+    Ok(())
+}
+
+/// `terravox bench --horizon`: the view plus the horizon loaded from a cold start at
+/// 4 and 8 km, figures per ring, and a sprint flight across 8 km counting frames with
+/// a hole.
+fn horizon(cfg: &terravox_worldgen::WorldConfig) -> Result<(), String> {
+    let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+    for blocks in [4096, 8192] {
+        let options = terravox_game::PlayOptions {
+            horizon: blocks,
+            ..terravox_game::PlayOptions::new(cfg.clone())
+        };
+        let (f, mut app) = terravox_game::measure_horizon(options, Duration::from_secs(600))?;
+        println!(
+            "horizon {blocks} blocks (view distance {}): loaded after {:.2} s ({} frames); main-thread time per frame: median {:?}, p99 {:?}, max {:?}; coarse chunk generate + mesh mean {:?}; walk over the levels {:?}",
+            terravox_game::DEFAULT_VIEW_DISTANCE,
+            f.time_to_load.as_secs_f64(),
+            f.frames,
+            f.frame_median,
+            f.frame_p99,
+            f.frame_max,
+            f.per_chunk,
+            f.resolve,
+        );
+        let total: usize = f.rings.iter().map(|r| r.bytes).sum::<usize>() + f.view_bytes;
+        println!("  level 0 (the view): {:.1} MiB of meshes", mib(f.view_bytes));
+        for (i, r) in f.rings.iter().enumerate().filter(|(_, r)| r.chunks > 0) {
+            println!(
+                "  level {} ({}-block cells): {} chunks loaded, {} drawn with faces, {} quads, {:.1} MiB of meshes",
+                i + 1,
+                1 << (i + 1),
+                r.chunks,
+                r.drawn,
+                r.quads,
+                mib(r.bytes)
+            );
+        }
+        println!("  all meshes on the GPU: {:.1} MiB", mib(total));
+        if blocks == 8192 {
+            // Sprint-flying speed: 16 blocks a second, 2.5 times.
+            let fl = terravox_game::measure_flight(&mut app, 8192.0, 40.0)?;
+            println!(
+                "flight across {} blocks at 40 blocks/s: {} frames, {} with a hole ({} spots checked a frame); main-thread time per frame: median {:?}, p99 {:?}",
+                fl.distance, fl.frames, fl.hole_frames, fl.spots, fl.frame_median, fl.frame_p99
+            );
+        }
+    }
     Ok(())
 }

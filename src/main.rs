@@ -81,7 +81,11 @@ struct PlayArgs {
     /// View distance in chunks (4..=32).
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(4..=32))]
     view_distance: Option<u32>,
-    /// Take a screenshot once the view distance is loaded, then exit.
+    /// How far coarse chunks reach, in blocks (0..=8192; default 4096; 0 or anything
+    /// within the view distance: full-detail chunks only).
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=8192))]
+    horizon: Option<u32>,
+    /// Take a screenshot once the view distance and the horizon are loaded, then exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
     /// With --screenshot: wait at least this many frames after loading.
@@ -278,6 +282,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         time: args.time,
         sky: args.sky,
         culling: !args.no_culling,
+        horizon: args.horizon.unwrap_or(terravox_game::DEFAULT_HORIZON),
         ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)

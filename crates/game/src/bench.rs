@@ -180,3 +180,149 @@ pub fn measure_save_loading(
         frame_max: q(1.0),
     })
 }
+
+/// Figures of loading the horizon in a headless game.
+#[derive(Clone, Debug)]
+pub struct HorizonFigures {
+    /// From the first frame until the view and every ring out to the horizon were
+    /// loaded.
+    pub time_to_load: Duration,
+    /// Frames run meanwhile.
+    pub frames: u32,
+    /// Median and 99th percentile main-thread time of one frame.
+    pub frame_median: Duration,
+    /// 99th percentile of the same.
+    pub frame_p99: Duration,
+    /// The slowest frame.
+    pub frame_max: Duration,
+    /// Per level 1 and up: chunks, drawn ones, quads, mesh bytes.
+    pub rings: Vec<crate::RingFigures>,
+    /// Mesh bytes of the full-detail chunks.
+    pub view_bytes: usize,
+    /// Generate + mesh time per coarse chunk, mean.
+    pub per_chunk: Duration,
+    /// Main-thread time of the last walk over the levels.
+    pub resolve: Duration,
+}
+
+/// Whether the view and the horizon are loaded.
+fn horizon_settled(world: &World) -> bool {
+    crate::settled(world) && world.resource::<crate::Horizon>().complete()
+}
+
+/// Loads the view and the horizon of `options` around the spawn in a headless app;
+/// returns the figures and the loaded app.
+pub fn measure_horizon(
+    options: PlayOptions,
+    timeout: Duration,
+) -> Result<(HorizonFigures, App), String> {
+    let mut app = crate::headless_app(options);
+    let (time_to_load, frames) = run_frames(&mut app, timeout, horizon_settled)
+        .map_err(|t| format!("the horizon did not load within {t:?}"))?;
+    let n = frames.len() as u32;
+    let q = quantiles(frames);
+    let h = app.world().resource::<crate::Horizon>();
+    let figures = HorizonFigures {
+        time_to_load,
+        frames: n,
+        frame_median: q(0.5),
+        frame_p99: q(0.99),
+        frame_max: q(1.0),
+        rings: h.rings(),
+        view_bytes: app.world().resource::<Chunks>().mesh_bytes(),
+        per_chunk: h.work / h.finished.max(1) as u32,
+        resolve: h.resolve_time,
+    };
+    Ok((figures, app))
+}
+
+/// Figures of a flight over the horizon.
+#[derive(Clone, Copy, Debug)]
+pub struct FlightFigures {
+    /// Blocks flown.
+    pub distance: f64,
+    /// Frames run.
+    pub frames: u32,
+    /// Frames where some spot inside the horizon had no chunk drawn at any level.
+    pub hole_frames: u32,
+    /// Spots checked each frame.
+    pub spots: usize,
+    /// Median and 99th percentile main-thread time of one frame.
+    pub frame_median: Duration,
+    /// 99th percentile of the same.
+    pub frame_p99: Duration,
+}
+
+/// Flies a loaded headless app (see [`measure_horizon`]) `distance` blocks east at
+/// `speed` blocks a second of real time, and checks every frame that the surface at
+/// spots every 256 blocks inside the horizon is covered by a drawn chunk of some
+/// level (a loaded full-detail chunk, or a drawn coarse one).
+pub fn measure_flight(app: &mut App, distance: f64, speed: f64) -> Result<FlightFigures, String> {
+    let generator = app
+        .world()
+        .resource::<crate::ActiveWorld>()
+        .generator()
+        .clone();
+    let horizon = app.world().resource::<crate::HorizonDistance>().0 as f64;
+    let mut heights = std::collections::HashMap::new();
+    let start = {
+        let mut q = app.world_mut().query::<&mut Player>();
+        let mut p = q.single_mut(app.world_mut()).map_err(|e| e.to_string())?;
+        p.flying = true;
+        p.noclip = true;
+        p.position
+    };
+    let (mut frames, mut holes, mut times) = (0, 0, Vec::new());
+    let mut spots;
+    let t0 = Instant::now();
+    loop {
+        let flown = (t0.elapsed().as_secs_f64() * speed).min(distance);
+        let feet = {
+            let mut q = app.world_mut().query::<&mut Player>();
+            let mut p = q.single_mut(app.world_mut()).map_err(|e| e.to_string())?;
+            p.position = start + bevy::math::DVec3::X * flown;
+            p.position
+        };
+        let t = Instant::now();
+        app.update();
+        times.push(t.elapsed());
+        frames += 1;
+        let world = app.world();
+        let (chunks, h) = (world.resource::<Chunks>(), world.resource::<crate::Horizon>());
+        let r = (horizon / 256.0) as i32;
+        let (cx, cz) = ((feet.x / 256.0).round() as i32, (feet.z / 256.0).round() as i32);
+        let mut missing = 0;
+        spots = 0;
+        for dz in -r..=r {
+            for dx in -r..=r {
+                let (x, z) = ((cx + dx) * 256, (cz + dz) * 256);
+                let (ex, ez) = (x as f64 - feet.x, z as f64 - feet.z);
+                if (ex * ex + ez * ez).sqrt() >= horizon - 64.0 {
+                    continue;
+                }
+                spots += 1;
+                let y = *heights
+                    .entry((x, z))
+                    .or_insert_with(|| generator.surface_height(x, z));
+                let (c, _) = BlockPos::new(x, y, z).to_chunk();
+                if !(chunks.loaded.contains_key(&c) || h.covers(c)) {
+                    missing += 1;
+                }
+            }
+        }
+        holes += u32::from(missing > 0);
+        if flown >= distance {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let q = quantiles(times);
+    Ok(FlightFigures {
+        distance,
+        frames,
+        hole_frames: holes,
+        spots,
+        frame_median: q(0.5),
+        frame_p99: q(0.99),
+    })
+}

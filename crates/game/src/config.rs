@@ -9,6 +9,24 @@ use terravox_worldgen::WorldConfig;
 /// Default view distance in chunks.
 pub const DEFAULT_VIEW_DISTANCE: u32 = 12;
 
+/// The camera's far plane, in blocks: beyond the corners of the chunks at the widest
+/// horizon.
+pub(crate) const FAR_PLANE: f32 = 20_000.0;
+
+/// Default horizon distance in blocks.
+pub const DEFAULT_HORIZON: u32 = 4096;
+
+/// How far coarse chunks reach, in blocks, changeable live: the edge of the
+/// coarsest ring of detail. 0 (or anything within the view) draws full-detail chunks
+/// only.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HorizonDistance(pub u32);
+
+impl HorizonDistance {
+    /// Allowed range.
+    pub const RANGE: std::ops::RangeInclusive<u32> = 0..=8192;
+}
+
 /// An automated screenshot: taken once the view distance is loaded and at least
 /// `frames` frames and `seconds` seconds have passed after that; then the app exits.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,12 +66,14 @@ pub struct PlayOptions {
     /// Cave culling on (the default); off draws and meshes every loaded chunk, to
     /// compare.
     pub culling: bool,
+    /// Horizon distance in blocks ([`HorizonDistance::RANGE`]; 0: none).
+    pub horizon: u32,
 }
 
 impl PlayOptions {
     /// Options for `world` with everything else at its default: view distance 12, no
     /// screenshot, panel closed, edits kept in memory, the default spawn and view, a
-    /// morning, the sky the renderer suits, cave culling on.
+    /// morning, the sky the renderer suits, cave culling on, a 4 km horizon.
     pub fn new(world: WorldConfig) -> Self {
         Self {
             world,
@@ -66,6 +86,7 @@ impl PlayOptions {
             time: None,
             sky: crate::SkyChoice::Auto,
             culling: true,
+            horizon: DEFAULT_HORIZON,
         }
     }
 }
@@ -99,6 +120,9 @@ pub(crate) fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
             options
                 .view_distance
                 .clamp(*ViewDistance::RANGE.start(), *ViewDistance::RANGE.end()),
+        ))
+        .insert_resource(HorizonDistance(
+            options.horizon.min(*HorizonDistance::RANGE.end()),
         ))
         .insert_resource(AutoScreenshot(options.screenshot.clone()))
         .insert_resource(StartView {

@@ -8,7 +8,7 @@
 //! (declared once, below):
 //!
 //! ```text
-//! Input ─▶ Simulate ─▶ Edit ─▶ Persist ─▶ Stream ─▶ Present ─▶ (egui pass)
+//! Input ─▶ Simulate ─▶ Edit ─▶ Persist ─▶ Stream ─▶ Horizon ─▶ Present ─▶ (egui pass)
 //! ```
 //!
 //! # Modules, lowest layer first
@@ -37,6 +37,7 @@ mod chunk_material;
 mod clouds;
 mod config;
 mod editing;
+mod horizon;
 mod mode;
 mod persistence;
 mod physical_sky;
@@ -57,10 +58,14 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
 
 pub use bench::{
-    EditFigures, LoadFigures, StreamingFigures, measure_editing, measure_save_loading,
-    measure_streaming, quantiles,
+    EditFigures, FlightFigures, HorizonFigures, LoadFigures, StreamingFigures, measure_editing,
+    measure_flight, measure_horizon, measure_save_loading, measure_streaming, quantiles,
 };
-pub use config::{DEFAULT_VIEW_DISTANCE, PlayOptions, ScreenshotPlan, ViewDistance};
+pub use config::{
+    DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, HorizonDistance, PlayOptions, ScreenshotPlan,
+    ViewDistance,
+};
+pub use horizon::{CoarseMeshed, Horizon, RingFigures, Rings};
 pub use editing::{HOTBAR, Hotbar, Target, break_block, eye_ray, find_target, place_block};
 pub use persistence::Saves;
 pub use physical_sky::SkyChoice;
@@ -69,7 +74,7 @@ pub use player::{Player, spawn_point, spawn_view};
 pub use signals::ExitOnSignal;
 pub use sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at};
 pub use streaming::{
-    ChunkMeshed, Culling, CullingCounts, StreamStats, should_unload, wanted_chunks,
+    ChunkMeshed, Culling, CullingCounts, StreamStats, in_view, should_unload, wanted_chunks,
 };
 pub use world::{
     ActiveWorld, Chunks, DiscardEdits, EditRefused, Notices, SwitchWorld, WorldBlocks,
@@ -90,6 +95,8 @@ pub enum GameSystems {
     Persist,
     /// Chunk streaming: wanted set, unloading, worker tasks, applying results.
     Stream,
+    /// The coarse rings out to the horizon: wanted set, tasks, what is drawn.
+    Horizon,
     /// Everything drawn: meshes, fog, outline, screenshots, UI bookkeeping.
     Present,
 }
@@ -130,6 +137,7 @@ impl Plugin for GamePlugin {
                 GameSystems::Edit,
                 GameSystems::Persist,
                 GameSystems::Stream,
+                GameSystems::Horizon,
                 GameSystems::Present,
             )
                 .chain(),
@@ -160,6 +168,7 @@ impl Plugin for GamePlugin {
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
                 streaming::plugin(self.options.culling),
+                horizon::plugin,
                 sky::plugin(self.options.time),
             ));
         if !self.headless {

@@ -7,15 +7,17 @@ use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use terravox_voxel::{Block, CHUNK, ChunkPos};
+use terravox_worldgen::LodPos;
 
 use crate::GameSystems;
 use crate::chunk_material::{ChunkMaterials, surface_to_mesh};
-use crate::config::{AutoScreenshot, ViewDistance};
+use crate::config::{AutoScreenshot, HorizonDistance, ViewDistance};
 use crate::editing::{Target, eye_block};
 use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
 use crate::player::{Player, PlayerCamera, Spawn};
 use crate::sky::{SUN_LUX, TimeOfDay, sky_at};
+use crate::horizon::{CoarseMeshed, Horizon};
 use crate::streaming::{ChunkMeshed, Culling};
 use crate::world::{Chunks, RenderOrigin};
 
@@ -30,7 +32,9 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 spawn_chunk_meshes,
+                spawn_coarse_meshes.run_if(on_message::<CoarseMeshed>),
                 cull_chunk_meshes,
+                show_coarse_meshes,
                 follow_render_origin.run_if(resource_changed::<RenderOrigin>),
                 add_fog,
                 add_lantern,
@@ -109,18 +113,85 @@ fn spawn_chunk_meshes(
     }
 }
 
-/// Hides the meshes of chunks that cave culling hides, when the culling changed or
-/// meshes were added.
+/// A coarse chunk's mesh entity: placed and scaled by its level.
+#[derive(Component, Clone, Copy, Debug)]
+struct CoarseMesh(LodPos);
+
+/// The transform of a coarse chunk's mesh: its cells `2^L` blocks wide, drawn
+/// `2^L - 1` blocks lower so that a cell's top is its sample block's top (see
+/// [`terravox_worldgen::lod`]).
+fn coarse_transform(lod: LodPos, render_origin: &RenderOrigin) -> Transform {
+    let [x, y, z] = lod.origin();
+    let corner = render_origin.local(bevy::math::DVec3::new(x as f64, y as f64, z as f64));
+    let cell = lod.cell() as f32;
+    Transform::from_translation(corner - Vec3::Y * (cell - 1.0)).with_scale(Vec3::splat(cell))
+}
+
+fn spawn_coarse_meshes(
+    mut meshed: MessageReader<CoarseMeshed>,
+    mut horizon: ResMut<Horizon>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    (materials, render_origin): (Res<ChunkMaterials>, Res<RenderOrigin>),
+    mut commands: Commands,
+) {
+    for m in meshed.read() {
+        let Some(loaded) = horizon.loaded.get_mut(&m.lod) else {
+            continue;
+        };
+        for (surface, material) in [(&m.opaque, &materials.opaque), (&m.water, &materials.water)] {
+            if surface.is_empty() {
+                continue;
+            }
+            let (mesh, bounds) = surface_to_mesh(surface);
+            // Far away and wider than the shadow cascades: no shadows. Shown once the
+            // horizon draws it.
+            let e = commands.spawn((
+                Mesh3d(meshes.add(mesh)),
+                MeshMaterial3d(material.clone()),
+                coarse_transform(m.lod, &render_origin),
+                bounds,
+                CoarseMesh(m.lod),
+                bevy::light::NotShadowCaster,
+                Visibility::Hidden,
+            ));
+            loaded.entities.push(e.id());
+        }
+    }
+}
+
+/// Shows the coarse meshes the horizon draws, when what it draws changed or meshes
+/// were added.
+fn show_coarse_meshes(
+    horizon: Res<Horizon>,
+    added: Query<(), Added<CoarseMesh>>,
+    mut meshes: Query<(&CoarseMesh, &mut Visibility)>,
+) {
+    if !horizon.is_changed() && added.is_empty() {
+        return;
+    }
+    for (CoarseMesh(lod), mut visibility) in &mut meshes {
+        let wanted = if horizon.draws(*lod) {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        visibility.set_if_neq(wanted);
+    }
+}
+
+/// Hides the meshes of chunks that cave culling hides or a drawn coarse chunk
+/// covers, when either changed or meshes were added.
 fn cull_chunk_meshes(
     culling: Res<Culling>,
+    horizon: Res<Horizon>,
     added: Query<(), Added<ChunkMesh>>,
     mut meshes: Query<(&ChunkMesh, &mut Visibility)>,
 ) {
-    if !culling.is_changed() && added.is_empty() {
+    if !culling.is_changed() && !horizon.is_changed() && added.is_empty() {
         return;
     }
     for (ChunkMesh(pos), mut visibility) in &mut meshes {
-        let wanted = if culling.hides(*pos) {
+        let wanted = if culling.hides(*pos) || horizon.covers(*pos) {
             Visibility::Hidden
         } else {
             Visibility::Inherited
@@ -132,10 +203,14 @@ fn cull_chunk_meshes(
 /// Moves every chunk mesh when the render origin moved.
 fn follow_render_origin(
     render_origin: Res<RenderOrigin>,
-    mut meshes: Query<(&ChunkMesh, &mut Transform)>,
+    mut meshes: Query<(&ChunkMesh, &mut Transform), Without<CoarseMesh>>,
+    mut coarse: Query<(&CoarseMesh, &mut Transform), Without<ChunkMesh>>,
 ) {
     for (ChunkMesh(pos), mut t) in &mut meshes {
         t.translation = render_origin.block(pos.origin());
+    }
+    for (CoarseMesh(lod), mut t) in &mut coarse {
+        *t = coarse_transform(*lod, &render_origin);
     }
 }
 
@@ -209,11 +284,17 @@ fn update_outline(
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Underwater(pub(crate) bool);
 
-/// The fog of the view distance, the hour and whether the eye is under water: above
-/// water it fades the world into the sky's horizon colour before the view distance
-/// ends; under water it is a dense blue-green, dimmed at night.
+/// How far the world reaches, in blocks: the horizon, or the view distance without
+/// one.
+fn world_reach(view: ViewDistance, horizon: HorizonDistance) -> f32 {
+    (view.0 * CHUNK as u32).max(horizon.0) as f32
+}
+
+/// The fog of the world's reach (`far`, blocks), the hour and whether the eye is
+/// under water: above water it fades the world into the sky's horizon colour before
+/// the world ends; under water it is a dense blue-green, dimmed at night.
 fn fog(
-    view: ViewDistance,
+    far: f32,
     hours: f32,
     underwater: bool,
     kind: Option<&SkyKind>,
@@ -224,7 +305,6 @@ fn fog(
         let c = Color::srgb(0.06 * light, 0.24 * light, 0.32 * light);
         return (c, FogFalloff::Exponential { density: 0.08 });
     }
-    let far = (view.0 * CHUNK as u32) as f32;
     (
         fog_colour(hours, kind),
         FogFalloff::Linear {
@@ -254,19 +334,21 @@ fn add_fog(cameras: Query<Entity, Added<PlayerCamera>>, mut commands: Commands) 
 /// fog added by this frame's commands is set up when it appears, whatever changed
 /// meanwhile.
 fn update_fog(
-    view: Res<ViewDistance>,
+    (view, horizon): (Res<ViewDistance>, Res<HorizonDistance>),
     time: Res<TimeOfDay>,
     underwater: Res<Underwater>,
     kind: Option<Res<SkyKind>>,
     mut fogs: Query<&mut DistanceFog>,
 ) {
     let changed = view.is_changed()
+        || horizon.is_changed()
         || time.is_changed()
         || underwater.is_changed()
         || kind.as_ref().is_some_and(|k| k.is_changed());
     for mut f in &mut fogs {
         if changed || f.is_added() {
-            let (color, falloff) = fog(*view, time.hours, underwater.0, kind.as_deref());
+            let far = world_reach(*view, *horizon);
+            let (color, falloff) = fog(far, time.hours, underwater.0, kind.as_deref());
             f.color = color;
             f.falloff = falloff;
         }
@@ -355,7 +437,7 @@ fn hide_under_water(
 /// the water's fog under water).
 fn apply_sky(
     time: Res<TimeOfDay>,
-    (view, underwater, kind): (Res<ViewDistance>, Res<Underwater>, Option<Res<SkyKind>>),
+    (underwater, kind): (Res<Underwater>, Option<Res<SkyKind>>),
     mut sun: Query<(&mut DirectionalLight, &mut Transform), With<Sun>>,
     mut ambient: ResMut<GlobalAmbientLight>,
     mut clear: ResMut<ClearColor>,
@@ -377,7 +459,7 @@ fn apply_sky(
     // The atmosphere adds its light to the clear colour: there it must be black.
     clear.0 = match kind.as_deref() {
         Some(SkyKind::Physical) if !underwater.0 => Color::BLACK,
-        _ => fog(*view, time.hours, underwater.0, kind.as_deref()).0,
+        _ => fog_colour(time.hours, kind.as_deref()),
     };
 }
 
@@ -391,7 +473,7 @@ struct ScreenshotState {
 
 fn take_auto_screenshot(
     plan: Res<AutoScreenshot>,
-    (chunks, saves, spawn): (Res<Chunks>, Res<Saves>, Res<Spawn>),
+    (chunks, saves, spawn, horizon): (Res<Chunks>, Res<Saves>, Res<Spawn>, Res<Horizon>),
     time: Res<Time>,
     mut state: ResMut<ScreenshotState>,
     camera: Query<(), With<PlayerCamera>>,
@@ -404,7 +486,8 @@ fn take_auto_screenshot(
     if camera.is_empty() {
         return;
     }
-    let settled = spawn.placed() && chunks.fully_loaded() && !saves.loading();
+    let settled =
+        spawn.placed() && chunks.fully_loaded() && !saves.loading() && horizon.complete();
     if state.loaded_at.is_none() && settled {
         info!(
             "view distance loaded after {:.2} s ({} frames)",
@@ -444,7 +527,9 @@ mod tests {
 
     #[test]
     fn fog_fades_into_the_sky_above_water_and_closes_in_below() {
-        let view = ViewDistance(12);
+        let view = world_reach(ViewDistance(12), HorizonDistance(0));
+        assert_eq!(view, 384.0);
+        assert_eq!(world_reach(ViewDistance(12), HorizonDistance(4096)), 4096.0);
         let (color, falloff) = fog(view, 9.0, false, None);
         assert_eq!(color, sky_at(9.0).sky);
         let FogFalloff::Linear { start, end } = falloff else {

@@ -14,8 +14,9 @@ use crate::player::PlayerCamera;
 use crate::render::HiddenUnderwater;
 use crate::sky::{TimeOfDay, sky_at};
 
-/// The dome's radius: inside the camera's far plane (2000), beyond any chunk drawn.
-const RADIUS: f32 = 1900.0;
+/// The dome's radius: inside the camera's far plane, beyond any chunk drawn (the
+/// horizon reaches 8192 blocks, its chunks' corners a little further).
+const RADIUS: f32 = 19_000.0;
 
 /// The dome's mesh.
 #[derive(Resource)]

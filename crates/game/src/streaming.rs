@@ -161,16 +161,24 @@ pub fn wanted_chunks(center: ChunkPos, view: u32) -> Vec<ChunkPos> {
     let mut v = Vec::new();
     for dz in -r..=r {
         for dx in -r..=r {
-            if dx * dx + dz * dz > r * r {
-                continue;
-            }
             for dy in -VERTICAL_RADIUS..=VERTICAL_RADIUS {
-                v.push(ChunkPos::new(center.x + dx, center.y + dy, center.z + dz));
+                let p = ChunkPos::new(center.x + dx, center.y + dy, center.z + dz);
+                if in_view(center, p, view) {
+                    v.push(p);
+                }
             }
         }
     }
     v.sort_by_key(|p| (p.distance_squared(center), *p));
     v
+}
+
+/// Whether chunk `p` is in the view around `center`: within `view` chunks
+/// horizontally (a disc) and [`VERTICAL_RADIUS`] vertically.
+pub fn in_view(center: ChunkPos, p: ChunkPos, view: u32) -> bool {
+    let (dx, dz) = ((p.x - center.x) as i64, (p.z - center.z) as i64);
+    let r = view as i64;
+    dx * dx + dz * dz <= r * r && (p.y - center.y).abs() <= VERTICAL_RADIUS
 }
 
 /// Whether a loaded chunk is far enough to unload: beyond view + margin horizontally,
@@ -254,6 +262,8 @@ fn clear_on_world_change(
     chunks.reload.clear();
     chunks.wanted_for = None;
     chunks.started_up_to = 0;
+    chunks.kept.clear();
+    chunks.changes += 1;
 }
 
 fn update_wanted(center: Res<StreamCenter>, view: Res<ViewDistance>, mut chunks: ResMut<Chunks>) {
@@ -279,10 +289,11 @@ fn unload_far_chunks(
         .loaded
         .keys()
         .copied()
-        .filter(|&p| should_unload(c, p, view.0))
+        .filter(|&p| should_unload(c, p, view.0) && !chunks.kept.contains(&p))
         .collect();
     if !far.is_empty() {
         culling.bypass_change_detection().opened = true;
+        chunks.changes += 1;
     }
     for p in far {
         chunks.remesh.remove(&p);
@@ -457,6 +468,7 @@ fn poll_remesh_tasks(
             }
             lc.meshed = true;
             lc.has_faces = !r.opaque.is_empty() || !r.water.is_empty();
+            lc.bytes = r.opaque.gpu_bytes() + r.water.gpu_bytes();
             // Sent even when empty, so the old mesh is removed.
             meshed.write(ChunkMeshed {
                 pos,
@@ -523,9 +535,11 @@ fn apply_ready_chunks(
                 graph: r.graph,
                 meshed: r.meshed,
                 has_faces,
+                bytes: r.opaque.gpu_bytes() + r.water.gpu_bytes(),
             },
         );
         culling.bypass_change_detection().loaded = true;
+        chunks.changes += 1;
         if has_faces || replaces {
             uploads += 1;
             meshed.write(ChunkMeshed {

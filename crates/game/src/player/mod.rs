@@ -195,7 +195,7 @@ fn spawn_player(
                 PlayerCamera,
                 Projection::Perspective(PerspectiveProjection {
                     fov: 75f32.to_radians(),
-                    far: 2000.0,
+                    far: crate::config::FAR_PLANE,
                     ..default()
                 }),
                 Transform::from_xyz(0.0, EYE, 0.0),

@@ -53,6 +53,8 @@ pub(crate) struct LoadedChunk {
     pub meshed: bool,
     /// Whether its mesh has faces (whether anything draws it).
     pub has_faces: bool,
+    /// Its mesh's bytes on the GPU (vertices and indices).
+    pub bytes: usize,
 }
 
 /// What a remesh task returns.
@@ -116,9 +118,25 @@ pub struct Chunks {
     /// Every wanted chunk before this index was started (is loaded, in flight or
     /// ready): task spawning goes on from here. Reset whenever work is dropped.
     pub(crate) started_up_to: usize,
+    /// Chunks no longer wanted that still cover their place on screen because the
+    /// coarse chunk replacing them is not loaded yet (set by the horizon): not
+    /// unloaded.
+    pub(crate) kept: HashSet<ChunkPos>,
+    /// Bumped whenever chunks load or unload.
+    pub(crate) changes: u64,
 }
 
 impl Chunks {
+    /// Mesh bytes of the loaded chunks on the GPU.
+    pub fn mesh_bytes(&self) -> usize {
+        self.loaded.values().map(|c| c.bytes).sum()
+    }
+
+    /// Whether every wanted chunk has started (is loaded, in flight or ready).
+    pub(crate) fn all_started(&self) -> bool {
+        self.started_up_to >= self.wanted.len() && self.reload.is_empty()
+    }
+
     /// The block at a world position, if its chunk is loaded.
     pub fn block(&self, p: BlockPos) -> Option<Block> {
         let (c, l) = p.to_chunk();

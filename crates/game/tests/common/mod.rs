@@ -17,10 +17,12 @@ pub fn world(preset: &str, seed: &str) -> WorldConfig {
         .with_seed(Seed::new(seed))
 }
 
-/// A headless game of `world` with view distance 4 and edits kept in memory.
+/// A headless game of `world` with view distance 4, no horizon and edits kept in
+/// memory.
 pub fn app(world: WorldConfig) -> App {
     terravox_game::headless_app(PlayOptions {
         view_distance: 4,
+        horizon: 0,
         ..PlayOptions::new(world)
     })
 }

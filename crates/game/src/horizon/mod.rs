@@ -1,0 +1,454 @@
+//! The horizon: coarse chunks (levels of detail, [`terravox_worldgen::lod`]) in rings
+//! around the full-detail view, out to the horizon distance ([`HorizonDistance`]).
+//!
+//! Which chunk of which level covers each place comes from [`rings`]. Coarse chunks
+//! are generated and meshed on worker tasks once every full-detail chunk has
+//! started, finer levels first and nearest first. What is drawn is decided by a walk
+//! over the tree of levels ([`Horizon::resolve`]): a wanted chunk is drawn once it
+//! is loaded; until then whatever covered its place before stays drawn (a coarser
+//! chunk, or all of its finer ones), so moving never opens a hole; a chunk is
+//! unloaded only when nothing needs it to cover a place. Far levels ignore edits.
+
+pub mod rings;
+
+use std::time::{Duration, Instant};
+
+use bevy::platform::collections::{HashMap, HashSet};
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
+use terravox_voxel::ChunkPos;
+use terravox_worldgen::{Generator, LodPos};
+
+use crate::GameSystems;
+use crate::config::{HorizonDistance, ViewDistance};
+use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
+pub use rings::Rings;
+
+/// Coarse tasks in flight at most.
+const MAX_IN_FLIGHT: usize = 8;
+/// Coarse meshes applied per frame at most.
+const UPLOADS_PER_FRAME: usize = 12;
+/// Frames between walks over the tree while chunks only load.
+const RESOLVE_EVERY: u32 = 4;
+
+/// A loaded coarse chunk.
+pub(crate) struct CoarseChunk {
+    /// Entities drawing it (opaque and water), if it has faces.
+    pub entities: Vec<Entity>,
+    /// Its quads and mesh bytes (vertices and indices as uploaded).
+    pub quads: usize,
+    pub bytes: usize,
+}
+
+/// What a coarse worker task returns.
+pub(crate) struct CoarseResult {
+    lod: LodPos,
+    epoch: u64,
+    opaque: Surface,
+    water: Surface,
+    time: Duration,
+}
+
+/// Sent when a coarse chunk's meshes are ready; the render plugin draws them.
+#[derive(Message)]
+pub struct CoarseMeshed {
+    /// Which chunk.
+    pub lod: LodPos,
+    /// Opaque surface.
+    pub opaque: Surface,
+    /// Water surface.
+    pub water: Surface,
+}
+
+/// The coarse chunks: wanted, loaded, in flight, drawn.
+#[derive(Resource, Default)]
+pub struct Horizon {
+    /// The player's chunk and the rings the wanted set was made for.
+    wanted_for: Option<(ChunkPos, Rings)>,
+    /// Wanted coarse chunks, finer levels and nearer ones first, and as a set.
+    wanted: Vec<LodPos>,
+    wanted_set: HashSet<LodPos>,
+    /// Every wanted chunk before this index was started.
+    started_up_to: usize,
+    pub(crate) loaded: HashMap<LodPos, CoarseChunk>,
+    in_flight: HashMap<LodPos, Task<CoarseResult>>,
+    ready: Vec<CoarseResult>,
+    /// Coarse chunks drawn now.
+    drawn: HashSet<LodPos>,
+    /// Something loaded or unloaded since the last walk, and frames since.
+    dirty: bool,
+    frames: u32,
+    /// Generate + mesh time of every coarse chunk so far, and their count.
+    pub work: Duration,
+    /// Coarse chunks finished.
+    pub finished: u64,
+    /// Main-thread time of the last walk over the tree.
+    pub resolve_time: Duration,
+}
+
+/// Figures of one level: loaded chunks, those with faces, quads and mesh bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RingFigures {
+    /// Loaded chunks of the level.
+    pub chunks: usize,
+    /// Of those, drawn ones with faces.
+    pub drawn: usize,
+    /// Quads of the drawn ones.
+    pub quads: usize,
+    /// Mesh bytes of the loaded ones (on the GPU: vertices and indices).
+    pub bytes: usize,
+}
+
+impl Horizon {
+    /// Whether coarse chunk `lod` is drawn now.
+    pub fn draws(&self, lod: LodPos) -> bool {
+        self.drawn.contains(&lod)
+    }
+
+    /// Whether full-detail chunk `p` is covered by a drawn coarse chunk (so its own
+    /// mesh is hidden).
+    pub fn covers(&self, p: ChunkPos) -> bool {
+        let Some((_, rings)) = self.wanted_for else {
+            return false;
+        };
+        let mut n = LodPos::new(0, p);
+        (1..=rings.top()).any(|_| {
+            n = n.parent();
+            self.drawn.contains(&n)
+        })
+    }
+
+    /// Whether every wanted coarse chunk is loaded.
+    pub fn complete(&self) -> bool {
+        self.wanted.iter().all(|n| self.loaded.contains_key(n))
+    }
+
+    /// Wanted coarse chunks.
+    pub fn wanted(&self) -> &[LodPos] {
+        &self.wanted
+    }
+
+    /// Loaded coarse chunks.
+    pub fn loaded(&self) -> impl Iterator<Item = LodPos> + '_ {
+        self.loaded.keys().copied()
+    }
+
+    /// Chunks in flight (tasks started, not applied).
+    pub fn pending(&self) -> usize {
+        self.in_flight.len() + self.ready.len()
+    }
+
+    /// Per level `1..=5` (index 0 is level 1): loaded chunks, drawn ones, quads and
+    /// mesh bytes.
+    pub fn rings(&self) -> Vec<RingFigures> {
+        let mut v = vec![RingFigures::default(); terravox_worldgen::MAX_LEVEL as usize];
+        for (lod, c) in &self.loaded {
+            let r = &mut v[lod.level as usize - 1];
+            r.chunks += 1;
+            r.bytes += c.bytes;
+            if self.drawn.contains(lod) && c.quads > 0 {
+                r.drawn += 1;
+                r.quads += c.quads;
+            }
+        }
+        v
+    }
+
+    /// The rings the wanted set was made for, if any.
+    pub fn rings_now(&self) -> Option<Rings> {
+        self.wanted_for.map(|(_, r)| r)
+    }
+
+    /// Walks the tree of levels from the top chunks down and decides what is drawn:
+    /// a leaf once loaded; a split chunk's children once all of them cover their
+    /// places, else the chunk itself if it is still loaded. A leaf not loaded yet is
+    /// covered by its old children where all of them are still loaded. Full-detail
+    /// chunks that cover their place while no longer wanted are kept
+    /// ([`Chunks::kept`]).
+    fn resolve(&mut self, chunks: &mut Chunks) {
+        let Some((centre, rings)) = self.wanted_for else {
+            return;
+        };
+        let mut drawn = Vec::new();
+        let mut kept = Vec::new();
+        for root in rings.tree_roots(centre) {
+            self.visit(root, centre, rings, chunks, &mut drawn, &mut kept);
+        }
+        self.drawn = drawn.into_iter().collect();
+        chunks.kept = kept.into_iter().collect();
+    }
+
+    /// Covers the place of `n`; returns whether all of it is covered.
+    fn visit(
+        &self,
+        n: LodPos,
+        centre: ChunkPos,
+        rings: Rings,
+        chunks: &Chunks,
+        drawn: &mut Vec<LodPos>,
+        kept: &mut Vec<ChunkPos>,
+    ) -> bool {
+        if n.level == 0 {
+            return chunks.loaded.contains_key(&n.pos);
+        }
+        if !rings.split(centre, n) {
+            if self.loaded.contains_key(&n) {
+                drawn.push(n);
+                return true;
+            }
+            return self.fallback(n, chunks, drawn, kept);
+        }
+        let (marks, kept_marks) = (drawn.len(), kept.len());
+        let mut all = true;
+        for c in n.children() {
+            all &= self.visit(c, centre, rings, chunks, drawn, kept);
+        }
+        if all {
+            return true;
+        }
+        if self.loaded.contains_key(&n) {
+            drawn.truncate(marks);
+            kept.truncate(kept_marks);
+            drawn.push(n);
+            return true;
+        }
+        false
+    }
+
+    /// Covers the place of `n`, which is not loaded, with what is still loaded of
+    /// its finer chunks, if they cover all of it.
+    fn fallback(
+        &self,
+        n: LodPos,
+        chunks: &Chunks,
+        drawn: &mut Vec<LodPos>,
+        kept: &mut Vec<ChunkPos>,
+    ) -> bool {
+        if n.level == 0 {
+            let here = chunks.loaded.contains_key(&n.pos);
+            if here {
+                kept.push(n.pos);
+            }
+            return here;
+        }
+        let (marks, kept_marks) = (drawn.len(), kept.len());
+        for c in n.children() {
+            let covered = if c.level > 0 && self.loaded.contains_key(&c) {
+                drawn.push(c);
+                true
+            } else {
+                self.fallback(c, chunks, drawn, kept)
+            };
+            if !covered {
+                drawn.truncate(marks);
+                kept.truncate(kept_marks);
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The horizon plugin.
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Horizon>()
+        .add_message::<CoarseMeshed>()
+        .add_systems(
+            Update,
+            (
+                clear_on_world_change.run_if(on_message::<WorldChanged>),
+                update_wanted,
+                spawn_tasks,
+                poll_tasks.run_if(|h: Res<Horizon>| !h.in_flight.is_empty()),
+                apply_ready.run_if(|h: Res<Horizon>| !h.ready.is_empty()),
+                resolve_and_unload,
+            )
+                .chain()
+                .in_set(GameSystems::Horizon),
+        );
+}
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<MeshBuffers> = std::cell::RefCell::new(MeshBuffers::default());
+}
+
+/// Generates and meshes one coarse chunk: the body of a worker task.
+fn build(generator: &Generator, lod: LodPos, epoch: u64) -> CoarseResult {
+    let t0 = Instant::now();
+    let (blocks, tints) = generator.generate_coarse(lod);
+    let (opaque, water) = BUFFERS.with_borrow_mut(|b| {
+        mesh_chunk_tinted(&blocks, tints.as_deref(), b);
+        (b.opaque.clone(), b.water.clone())
+    });
+    CoarseResult {
+        lod,
+        epoch,
+        opaque,
+        water,
+        time: t0.elapsed(),
+    }
+}
+
+fn clear_on_world_change(
+    mut changed: MessageReader<WorldChanged>,
+    mut horizon: ResMut<Horizon>,
+    mut chunks: ResMut<Chunks>,
+    mut commands: Commands,
+) {
+    changed.clear();
+    for (_, c) in horizon.loaded.drain() {
+        for e in c.entities {
+            commands.entity(e).despawn();
+        }
+    }
+    // Dropping a task cancels it.
+    *horizon = Horizon {
+        work: horizon.work,
+        finished: horizon.finished,
+        ..default()
+    };
+    chunks.kept.clear();
+}
+
+fn update_wanted(
+    center: Res<StreamCenter>,
+    view: Res<ViewDistance>,
+    distance: Res<HorizonDistance>,
+    mut horizon: ResMut<Horizon>,
+) {
+    let c = ChunkPos::containing_f64(center.0.to_array());
+    let rings = Rings {
+        view: view.0,
+        horizon: distance.0,
+    };
+    if horizon.wanted_for == Some((c, rings)) {
+        return;
+    }
+    let h = &mut *horizon;
+    h.wanted = rings.leaves(c);
+    h.wanted_set = h.wanted.iter().copied().collect();
+    h.wanted_for = Some((c, rings));
+    h.started_up_to = 0;
+    h.dirty = true;
+    // Tasks for chunks no longer wanted are cancelled.
+    let wanted = &h.wanted_set;
+    h.in_flight.retain(|n, _| wanted.contains(n));
+}
+
+/// Starts coarse tasks once every full-detail chunk has started, finer and nearer
+/// first.
+fn spawn_tasks(world: Res<ActiveWorld>, chunks: Res<Chunks>, mut horizon: ResMut<Horizon>) {
+    if !chunks.all_started() {
+        return;
+    }
+    let pool = AsyncComputeTaskPool::get();
+    let h = &mut *horizon;
+    let mut i = h.started_up_to;
+    while i < h.wanted.len() && h.in_flight.len() < MAX_IN_FLIGHT {
+        let lod = h.wanted[i];
+        i += 1;
+        if h.loaded.contains_key(&lod)
+            || h.in_flight.contains_key(&lod)
+            || h.ready.iter().any(|r| r.lod == lod)
+        {
+            continue;
+        }
+        let generator = world.generator().clone();
+        let epoch = world.epoch();
+        h.in_flight
+            .insert(lod, pool.spawn(async move { build(&generator, lod, epoch) }));
+    }
+    h.started_up_to = i;
+}
+
+fn poll_tasks(mut horizon: ResMut<Horizon>) {
+    let h = &mut *horizon;
+    let mut done = Vec::new();
+    for (lod, task) in h.in_flight.iter_mut() {
+        if let Some(r) = check_ready(task) {
+            done.push((*lod, r));
+        }
+    }
+    for (lod, r) in done {
+        h.in_flight.remove(&lod);
+        h.ready.push(r);
+    }
+}
+
+fn apply_ready(
+    world: Res<ActiveWorld>,
+    mut horizon: ResMut<Horizon>,
+    mut meshed: MessageWriter<CoarseMeshed>,
+) {
+    let h = &mut *horizon;
+    // Finer and nearer first: the order they were wanted in.
+    h.ready.sort_by_key(|r| std::cmp::Reverse(r.lod.level));
+    let mut uploads = 0;
+    while uploads < UPLOADS_PER_FRAME {
+        let Some(r) = h.ready.pop() else { break };
+        h.work += r.time;
+        h.finished += 1;
+        if r.epoch != world.epoch() || !h.wanted_set.contains(&r.lod) {
+            h.started_up_to = 0;
+            continue;
+        }
+        let quads = r.opaque.quads.len() + r.water.quads.len();
+        let bytes = r.opaque.gpu_bytes() + r.water.gpu_bytes();
+        h.loaded.insert(
+            r.lod,
+            CoarseChunk {
+                entities: Vec::new(),
+                quads,
+                bytes,
+            },
+        );
+        h.dirty = true;
+        if quads > 0 {
+            uploads += 1;
+            meshed.write(CoarseMeshed {
+                lod: r.lod,
+                opaque: r.opaque,
+                water: r.water,
+            });
+        }
+    }
+}
+
+/// Walks the tree when something changed (at once when chunks unloaded or the wanted
+/// set moved, else every few frames), unloads coarse chunks that neither are wanted
+/// nor cover a place.
+fn resolve_and_unload(
+    mut horizon: ResMut<Horizon>,
+    mut chunks: ResMut<Chunks>,
+    mut commands: Commands,
+) {
+    let h = horizon.bypass_change_detection();
+    h.frames += 1;
+    let l0_changed = chunks.is_changed();
+    if !(h.dirty || l0_changed) || h.frames < RESOLVE_EVERY {
+        return;
+    }
+    h.frames = 0;
+    h.dirty = false;
+    let start = Instant::now();
+    let before = h.drawn.clone();
+    h.resolve(&mut chunks);
+    let gone: Vec<LodPos> = h
+        .loaded
+        .keys()
+        .copied()
+        .filter(|n| !h.drawn.contains(n) && !h.wanted_set.contains(n))
+        .collect();
+    for n in gone {
+        if let Some(c) = h.loaded.remove(&n) {
+            for e in c.entities {
+                commands.entity(e).despawn();
+            }
+        }
+    }
+    h.resolve_time = start.elapsed();
+    if before != h.drawn {
+        horizon.set_changed();
+    }
+}
