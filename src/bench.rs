@@ -247,7 +247,10 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig) -> Result<(), String> {
             f.resolve,
         );
         let total: usize = f.rings.iter().map(|r| r.bytes).sum::<usize>() + f.view_bytes;
-        println!("  level 0 (the view): {:.1} MiB of meshes", mib(f.view_bytes));
+        println!(
+            "  level 0 (the view): {:.1} MiB of meshes",
+            mib(f.view_bytes)
+        );
         for (i, r) in f.rings.iter().enumerate().filter(|(_, r)| r.chunks > 0) {
             println!(
                 "  level {} ({}-block cells): {} chunks loaded, {} drawn with faces, {} quads, {:.1} MiB of meshes",

@@ -236,6 +236,46 @@ pub fn measure_horizon(
     Ok((figures, app))
 }
 
+/// Spots every 256 blocks (world-aligned) inside the horizon around `feet`, and how
+/// many of them have no chunk drawn at any level at their surface (no loaded
+/// full-detail chunk, no drawn coarse one). `heights` caches the surface heights.
+pub fn holes_in_horizon(
+    world: &World,
+    feet: bevy::math::DVec3,
+    generator: &terravox_worldgen::Generator,
+    heights: &mut std::collections::HashMap<(i32, i32), i32>,
+) -> (usize, usize) {
+    let horizon = world.resource::<crate::HorizonDistance>().0 as f64;
+    let (chunks, h) = (
+        world.resource::<Chunks>(),
+        world.resource::<crate::Horizon>(),
+    );
+    let r = (horizon / 256.0) as i32;
+    let (cx, cz) = (
+        (feet.x / 256.0).round() as i32,
+        (feet.z / 256.0).round() as i32,
+    );
+    let (mut spots, mut missing) = (0, 0);
+    for dz in -r..=r {
+        for dx in -r..=r {
+            let (x, z) = ((cx + dx) * 256, (cz + dz) * 256);
+            let (ex, ez) = (x as f64 - feet.x, z as f64 - feet.z);
+            if (ex * ex + ez * ez).sqrt() >= horizon - 64.0 {
+                continue;
+            }
+            spots += 1;
+            let y = *heights
+                .entry((x, z))
+                .or_insert_with(|| generator.surface_height(x, z));
+            let (c, _) = BlockPos::new(x, y, z).to_chunk();
+            if !(chunks.loaded.contains_key(&c) || h.covers(c)) {
+                missing += 1;
+            }
+        }
+    }
+    (spots, missing)
+}
+
 /// Figures of a flight over the horizon.
 #[derive(Clone, Copy, Debug)]
 pub struct FlightFigures {
@@ -263,7 +303,6 @@ pub fn measure_flight(app: &mut App, distance: f64, speed: f64) -> Result<Flight
         .resource::<crate::ActiveWorld>()
         .generator()
         .clone();
-    let horizon = app.world().resource::<crate::HorizonDistance>().0 as f64;
     let mut heights = std::collections::HashMap::new();
     let start = {
         let mut q = app.world_mut().query::<&mut Player>();
@@ -287,29 +326,8 @@ pub fn measure_flight(app: &mut App, distance: f64, speed: f64) -> Result<Flight
         app.update();
         times.push(t.elapsed());
         frames += 1;
-        let world = app.world();
-        let (chunks, h) = (world.resource::<Chunks>(), world.resource::<crate::Horizon>());
-        let r = (horizon / 256.0) as i32;
-        let (cx, cz) = ((feet.x / 256.0).round() as i32, (feet.z / 256.0).round() as i32);
-        let mut missing = 0;
-        spots = 0;
-        for dz in -r..=r {
-            for dx in -r..=r {
-                let (x, z) = ((cx + dx) * 256, (cz + dz) * 256);
-                let (ex, ez) = (x as f64 - feet.x, z as f64 - feet.z);
-                if (ex * ex + ez * ez).sqrt() >= horizon - 64.0 {
-                    continue;
-                }
-                spots += 1;
-                let y = *heights
-                    .entry((x, z))
-                    .or_insert_with(|| generator.surface_height(x, z));
-                let (c, _) = BlockPos::new(x, y, z).to_chunk();
-                if !(chunks.loaded.contains_key(&c) || h.covers(c)) {
-                    missing += 1;
-                }
-            }
-        }
+        let missing;
+        (spots, missing) = holes_in_horizon(app.world(), feet, &generator, &mut heights);
         holes += u32::from(missing > 0);
         if flown >= distance {
             break;

@@ -58,15 +58,16 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
 
 pub use bench::{
-    EditFigures, FlightFigures, HorizonFigures, LoadFigures, StreamingFigures, measure_editing,
-    measure_flight, measure_horizon, measure_save_loading, measure_streaming, quantiles,
+    EditFigures, FlightFigures, HorizonFigures, LoadFigures, StreamingFigures, holes_in_horizon,
+    measure_editing, measure_flight, measure_horizon, measure_save_loading, measure_streaming,
+    quantiles,
 };
 pub use config::{
     DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, HorizonDistance, PlayOptions, ScreenshotPlan,
     ViewDistance,
 };
-pub use horizon::{CoarseMeshed, Horizon, RingFigures, Rings};
 pub use editing::{HOTBAR, Hotbar, Target, break_block, eye_ray, find_target, place_block};
+pub use horizon::{CoarseMeshed, Horizon, RingFigures, Rings};
 pub use persistence::Saves;
 pub use physical_sky::SkyChoice;
 pub use player::body::{self, EYE, MoveInput};

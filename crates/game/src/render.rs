@@ -13,11 +13,11 @@ use crate::GameSystems;
 use crate::chunk_material::{ChunkMaterials, surface_to_mesh};
 use crate::config::{AutoScreenshot, HorizonDistance, ViewDistance};
 use crate::editing::{Target, eye_block};
+use crate::horizon::{CoarseMeshed, Horizon};
 use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
 use crate::player::{Player, PlayerCamera, Spawn};
 use crate::sky::{SUN_LUX, TimeOfDay, sky_at};
-use crate::horizon::{CoarseMeshed, Horizon};
 use crate::streaming::{ChunkMeshed, Culling};
 use crate::world::{Chunks, RenderOrigin};
 
@@ -293,12 +293,7 @@ fn world_reach(view: ViewDistance, horizon: HorizonDistance) -> f32 {
 /// The fog of the world's reach (`far`, blocks), the hour and whether the eye is
 /// under water: above water it fades the world into the sky's horizon colour before
 /// the world ends; under water it is a dense blue-green, dimmed at night.
-fn fog(
-    far: f32,
-    hours: f32,
-    underwater: bool,
-    kind: Option<&SkyKind>,
-) -> (Color, FogFalloff) {
+fn fog(far: f32, hours: f32, underwater: bool, kind: Option<&SkyKind>) -> (Color, FogFalloff) {
     let sky = sky_at(hours);
     if underwater {
         let light = 0.25 + 0.75 * (1.0 - sky.night);
@@ -486,8 +481,7 @@ fn take_auto_screenshot(
     if camera.is_empty() {
         return;
     }
-    let settled =
-        spawn.placed() && chunks.fully_loaded() && !saves.loading() && horizon.complete();
+    let settled = spawn.placed() && chunks.fully_loaded() && !saves.loading() && horizon.complete();
     if state.loaded_at.is_none() && settled {
         info!(
             "view distance loaded after {:.2} s ({} frames)",

@@ -35,6 +35,7 @@ use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, padded_
 
 use crate::biome::{self, Kind};
 use crate::surface::Surface;
+use crate::trees;
 
 /// The coarsest level: 32-block cells in 1024-block chunks.
 pub const MAX_LEVEL: u8 = 5;
@@ -103,7 +104,10 @@ impl LodPos {
     pub fn ancestor(self, level: u8) -> Self {
         let s = (level - self.level) as u32;
         let up = |v: i32| v >> s;
-        Self::new(level, ChunkPos::new(up(self.pos.x), up(self.pos.y), up(self.pos.z)))
+        Self::new(
+            level,
+            ChunkPos::new(up(self.pos.x), up(self.pos.y), up(self.pos.z)),
+        )
     }
 
     /// The world position (block units) of the sample point of padded cell
@@ -200,7 +204,9 @@ pub(crate) fn assemble(
             let top = (-1..CHUNK)
                 .rev()
                 .find(|&ly| c.solid >> (ly + 1) & 1 == 1 && c.solid >> (ly + 2) & 1 == 0);
-            let crown = c.tree.filter(|_| top.is_some_and(|t| sample_y(t) >= surface.sea_level));
+            let crown = c
+                .tree
+                .filter(|_| top.is_some_and(|t| sample_y(t) >= surface.sea_level));
             for ly in -1..=CHUNK {
                 let y = sample_y(ly);
                 let i = padded_index(lx, ly, lz);
@@ -236,6 +242,26 @@ pub(crate) fn assemble(
         }
     }
     (Chunk::Dense(blocks), tints)
+}
+
+/// Marks the columns (levels 1 and 2) where a tree's trunk stands in the footprint,
+/// with the crown of the species their biome grows there. `xs` and `zs` are the
+/// sample columns of the padded cells.
+pub(crate) fn plant(
+    columns: &mut [CoarseColumn],
+    (seed, spacing, density): (u64, i32, f64),
+    xs: &[i32; PADDED],
+    zs: &[i32; PADDED],
+    cell: i32,
+) {
+    let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
+    for t in trees::trunks(seed, spacing, xs[0], zs[0], last(xs), last(zs)) {
+        let (i, k) = ((t.x - xs[0]) / cell, (t.z - zs[0]) / cell);
+        let c = &mut columns[column(i - 1, k - 1)];
+        if let (Look::Biome(kind), None) = (c.look, c.tree) {
+            c.tree = biome::biome_of(kind).tree(&t, density).map(|s| s.crown());
+        }
+    }
 }
 
 /// The tints of coarse columns from their biome looks (none for version 1).

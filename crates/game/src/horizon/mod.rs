@@ -25,8 +25,11 @@ use crate::config::{HorizonDistance, ViewDistance};
 use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
 pub use rings::Rings;
 
-/// Coarse tasks in flight at most.
+/// Coarse tasks in flight at most, and while full-detail chunks still wait to
+/// start (the coarse chunk that replaces full-detail ones behind a moving player
+/// must not wait for every chunk ahead).
 const MAX_IN_FLIGHT: usize = 8;
+const MAX_WHILE_STREAMING: usize = 2;
 /// Coarse meshes applied per frame at most.
 const UPLOADS_PER_FRAME: usize = 12;
 /// Frames between walks over the tree while chunks only load.
@@ -79,6 +82,10 @@ pub struct Horizon {
     /// Something loaded or unloaded since the last walk, and frames since.
     dirty: bool,
     frames: u32,
+    /// The wanted set moved since the last walk: walk at once.
+    moved: bool,
+    /// [`Chunks::changes`] at the last walk.
+    chunk_changes: u64,
     /// Generate + mesh time of every coarse chunk so far, and their count.
     pub work: Duration,
     /// Coarse chunks finished.
@@ -217,7 +224,8 @@ impl Horizon {
     }
 
     /// Covers the place of `n`, which is not loaded, with what is still loaded of
-    /// its finer chunks, if they cover all of it.
+    /// its finer chunks (all of them, even where they leave gaps: better than
+    /// nothing); returns whether they cover all of it.
     fn fallback(
         &self,
         n: LodPos,
@@ -232,21 +240,16 @@ impl Horizon {
             }
             return here;
         }
-        let (marks, kept_marks) = (drawn.len(), kept.len());
+        let mut all = true;
         for c in n.children() {
-            let covered = if c.level > 0 && self.loaded.contains_key(&c) {
+            all &= if c.level > 0 && self.loaded.contains_key(&c) {
                 drawn.push(c);
                 true
             } else {
                 self.fallback(c, chunks, drawn, kept)
             };
-            if !covered {
-                drawn.truncate(marks);
-                kept.truncate(kept_marks);
-                return false;
-            }
         }
-        true
+        all
     }
 }
 
@@ -331,21 +334,24 @@ fn update_wanted(
     h.wanted_for = Some((c, rings));
     h.started_up_to = 0;
     h.dirty = true;
+    h.moved = true;
     // Tasks for chunks no longer wanted are cancelled.
     let wanted = &h.wanted_set;
     h.in_flight.retain(|n, _| wanted.contains(n));
 }
 
-/// Starts coarse tasks once every full-detail chunk has started, finer and nearer
-/// first.
+/// Starts coarse tasks, finer and nearer first: a few while full-detail chunks still
+/// wait to start, more once all of them have.
 fn spawn_tasks(world: Res<ActiveWorld>, chunks: Res<Chunks>, mut horizon: ResMut<Horizon>) {
-    if !chunks.all_started() {
-        return;
-    }
+    let most = if chunks.all_started() {
+        MAX_IN_FLIGHT
+    } else {
+        MAX_WHILE_STREAMING
+    };
     let pool = AsyncComputeTaskPool::get();
     let h = &mut *horizon;
     let mut i = h.started_up_to;
-    while i < h.wanted.len() && h.in_flight.len() < MAX_IN_FLIGHT {
+    while i < h.wanted.len() && h.in_flight.len() < most {
         let lod = h.wanted[i];
         i += 1;
         if h.loaded.contains_key(&lod)
@@ -356,8 +362,10 @@ fn spawn_tasks(world: Res<ActiveWorld>, chunks: Res<Chunks>, mut horizon: ResMut
         }
         let generator = world.generator().clone();
         let epoch = world.epoch();
-        h.in_flight
-            .insert(lod, pool.spawn(async move { build(&generator, lod, epoch) }));
+        h.in_flight.insert(
+            lod,
+            pool.spawn(async move { build(&generator, lod, epoch) }),
+        );
     }
     h.started_up_to = i;
 }
@@ -425,12 +433,14 @@ fn resolve_and_unload(
 ) {
     let h = horizon.bypass_change_detection();
     h.frames += 1;
-    let l0_changed = chunks.is_changed();
-    if !(h.dirty || l0_changed) || h.frames < RESOLVE_EVERY {
+    let l0_changed = chunks.changes != h.chunk_changes;
+    if !(h.dirty || l0_changed) || (h.frames < RESOLVE_EVERY && !h.moved) {
         return;
     }
     h.frames = 0;
     h.dirty = false;
+    h.moved = false;
+    h.chunk_changes = chunks.changes;
     let start = Instant::now();
     let before = h.drawn.clone();
     h.resolve(&mut chunks);

@@ -62,19 +62,24 @@ impl Rings {
             return false;
         }
         if n.level == 1 {
-            return n.children().iter().all(|c| in_view(centre, c.pos, self.view));
+            return n
+                .children()
+                .iter()
+                .all(|c| in_view(centre, c.pos, self.view));
         }
         let (h, v) = distance(centre, n);
         h < self.radius(n.level) as f64 && v < (VERTICAL << (n.level - 2)) as f64
     }
 
-    /// The chunks of the top level within the horizon (horizontally) and its vertical
-    /// reach, nearest first.
+    /// The chunks of the top level within the horizon plus one chunk of that level
+    /// (horizontally; so that chunks are loaded before a moving player brings them
+    /// within the horizon) and its vertical reach.
     fn roots(self, centre: ChunkPos) -> Vec<LodPos> {
         let top = self.top();
         let e = (CHUNK as i64) << top;
+        let reach = (self.horizon as i64 + e) as f64;
         let at = |v: i32| ((v as i64 * CHUNK as i64).div_euclid(e)) as i32;
-        let r = (self.horizon as i64 / e + 1) as i32;
+        let r = (reach as i64 / e + 1) as i32;
         let up = ((VERTICAL << (top - 1)) / e + 1) as i32;
         let (cx, cy, cz) = (at(centre.x), at(centre.y), at(centre.z));
         let mut v = Vec::new();
@@ -83,7 +88,7 @@ impl Rings {
                 for dy in -up..=up {
                     let n = LodPos::new(top, ChunkPos::new(cx + dx, cy + dy, cz + dz));
                     let (h, vd) = distance(centre, n);
-                    if h < self.horizon as f64 && vd < (VERTICAL << (top - 1)) as f64 {
+                    if h < reach && vd < (VERTICAL << (top - 1)) as f64 {
                         v.push(n);
                     }
                 }

@@ -8,7 +8,7 @@ use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
 
 use super::generator_form;
 use super::preview::{Preview, show_preview};
-use crate::config::ViewDistance;
+use crate::config::{HorizonDistance, ViewDistance};
 use crate::persistence::Saves;
 use crate::player::Player;
 use crate::sky::TimeOfDay;
@@ -68,7 +68,11 @@ pub(super) fn draw_panel(
     mut contexts: EguiContexts,
     mut state: ResMut<PanelState>,
     (world, saves): (Res<ActiveWorld>, Res<Saves>),
-    (mut view, mut time): (ResMut<ViewDistance>, ResMut<TimeOfDay>),
+    (mut view, mut time, mut horizon): (
+        ResMut<ViewDistance>,
+        ResMut<TimeOfDay>,
+        ResMut<HorizonDistance>,
+    ),
     mut switch: MessageWriter<SwitchWorld>,
     mut preview: ResMut<Preview>,
     player: Query<&Player>,
@@ -220,6 +224,22 @@ pub(super) fn draw_panel(
                         .changed()
                     {
                         view.0 = v;
+                    }
+                    let mut h = horizon.0;
+                    if ui
+                        .add(
+                            egui::Slider::new(&mut h, HorizonDistance::RANGE)
+                                .step_by(256.0)
+                                .text("horizon (blocks)"),
+                        )
+                        .on_hover_text(
+                            "How far coarse chunks reach beyond the view distance (0: none). \
+                             Far levels show the generated world: edits appear only within \
+                             the view distance.",
+                        )
+                        .changed()
+                    {
+                        horizon.0 = h;
                     }
                     ui.horizontal(|ui| {
                         let mut hours = time.hours;

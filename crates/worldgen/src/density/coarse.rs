@@ -7,7 +7,6 @@ use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::biome;
 use crate::climate::ColumnShape;
 use crate::lod::{self, CoarseColumn, LodPos, Look};
-use crate::trees;
 
 /// Margin (in blocks) kept by the bounds that decide a node without noise.
 const MARGIN: f64 = 1e-3;
@@ -25,7 +24,14 @@ impl Axis {
             .iter()
             .flat_map(|&v| {
                 let base = v.div_euclid(step) * step;
-                [base, if v == base { base } else { base.saturating_add(step) }]
+                [
+                    base,
+                    if v == base {
+                        base
+                    } else {
+                        base.saturating_add(step)
+                    },
+                ]
             })
             .collect();
         nodes.sort_unstable();
@@ -35,7 +41,11 @@ impl Axis {
             let v = samples[i];
             let base = v.div_euclid(step) * step;
             let t = v.rem_euclid(step) as f64 / step as f64;
-            let far = if t == 0.0 { base } else { base.saturating_add(step) };
+            let far = if t == 0.0 {
+                base
+            } else {
+                base.saturating_add(step)
+            };
             (at(base), at(far), t)
         });
         Self { nodes, cells }
@@ -117,16 +127,8 @@ impl DensityGen {
             }
         }
         if let Some(n) = nature.filter(|n| n.tree_density > 0.0 && lod.level < 3) {
-            let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
-            for t in trees::trunks(n.seed, n.tree_spacing, xs[0], zs[0], last(&xs), last(&zs)) {
-                let (i, k) = ((t.x - xs[0]) / cell, (t.z - zs[0]) / cell);
-                let c = &mut columns[lod::column(i - 1, k - 1)];
-                if let Look::Biome(kind) = c.look {
-                    if c.tree.is_none() {
-                        c.tree = biome::biome_of(kind).tree(&t, n.tree_density).map(|s| s.crown());
-                    }
-                }
-            }
+            let trees = (n.seed, n.tree_spacing, n.tree_density);
+            lod::plant(&mut columns, trees, &xs, &zs, cell);
         }
         let tints = lod::tints(&columns);
         lod::assemble(lod, self.surface, &columns, tints)
@@ -177,11 +179,7 @@ impl DensityGen {
             // A lattice node: its sign, octave by octave.
             let (x, z, y) = corners[0];
             let p = index(x, y, z);
-            let world = (
-                ax.nodes[x] as f64,
-                ay.nodes[y] as f64,
-                az.nodes[z] as f64,
-            );
+            let world = (ax.nodes[x] as f64, ay.nodes[y] as f64, az.nodes[z] as f64);
             let s = &shapes[z * nx + x];
             return match nodes[p] {
                 Node::Solid => true,
@@ -200,11 +198,7 @@ impl DensityGen {
             *v = match nodes[p] {
                 Node::Value(v) => v,
                 _ => {
-                    let world = (
-                        ax.nodes[x] as f64,
-                        ay.nodes[y] as f64,
-                        az.nodes[z] as f64,
-                    );
+                    let world = (ax.nodes[x] as f64, ay.nodes[y] as f64, az.nodes[z] as f64);
                     let v = self.node_value(&shapes[z * nx + x], world);
                     nodes[p] = Node::Value(v);
                     v

@@ -6,7 +6,7 @@ use terravox_voxel::{Block, Chunk, ColumnTints, PADDED};
 use super::IslandGen;
 use crate::biome;
 use crate::lod::{self, CoarseColumn, LodPos, Look};
-use crate::trees::{self, TALLEST};
+use crate::trees::TALLEST;
 
 impl IslandGen {
     /// The coarse chunk `lod` (level at least 1) and its tints.
@@ -21,14 +21,23 @@ impl IslandGen {
         let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
         let crowns = if self.trees() { TALLEST } else { 0 };
         if ys[0] > highest + crowns {
-            return lod::assemble(lod, self.surface, &[CoarseColumn::OPEN; PADDED * PADDED], None);
+            return lod::assemble(
+                lod,
+                self.surface,
+                &[CoarseColumn::OPEN; PADDED * PADDED],
+                None,
+            );
         }
         if ys[PADDED - 1] < lowest {
             return (Chunk::Uniform(Block::Stone), None);
         }
         let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
-        let islands =
-            self.islands_near(xs[0] as f64, zs[0] as f64, last(&xs) as f64, last(&zs) as f64);
+        let islands = self.islands_near(
+            xs[0] as f64,
+            zs[0] as f64,
+            last(&xs) as f64,
+            last(&zs) as f64,
+        );
         let climate = self
             .nature
             .as_ref()
@@ -61,16 +70,13 @@ impl IslandGen {
                 columns.push(CoarseColumn { solid, look, tree });
             }
         }
-        if let Some((_, n)) = self.nature.as_ref().filter(|_| self.trees() && lod.level < 3) {
-            for t in trees::trunks(self.seed, n.tree_spacing, xs[0], zs[0], last(&xs), last(&zs)) {
-                let (i, k) = ((t.x - xs[0]) / cell, (t.z - zs[0]) / cell);
-                let c = &mut columns[lod::column(i - 1, k - 1)];
-                if let Look::Biome(kind) = c.look {
-                    if c.tree.is_none() {
-                        c.tree = biome::biome_of(kind).tree(&t, n.tree_density).map(|s| s.crown());
-                    }
-                }
-            }
+        if let Some((_, n)) = self
+            .nature
+            .as_ref()
+            .filter(|_| self.trees() && lod.level < 3)
+        {
+            let trees = (self.seed, n.tree_spacing, n.tree_density);
+            lod::plant(&mut columns, trees, &xs, &zs, cell);
         }
         let tints = lod::tints(&columns);
         lod::assemble(lod, self.surface, &columns, tints)

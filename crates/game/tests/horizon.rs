@@ -1,0 +1,369 @@
+//! The horizon: the rings of detail tile the world, seams between levels are closed,
+//! moving never opens a hole, and a world switch drops every ring.
+
+mod common;
+
+use std::collections::HashMap;
+
+use bevy::math::DVec3;
+use common::{app, feet, load, run_until, with_player, world};
+use terravox_game::{Horizon, HorizonDistance, PlayOptions, Rings, holes_in_horizon};
+use terravox_mesher::{Face, MeshBuffers, mesh_chunk_tinted};
+use terravox_voxel::{BlockPos, CHUNK, ChunkPos};
+use terravox_worldgen::{Generator, LodPos, presets};
+
+/// The chunk drawn at block `p` when everything is loaded: the first level, from the
+/// top down, whose chunk there is not split (level 0 inside split level-1 chunks).
+fn leaf(rings: Rings, centre: ChunkPos, p: [i64; 3]) -> LodPos {
+    let (c, _) = BlockPos::new(p[0] as i32, p[1] as i32, p[2] as i32).to_chunk();
+    let mut n = LodPos::new(0, c);
+    for level in (1..=rings.top()).rev() {
+        n = LodPos::new(0, c).ancestor(level);
+        if !rings.split(centre, n) {
+            return n;
+        }
+    }
+    n.children()
+        .into_iter()
+        .find(|k| k.pos == c)
+        .expect("a child of its parent")
+}
+
+#[test]
+fn the_rings_tile_the_world_out_to_the_horizon() {
+    for (view, horizon) in [(12, 4096), (12, 8192), (4, 1024), (6, 3000)] {
+        let rings = Rings { view, horizon };
+        let centre = ChunkPos::new(7, 2, -5);
+        let leaves = rings.leaves(centre);
+        assert!(!leaves.is_empty());
+        let set: std::collections::HashSet<_> = leaves.iter().copied().collect();
+        assert_eq!(set.len(), leaves.len(), "a leaf twice");
+        // Finer levels first, nearer first within a level.
+        assert!(leaves.windows(2).all(|w| w[0].level <= w[1].level));
+        // Every place within the horizon (at the player's height, and 200 blocks
+        // above and below) lies in exactly one drawn chunk: a leaf, or a full-detail
+        // chunk in a split level-1 chunk, which is in the view.
+        let o = centre.origin();
+        let mut seen = 0;
+        for i in 0..4000 {
+            let (a, r) = (
+                i as f64 * 2.399,
+                (i as f64 / 4000.0).sqrt() * horizon as f64,
+            );
+            let p = [
+                o.x as i64 + (r * a.cos()) as i64,
+                o.y as i64 + [0, -200, 200][i % 3],
+                o.z as i64 + (r * a.sin()) as i64,
+            ];
+            let (c, _) = BlockPos::new(p[0] as i32, p[1] as i32, p[2] as i32).to_chunk();
+            let mut holders = 0;
+            for level in 1..=rings.top() {
+                holders += usize::from(set.contains(&LodPos::new(0, c).ancestor(level)));
+            }
+            let full = rings.split(centre, LodPos::new(0, c).ancestor(1));
+            if full {
+                assert!(terravox_game::in_view(centre, c, view), "{c:?}");
+            }
+            holders += usize::from(full);
+            assert_eq!(
+                holders, 1,
+                "{p:?} lies in {holders} drawn chunks ({view}, {horizon})"
+            );
+            seen += 1;
+        }
+        assert_eq!(seen, 4000);
+    }
+    // No horizon within the view: no coarse chunks at all.
+    let rings = Rings {
+        view: 12,
+        horizon: 300,
+    };
+    assert_eq!(rings.top(), 0);
+    assert!(rings.leaves(ChunkPos::new(0, 0, 0)).is_empty());
+}
+
+/// A face of a mesh in world blocks: its box (flat on its axis), its axis and sign,
+/// and whether it is water (drawn from both sides).
+struct WorldFace {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    axis: usize,
+    positive: bool,
+    water: bool,
+}
+
+/// The faces of chunk `n` as the game draws them (coarse cells scaled and lowered).
+fn faces(g: &Generator, n: LodPos, out: &mut Vec<WorldFace>) {
+    let (chunk, tints) = g.generate_coarse(n);
+    let mut b = MeshBuffers::default();
+    mesh_chunk_tinted(&chunk, tints.as_deref(), &mut b);
+    let o = n.origin().map(|v| v as f64);
+    let s = n.cell() as f64;
+    let shift = [0.0, s - 1.0, 0.0];
+    for (surface, water) in [(&b.opaque, false), (&b.water, true)] {
+        for q in &surface.quads {
+            let (axis, positive) = match q.face {
+                Face::PosX => (0, true),
+                Face::NegX => (0, false),
+                Face::PosY => (1, true),
+                Face::NegY => (1, false),
+                Face::PosZ => (2, true),
+                Face::NegZ => (2, false),
+            };
+            let mut lo = [0.0; 3];
+            let mut hi = [0.0; 3];
+            for i in 0..3 {
+                lo[i] = o[i] + q.min[i] as f64 * s - shift[i];
+                hi[i] = o[i] + (q.max[i] as f64 + 1.0) * s - shift[i];
+            }
+            let plane = if positive { hi[axis] } else { lo[axis] };
+            (lo[axis], hi[axis]) = (plane, plane);
+            out.push(WorldFace {
+                lo,
+                hi,
+                axis,
+                positive,
+                water,
+            });
+        }
+    }
+}
+
+/// How far along the ray from `p` along `d` it first meets a face it would see (a
+/// front face, or water), if it does.
+fn first_hit(faces: &[WorldFace], p: [f64; 3], d: [f64; 3]) -> Option<f64> {
+    faces
+        .iter()
+        .filter_map(|f| {
+            let (a, n) = (f.axis, if f.positive { 1.0 } else { -1.0 });
+            if d[a] == 0.0 || (!f.water && d[a] * n >= 0.0) {
+                return None;
+            }
+            let t = (f.lo[a] - p[a]) / d[a];
+            let inside = (0..3)
+                .filter(|&i| i != a)
+                .all(|i| (f.lo[i]..=f.hi[i]).contains(&(p[i] + t * d[i])));
+            (t >= 0.0 && inside).then_some(t)
+        })
+        .min_by(f64::total_cmp)
+}
+
+/// Whether the drawn world is solid at point `q`: the cell holding it in the chunk
+/// drawn there (coarse cells are drawn `2^L - 1` blocks lower).
+fn solid_at(
+    g: &Generator,
+    rings: Rings,
+    centre: ChunkPos,
+    cache: &mut HashMap<LodPos, terravox_voxel::Chunk>,
+    q: [f64; 3],
+) -> bool {
+    let b = q.map(|v| v.floor() as i64);
+    let n = leaf(rings, centre, b);
+    let s = n.cell() as i64;
+    let o = n.origin();
+    let local = |i: usize, shift: i64| (b[i] + shift - o[i]).div_euclid(s) as i32;
+    let chunk = cache.entry(n).or_insert_with(|| g.generate_coarse(n).0);
+    let (x, y, z) = (local(0, 0), local(1, s - 1), local(2, 0));
+    (-1..=CHUNK).contains(&y) && chunk.get(x, y, z).is_opaque()
+}
+
+/// Along a line from the spawn outwards, at every border between two levels, rays
+/// from above going outwards (as from the player's eye) and down across the border
+/// all meet a face of one of the meshes around it: the skirts of the coarse chunk
+/// close the step between the levels. For every preset.
+#[test]
+fn seams_between_levels_are_closed() {
+    let rings = Rings {
+        view: 4,
+        horizon: 1024,
+    };
+    for name in presets::names() {
+        let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
+        let [sx, sy, sz] = g.find_land(0, 0, 4096).expect("land");
+        let centre = BlockPos::new(sx, sy, sz).to_chunk().0;
+        let (mut borders, mut seam_rays) = (0, 0);
+        let mut cache = HashMap::new();
+        for (dir, axis) in [(1i64, 0usize), (-1, 0), (1, 2), (-1, 2)] {
+            // Walk outwards; the covering level changes at each border.
+            let at = |k: i64| {
+                let mut p = [sx as i64, 0, sz as i64];
+                p[axis] += dir * k;
+                p[1] = g.surface_height(p[0] as i32, p[2] as i32) as i64;
+                p
+            };
+            let mut last = leaf(rings, centre, at(0)).level;
+            for k in 1..1000 {
+                let p = at(k);
+                let level = leaf(rings, centre, p).level;
+                if level == last {
+                    continue;
+                }
+                last = level;
+                borders += 1;
+                // Every chunk drawn around the border, 48 blocks each way and from 40
+                // blocks under the lower surface to 40 over the higher one.
+                let (y0, y1) = (p[1].min(at(k - 1)[1]) - 40, p[1].max(at(k - 1)[1]) + 40);
+                let mut around = std::collections::HashSet::new();
+                for s in (-48..=48).step_by(4) {
+                    for w in (-48..=48).step_by(4) {
+                        for y in (y0..=y1).step_by(4) {
+                            let mut q = [p[0], y, p[2]];
+                            q[axis] += dir * s;
+                            q[2 - axis] += w;
+                            around.insert(leaf(rings, centre, q));
+                        }
+                    }
+                }
+                let mut world = Vec::new();
+                let mut rays = 0;
+                for n in around {
+                    faces(&g, n, &mut world);
+                }
+                // Rays from 30 blocks over the higher side, outwards across the border
+                // plane: where one crosses the plane inside the terrain of either side
+                // as drawn, it must have met a face by then (a gap would let it through
+                // to the sky).
+                let plane = if dir > 0 {
+                    p[axis] as f64
+                } else {
+                    p[axis] as f64 + 1.0
+                };
+                for w in -12..=12 {
+                    for back in [2.0, 6.0, 12.0] {
+                        for (out, side) in [(0.3, 0.0), (0.6, 0.2), (1.2, -0.3), (2.5, 0.1)] {
+                            let mut start =
+                                [p[0] as f64 + 0.5, y1 as f64 - 10.0, p[2] as f64 + 0.5];
+                            start[axis] = plane - dir as f64 * back;
+                            start[2 - axis] += w as f64 * 1.37;
+                            let mut d = [0.0, -1.0, 0.0];
+                            d[axis] = dir as f64 * out;
+                            d[2 - axis] = side;
+                            let t = back / out;
+                            let c = [0, 1, 2].map(|i| start[i] + t * d[i]);
+                            let (mut near, mut far) = (c, c);
+                            near[axis] -= dir as f64 * 0.5;
+                            far[axis] += dir as f64 * 0.5;
+                            if !(solid_at(&g, rings, centre, &mut cache, near)
+                                || solid_at(&g, rings, centre, &mut cache, far))
+                            {
+                                continue;
+                            }
+                            let hit = first_hit(&world, start, d);
+                            assert!(
+                                hit.is_some_and(|h| h <= t + 1e-9),
+                                "{name}: a ray from {start:?} along {d:?} crosses the border at {c:?} (level {level}) inside the terrain unseen (first face at {hit:?}, plane at {t})"
+                            );
+                            rays += 1;
+                        }
+                    }
+                }
+                seam_rays += rays;
+            }
+        }
+        assert!(borders >= 8, "{name}: only {borders} borders crossed");
+        assert!(
+            seam_rays > 200,
+            "{name}: only {seam_rays} rays crossed a seam"
+        );
+    }
+}
+
+/// A headless game with a small horizon (view 4, 1024 blocks).
+fn horizon_app(preset: &str) -> bevy::app::App {
+    terravox_game::headless_app(PlayOptions {
+        view_distance: 4,
+        horizon: 1024,
+        ..PlayOptions::new(world(preset, "horizon-test"))
+    })
+}
+
+fn horizon_loaded(app: &mut bevy::app::App) -> bool {
+    terravox_game::settled(app.world()) && app.world().resource::<Horizon>().complete()
+}
+
+#[test]
+fn moving_never_leaves_a_hole_and_a_world_switch_drops_every_ring() {
+    let mut app = horizon_app("continents");
+    let generator = app
+        .world()
+        .resource::<terravox_game::ActiveWorld>()
+        .generator()
+        .clone();
+    let mut heights = HashMap::new();
+    // Before anything loaded, the checker finds holes (it is not blind).
+    app.update();
+    let start = feet(&mut app);
+    let (spots, missing) = holes_in_horizon(app.world(), start, &generator, &mut heights);
+    assert!(spots > 40 && missing > 0, "{spots} spots, {missing} holes");
+    run_until(&mut app, 120, horizon_loaded);
+    let here = feet(&mut app);
+    assert_eq!(
+        holes_in_horizon(app.world(), here, &generator, &mut heights).1,
+        0
+    );
+    let h = app.world().resource::<Horizon>();
+    let rings = h.rings_now().expect("rings");
+    let centre = ChunkPos::containing_f64(here.to_array());
+    let mut wanted: Vec<_> = h.wanted().to_vec();
+    wanted.sort();
+    let mut expected = rings.leaves(centre);
+    expected.sort();
+    assert_eq!(wanted, expected, "the ring set for the player's chunk");
+    assert!(rings.top() >= 2);
+
+    // Fly 400 blocks east and 300 north-west at 60 blocks a second of real time
+    // (sprint flying is 40): no frame has a hole.
+    with_player(&mut app, |p| {
+        p.flying = true;
+        p.noclip = true;
+    });
+    let (start, t0) = (feet(&mut app), std::time::Instant::now());
+    let mut frames = 0;
+    loop {
+        let flown = t0.elapsed().as_secs_f64() * 60.0;
+        let to = if flown < 400.0 {
+            start + DVec3::new(flown, 0.0, 0.0)
+        } else {
+            start
+                + DVec3::new(400.0, 0.0, 0.0)
+                + DVec3::new(-0.6, 0.0, -0.8) * (flown - 400.0).min(300.0)
+        };
+        with_player(&mut app, |p| p.position = to);
+        app.update();
+        let (_, missing) = holes_in_horizon(app.world(), to, &generator, &mut heights);
+        assert_eq!(missing, 0, "a hole after {frames} frames at {to:?}");
+        frames += 1;
+        if flown >= 700.0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(frames > 100, "{frames} frames");
+    run_until(&mut app, 120, horizon_loaded);
+    let loaded = app.world().resource::<Horizon>().loaded().count();
+    assert!(loaded > 50, "{loaded} coarse chunks loaded");
+
+    // A world switch drops every coarse chunk of the old world at once.
+    app.world_mut()
+        .write_message(terravox_game::SwitchWorld(world("archipelago", "other")));
+    app.update();
+    app.update();
+    let h = app.world().resource::<Horizon>();
+    assert_eq!(h.loaded().count(), 0, "coarse chunks of the old world stay");
+    run_until(&mut app, 120, horizon_loaded);
+    assert!(app.world().resource::<Horizon>().loaded().count() > 50);
+    assert_eq!(app.world().resource::<HorizonDistance>().0, 1024);
+}
+
+#[test]
+fn no_horizon_means_no_coarse_chunks() {
+    let mut a = app(world("cliffs", "no-horizon"));
+    load(&mut a);
+    for _ in 0..10 {
+        a.update();
+    }
+    let h = a.world().resource::<Horizon>();
+    assert_eq!(h.loaded().count(), 0);
+    assert!(h.wanted().is_empty());
+    let _ = CHUNK;
+}
