@@ -24,11 +24,13 @@
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
 //! - `signals`: SIGTERM/SIGINT end the game like closing the window (`Input`);
 //! - `streaming`: which chunks exist, worker tasks, applying results (`Stream`);
+//! - `horizon`: the rings of coarse chunks out to the horizon, their tasks and what
+//!   is drawn (`Horizon`);
 //! - `chunk_material`: the textured chunk material (packed vertices, texture array,
 //!   water) and its shaders under `src/shaders/`;
 //! - `physical_sky`: Bevy's atmosphere where the GPU supports it, else the gradient
 //!   dome (`Startup`, `Present`);
-//! - `render`: chunk meshes, light, fog, outline, screenshots (`Present`);
+//! - `render`: chunk and coarse meshes, light, fog, outline, screenshots (`Present`);
 //! - `ui`: the egui panel, stats, HUD (`Present` and egui's pass);
 //! - `bench`: measurements for `terravox bench`.
 

@@ -12,7 +12,7 @@
 //! `validate` (parsing and validation), `presets` (built-in worlds, config files),
 //! [`reference`] (the generated parameter docs), `fbm` (seeded fractal noise),
 //! `surface` (block rules both generators share), `density` and `islands` (the two
-//! generators), [`map`] (top-down images).
+//! generators), [`map`] (top-down images), [`lod`] (coarse chunks for the horizon).
 
 mod biome;
 mod caves;
