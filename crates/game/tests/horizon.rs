@@ -365,5 +365,4 @@ fn no_horizon_means_no_coarse_chunks() {
     let h = a.world().resource::<Horizon>();
     assert_eq!(h.loaded().count(), 0);
     assert!(h.wanted().is_empty());
-    let _ = CHUNK;
 }

@@ -110,6 +110,17 @@ impl LodPos {
         )
     }
 
+    /// The sample coordinates of the padded cells (`-1..=CHUNK`) along x, y and z,
+    /// saturated into `i32`.
+    pub(crate) fn samples(self) -> [[i32; PADDED]; 3] {
+        let (origin, cell) = (self.origin(), self.cell() as i64);
+        origin.map(|o| {
+            std::array::from_fn(|i| {
+                (o + (i as i64 - 1) * cell).clamp(i32::MIN as i64, i32::MAX as i64) as i32
+            })
+        })
+    }
+
     /// The world position (block units) of the sample point of padded cell
     /// `(lx, ly, lz)` (each `-1..=32`).
     pub fn sample(self, lx: i32, ly: i32, lz: i32) -> [i64; 3] {
@@ -177,7 +188,8 @@ pub(crate) fn assemble(
     columns: &[CoarseColumn],
     tints: Option<Box<ColumnTints>>,
 ) -> (Chunk, Option<Box<ColumnTints>>) {
-    let sample_y = |ly: i32| lod.sample(0, ly, 0)[1].clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+    let ys = lod.samples()[1];
+    let sample_y = |ly: i32| ys[(ly + 1) as usize];
     let (all, any) = columns
         .iter()
         .fold((ALL, 0), |(a, o), c| (a & c.solid, o | c.solid));
@@ -273,14 +285,6 @@ pub(crate) fn tints(columns: &[CoarseColumn]) -> Option<Box<ColumnTints>> {
         (t.grass[i], t.water[i]) = (b.grass(), b.water());
     }
     Some(t)
-}
-
-/// The sample coordinates of the padded cells along one axis of `lod` (`-1..=CHUNK`),
-/// from a world origin coordinate, saturated into `i32`.
-pub(crate) fn samples(origin: i64, cell: i32) -> [i32; PADDED] {
-    std::array::from_fn(|i| {
-        (origin + (i as i64 - 1) * cell as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
-    })
 }
 
 #[cfg(test)]

@@ -16,21 +16,9 @@ enum Class {
 }
 
 fn class(b: Block) -> Class {
-    let tree = matches!(
-        b,
-        Block::OakLog
-            | Block::OakLeaves
-            | Block::BirchLog
-            | Block::BirchLeaves
-            | Block::SpruceLog
-            | Block::SpruceLeaves
-            | Block::AcaciaLog
-            | Block::AcaciaLeaves
-            | Block::Cactus
-    );
     match b {
         Block::Water => Class::Water,
-        _ if tree || !b.is_solid() && b != Block::CaveAir => Class::Open,
+        _ if b.is_tree() || !b.is_solid() && b != Block::CaveAir => Class::Open,
         _ => Class::Solid,
     }
 }

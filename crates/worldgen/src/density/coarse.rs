@@ -65,12 +65,7 @@ impl DensityGen {
     /// The coarse chunk `lod` (level at least 1) and its tints.
     pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
         let cell = lod.cell();
-        let [ox, oy, oz] = lod.origin();
-        let (xs, ys, zs) = (
-            lod::samples(ox, cell),
-            lod::samples(oy, cell),
-            lod::samples(oz, cell),
-        );
+        let [xs, ys, zs] = lod.samples();
         let (ax, ay, az) = (
             Axis::new(&xs, STEP_XZ),
             Axis::new(&ys, STEP_Y),

@@ -12,12 +12,7 @@ impl IslandGen {
     /// The coarse chunk `lod` (level at least 1) and its tints.
     pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
         let cell = lod.cell();
-        let [ox, oy, oz] = lod.origin();
-        let (xs, ys, zs) = (
-            lod::samples(ox, cell),
-            lod::samples(oy, cell),
-            lod::samples(oz, cell),
-        );
+        let [xs, ys, zs] = lod.samples();
         let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
         let crowns = if self.trees() { TALLEST } else { 0 };
         if ys[0] > highest + crowns {
