@@ -100,6 +100,32 @@ impl ViewDistance {
     pub const RANGE: std::ops::RangeInclusive<u32> = 4..=32;
 }
 
+/// How much streaming work a frame may take on. A played game spreads uploads over
+/// frames so no frame stalls, and keeps few coarse tasks in flight so the full-detail
+/// chunks around the player get the workers first. An automated screenshot, which
+/// nobody watches frame by frame, lifts both: on a software renderer drawing one or
+/// two frames a second, the horizon would otherwise take many minutes to appear.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StreamBudget {
+    /// Chunk meshes uploaded per frame at most, full-detail and coarse each.
+    pub uploads: usize,
+    /// Coarse tasks in flight at most once every full-detail chunk has started.
+    pub coarse_tasks: usize,
+}
+
+impl StreamBudget {
+    /// The budget of a played game.
+    pub const PLAYED: Self = Self {
+        uploads: 12,
+        coarse_tasks: 8,
+    };
+    /// The budget of an automated screenshot.
+    pub const AUTOMATED: Self = Self {
+        uploads: usize::MAX,
+        coarse_tasks: 64,
+    };
+}
+
 /// The automated screenshot, if one was asked for.
 #[derive(Resource, Clone, Debug, Default)]
 pub(crate) struct AutoScreenshot(pub Option<ScreenshotPlan>);
@@ -124,10 +150,41 @@ pub(crate) fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
         .insert_resource(HorizonDistance(
             options.horizon.min(*HorizonDistance::RANGE.end()),
         ))
+        .insert_resource(if options.screenshot.is_some() {
+            StreamBudget::AUTOMATED
+        } else {
+            StreamBudget::PLAYED
+        })
         .insert_resource(AutoScreenshot(options.screenshot.clone()))
         .insert_resource(StartView {
             at: options.at.map(DVec3::from_array),
             look: options.look,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(options: PlayOptions) -> StreamBudget {
+        let mut app = App::new();
+        plugin(options)(&mut app);
+        *app.world().resource::<StreamBudget>()
+    }
+
+    #[test]
+    fn only_an_automated_screenshot_lifts_the_stream_budget() {
+        let played = PlayOptions::new(WorldConfig::default());
+        assert_eq!(budget(played.clone()), StreamBudget::PLAYED);
+        let automated = PlayOptions {
+            screenshot: Some(ScreenshotPlan {
+                path: "shot.png".into(),
+                frames: 0,
+                seconds: 0.0,
+            }),
+            ..played
+        };
+        assert_eq!(budget(automated), StreamBudget::AUTOMATED);
     }
 }

@@ -23,7 +23,7 @@ use terravox_voxel::{Chunk, ChunkPos, ColumnTints};
 use terravox_worldgen::Generator;
 
 use crate::GameSystems;
-use crate::config::ViewDistance;
+use crate::config::{StreamBudget, ViewDistance};
 use crate::editing::eye_block;
 use crate::player::Player;
 use crate::world::{
@@ -37,8 +37,6 @@ const VERTICAL_RADIUS: i32 = 3;
 const UNLOAD_MARGIN: u32 = 2;
 /// Worker tasks in flight at most.
 const MAX_IN_FLIGHT: usize = 32;
-/// Chunk meshes uploaded per frame at most.
-const UPLOADS_PER_FRAME: usize = 12;
 
 /// Running averages for the stats overlay.
 #[derive(Resource, Default, Debug, Clone)]
@@ -500,6 +498,7 @@ fn apply_ready_chunks(
     mut stats: ResMut<StreamStats>,
     mut culling: ResMut<Culling>,
     mut meshed: MessageWriter<ChunkMeshed>,
+    budget: Res<StreamBudget>,
 ) {
     let start = Instant::now();
     let c = ChunkPos::containing_f64(center.0.to_array());
@@ -508,7 +507,7 @@ fn apply_ready_chunks(
         .ready
         .sort_by_key(|r| std::cmp::Reverse(r.pos.distance_squared(c)));
     let mut uploads = 0;
-    while uploads < UPLOADS_PER_FRAME {
+    while uploads < budget.uploads {
         let Some(r) = chunks.ready.pop() else { break };
         stats.chunks += 1;
         stats.generate += r.generate;

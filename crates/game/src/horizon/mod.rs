@@ -21,17 +21,14 @@ use terravox_voxel::ChunkPos;
 use terravox_worldgen::{Generator, LodPos};
 
 use crate::GameSystems;
-use crate::config::{HorizonDistance, ViewDistance};
+use crate::config::{HorizonDistance, StreamBudget, ViewDistance};
 use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
 pub use rings::Rings;
 
-/// Coarse tasks in flight at most, and while full-detail chunks still wait to
-/// start (the coarse chunk that replaces full-detail ones behind a moving player
-/// must not wait for every chunk ahead).
-const MAX_IN_FLIGHT: usize = 8;
+/// Coarse tasks in flight at most while full-detail chunks still wait to start (the
+/// coarse chunk that replaces full-detail ones behind a moving player must not wait
+/// for every chunk ahead); once they have all started, `StreamBudget` says.
 const MAX_WHILE_STREAMING: usize = 2;
-/// Coarse meshes applied per frame at most.
-const UPLOADS_PER_FRAME: usize = 12;
 /// Frames between walks over the tree while chunks only load.
 const RESOLVE_EVERY: u32 = 4;
 
@@ -146,6 +143,12 @@ impl Horizon {
         self.in_flight.len() + self.ready.len()
     }
 
+    /// For the stats overlay: coarse chunks wanted, loaded (wanted or kept while
+    /// they cover a place) and drawn.
+    pub(crate) fn counts(&self) -> [usize; 3] {
+        [self.wanted.len(), self.loaded.len(), self.drawn.len()]
+    }
+
     /// Per level `1..=5` (index 0 is level 1): loaded chunks, drawn ones, quads and
     /// mesh bytes.
     pub fn rings(&self) -> Vec<RingFigures> {
@@ -177,13 +180,35 @@ impl Horizon {
         let Some((centre, rings)) = self.wanted_for else {
             return;
         };
-        let mut drawn = Vec::new();
-        let mut kept = Vec::new();
+        let mut walk = Walk {
+            occupied: self.occupied(chunks, rings.top()),
+            drawn: Vec::new(),
+            kept: Vec::new(),
+        };
         for root in rings.tree_roots(centre) {
-            self.visit(root, centre, rings, chunks, &mut drawn, &mut kept);
+            self.visit(root, centre, rings, chunks, &mut walk);
         }
+        let Walk { drawn, kept, .. } = walk;
         self.drawn = drawn.into_iter().collect();
         chunks.kept = kept.into_iter().collect();
+    }
+
+    /// The coarse chunks up to level `top` with a loaded chunk (at any level) under
+    /// them: the only places where a fallback can find anything. Each loaded chunk
+    /// climbs until it meets an ancestor already marked, so this costs about one
+    /// lookup per loaded chunk.
+    fn occupied(&self, chunks: &Chunks, top: u8) -> HashSet<LodPos> {
+        let mut occupied = HashSet::new();
+        let full = chunks.loaded.keys().map(|p| LodPos::new(0, *p));
+        for mut n in full.chain(self.loaded.keys().copied()) {
+            while n.level < top {
+                n = n.parent();
+                if !occupied.insert(n) {
+                    break;
+                }
+            }
+        }
+        occupied
     }
 
     /// Covers the place of `n`; returns whether all of it is covered.
@@ -193,31 +218,30 @@ impl Horizon {
         centre: ChunkPos,
         rings: Rings,
         chunks: &Chunks,
-        drawn: &mut Vec<LodPos>,
-        kept: &mut Vec<ChunkPos>,
+        walk: &mut Walk,
     ) -> bool {
         if n.level == 0 {
             return chunks.loaded.contains_key(&n.pos);
         }
         if !rings.split(centre, n) {
             if self.loaded.contains_key(&n) {
-                drawn.push(n);
+                walk.drawn.push(n);
                 return true;
             }
-            return self.fallback(n, chunks, drawn, kept);
+            return self.fallback(n, chunks, walk);
         }
-        let (marks, kept_marks) = (drawn.len(), kept.len());
+        let (marks, kept_marks) = (walk.drawn.len(), walk.kept.len());
         let mut all = true;
         for c in n.children() {
-            all &= self.visit(c, centre, rings, chunks, drawn, kept);
+            all &= self.visit(c, centre, rings, chunks, walk);
         }
         if all {
             return true;
         }
         if self.loaded.contains_key(&n) {
-            drawn.truncate(marks);
-            kept.truncate(kept_marks);
-            drawn.push(n);
+            walk.drawn.truncate(marks);
+            walk.kept.truncate(kept_marks);
+            walk.drawn.push(n);
             return true;
         }
         false
@@ -225,32 +249,36 @@ impl Horizon {
 
     /// Covers the place of `n`, which is not loaded, with what is still loaded of
     /// its finer chunks (all of them, even where they leave gaps: better than
-    /// nothing); returns whether they cover all of it.
-    fn fallback(
-        &self,
-        n: LodPos,
-        chunks: &Chunks,
-        drawn: &mut Vec<LodPos>,
-        kept: &mut Vec<ChunkPos>,
-    ) -> bool {
-        if n.level == 0 {
-            let here = chunks.loaded.contains_key(&n.pos);
-            if here {
-                kept.push(n.pos);
-            }
-            return here;
-        }
+    /// nothing); returns whether they cover all of it. Descends only where
+    /// something is loaded: a full descent from an unloaded level-5 chunk would look
+    /// up 32,768 full-detail chunks.
+    fn fallback(&self, n: LodPos, chunks: &Chunks, walk: &mut Walk) -> bool {
         let mut all = true;
         for c in n.children() {
-            all &= if c.level > 0 && self.loaded.contains_key(&c) {
-                drawn.push(c);
+            all &= if c.level == 0 {
+                let here = chunks.loaded.contains_key(&c.pos);
+                if here {
+                    walk.kept.push(c.pos);
+                }
+                here
+            } else if self.loaded.contains_key(&c) {
+                walk.drawn.push(c);
                 true
             } else {
-                self.fallback(c, chunks, drawn, kept)
+                walk.occupied.contains(&c) && self.fallback(c, chunks, walk)
             };
         }
         all
     }
+}
+
+/// What a walk over the tree of levels gathers.
+struct Walk {
+    /// See [`Horizon::occupied`].
+    occupied: HashSet<LodPos>,
+    /// Coarse chunks drawn, and full-detail chunks kept while they cover a place.
+    drawn: Vec<LodPos>,
+    kept: Vec<ChunkPos>,
 }
 
 /// The horizon plugin.
@@ -342,9 +370,14 @@ fn update_wanted(
 
 /// Starts coarse tasks, finer and nearer first: a few while full-detail chunks still
 /// wait to start, more once all of them have.
-fn spawn_tasks(world: Res<ActiveWorld>, chunks: Res<Chunks>, mut horizon: ResMut<Horizon>) {
+fn spawn_tasks(
+    world: Res<ActiveWorld>,
+    chunks: Res<Chunks>,
+    budget: Res<StreamBudget>,
+    mut horizon: ResMut<Horizon>,
+) {
     let most = if chunks.all_started() {
-        MAX_IN_FLIGHT
+        budget.coarse_tasks
     } else {
         MAX_WHILE_STREAMING
     };
@@ -388,12 +421,13 @@ fn apply_ready(
     world: Res<ActiveWorld>,
     mut horizon: ResMut<Horizon>,
     mut meshed: MessageWriter<CoarseMeshed>,
+    budget: Res<StreamBudget>,
 ) {
     let h = &mut *horizon;
     // Finer and nearer first: the order they were wanted in.
     h.ready.sort_by_key(|r| std::cmp::Reverse(r.lod.level));
     let mut uploads = 0;
-    while uploads < UPLOADS_PER_FRAME {
+    while uploads < budget.uploads {
         let Some(r) = h.ready.pop() else { break };
         h.work += r.time;
         h.finished += 1;
@@ -460,5 +494,50 @@ fn resolve_and_unload(
     h.resolve_time = start.elapsed();
     if before != h.drawn {
         horizon.set_changed();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coarse() -> CoarseChunk {
+        CoarseChunk {
+            entities: Vec::new(),
+            quads: 0,
+            bytes: 0,
+        }
+    }
+
+    /// The occupied set equals a plain climb from every loaded chunk to the top,
+    /// although each climb stops at the first ancestor already marked.
+    #[test]
+    fn occupied_marks_every_ancestor_of_every_loaded_chunk() {
+        let top = 5;
+        let mut h = Horizon::default();
+        let mut loaded = Vec::new();
+        // Chunks at every level, some sharing ancestors, some far apart.
+        for (i, level) in (1..=4).cycle().take(40).enumerate() {
+            let i = i as i32;
+            let pos = ChunkPos::new(i * 7 - 130, (i % 5) - 2, 90 - i * 11);
+            let lod = LodPos::new(level, pos);
+            h.loaded.insert(lod, coarse());
+            loaded.push(lod);
+        }
+        let occupied = h.occupied(&Chunks::default(), top);
+        let mut expected = HashSet::new();
+        for mut n in loaded.iter().copied() {
+            while n.level < top {
+                n = n.parent();
+                expected.insert(n);
+            }
+        }
+        assert_eq!(occupied, expected);
+        // A loaded chunk marks its ancestors, not itself where nothing lies below.
+        let lone = LodPos::new(4, ChunkPos::new(4000, 0, 4000));
+        h.loaded.insert(lone, coarse());
+        let occupied = h.occupied(&Chunks::default(), top);
+        assert!(occupied.contains(&lone.parent()));
+        assert!(!occupied.contains(&lone));
     }
 }

@@ -88,6 +88,9 @@ fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
 @fragment
 fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
     let tex = textureSample(block_textures, block_sampler, in.uv, in.layer);
+    // Blocks per pixel here (taken before any branch on the face, as derivatives
+    // need uniform control flow).
+    let footprint = max(fwidth(in.world_position.x), fwidth(in.world_position.z));
 
     var vo: VertexOutput;
     vo.position = in.position;
@@ -110,7 +113,11 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
         color = tex.rgb * mix(shallow, in.tint * 0.55, depth);
         alpha = mix(0.66, 0.93, depth);
         if in.face == 2u {
-            let slope = wave_slope(in.world_position.xz, globals.time);
+            // The waves are 8-10 blocks long: they fade out where a pixel spans a
+            // good part of one (some hundred blocks away) instead of aliasing into
+            // rings across the far sea.
+            let calm = 1.0 - smoothstep(0.75, 2.5, footprint);
+            let slope = wave_slope(in.world_position.xz, globals.time) * calm;
             let n = normalize(vec3<f32>(-slope.x, 1.0, -slope.y));
             pbr_input.N = n;
             pbr_input.world_normal = n;

@@ -4,6 +4,8 @@ use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use crate::config::HorizonDistance;
+use crate::horizon::Horizon;
 use crate::player::Player;
 use crate::sky::TimeOfDay;
 use crate::streaming::{Culling, StreamStats};
@@ -15,8 +17,8 @@ pub(super) fn draw_stats(
     diagnostics: Res<DiagnosticsStore>,
     chunks: Res<Chunks>,
     (stats, culling): (Res<StreamStats>, Res<Culling>),
-    world: Res<ActiveWorld>,
-    time: Res<TimeOfDay>,
+    (horizon, distance): (Res<Horizon>, Res<HorizonDistance>),
+    (world, time): (Res<ActiveWorld>, Res<TimeOfDay>),
     player: Query<&Player>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -55,6 +57,15 @@ pub(super) fn draw_stats(
                     culling.walk_time.as_secs_f64() * 1e6,
                     counts.unmeshed
                 ));
+                if distance.0 > 0 {
+                    let [wanted, loaded, drawn] = horizon.counts();
+                    ui.label(format!(
+                        "horizon {} blocks: {loaded} coarse chunks loaded of {wanted}, \
+                         {drawn} drawn, {} in flight",
+                        distance.0,
+                        horizon.pending()
+                    ));
+                }
                 ui.label(format!(
                     "gen {:.0} µs  mesh {:.0} µs per chunk",
                     per(stats.generate),
