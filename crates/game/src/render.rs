@@ -6,6 +6,7 @@ use bevy::light::{CascadeShadowConfigBuilder, GlobalAmbientLight};
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use terravox_mesher::Surface;
 use terravox_voxel::{Block, CHUNK, ChunkPos};
 use terravox_worldgen::LodPos;
 
@@ -92,25 +93,43 @@ fn spawn_chunk_meshes(
         for e in loaded.entities.drain(..) {
             commands.entity(e).despawn();
         }
-        for (surface, material) in [(&m.opaque, &materials.opaque), (&m.water, &materials.water)] {
-            // Empty meshes are never uploaded.
-            if surface.is_empty() {
-                continue;
-            }
-            let (mesh, bounds) = surface_to_mesh(surface);
-            let mut e = commands.spawn((
-                Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(material.clone()),
-                Transform::from_translation(origin),
-                bounds,
-                ChunkMesh(m.pos),
-            ));
-            if material == &materials.water {
-                e.insert(bevy::light::NotShadowCaster);
-            }
-            loaded.entities.push(e.id());
-        }
+        loaded.entities.extend(spawn_surfaces(
+            &mut commands,
+            &mut meshes,
+            &materials,
+            [&m.opaque, &m.water],
+            (Transform::from_translation(origin), ChunkMesh(m.pos)),
+        ));
     }
+}
+
+/// Spawns an entity for each non-empty surface of a chunk mesh (empty ones are never
+/// uploaded), each with `extra`; water casts no shadow.
+fn spawn_surfaces(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    materials: &ChunkMaterials,
+    [opaque, water]: [&Surface; 2],
+    extra: impl Bundle + Clone,
+) -> Vec<Entity> {
+    let mut spawned = Vec::new();
+    for (surface, material) in [(opaque, &materials.opaque), (water, &materials.water)] {
+        if surface.is_empty() {
+            continue;
+        }
+        let (mesh, bounds) = surface_to_mesh(surface);
+        let mut e = commands.spawn((
+            Mesh3d(meshes.add(mesh)),
+            MeshMaterial3d(material.clone()),
+            bounds,
+            extra.clone(),
+        ));
+        if material == &materials.water {
+            e.insert(bevy::light::NotShadowCaster);
+        }
+        spawned.push(e.id());
+    }
+    spawned
 }
 
 /// A coarse chunk's mesh entity: placed and scaled by its level.
@@ -138,24 +157,20 @@ fn spawn_coarse_meshes(
         let Some(loaded) = horizon.loaded.get_mut(&m.lod) else {
             continue;
         };
-        for (surface, material) in [(&m.opaque, &materials.opaque), (&m.water, &materials.water)] {
-            if surface.is_empty() {
-                continue;
-            }
-            let (mesh, bounds) = surface_to_mesh(surface);
-            // Far away and wider than the shadow cascades: no shadows. Shown once the
-            // horizon draws it.
-            let e = commands.spawn((
-                Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(material.clone()),
+        // Far away and wider than the shadow cascades: no shadows. Shown once the
+        // horizon draws it.
+        loaded.entities.extend(spawn_surfaces(
+            &mut commands,
+            &mut meshes,
+            &materials,
+            [&m.opaque, &m.water],
+            (
                 coarse_transform(m.lod, &render_origin),
-                bounds,
                 CoarseMesh(m.lod),
                 bevy::light::NotShadowCaster,
                 Visibility::Hidden,
-            ));
-            loaded.entities.push(e.id());
-        }
+            ),
+        ));
     }
 }
 
