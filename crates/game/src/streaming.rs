@@ -11,11 +11,13 @@
 //! ones, and meshed once the walk reaches them.
 
 use std::cell::RefCell;
+use std::hash::Hash;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use terravox_edits::{LocalEdit, apply_local};
 use terravox_mesher::visibility::{FaceGraph, Reach, face_graph, reachable};
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
@@ -448,14 +450,7 @@ fn poll_remesh_tasks(
     mut meshed: MessageWriter<ChunkMeshed>,
 ) {
     let chunks = &mut *chunks;
-    let mut done = Vec::new();
-    for (pos, task) in chunks.remesh.iter_mut() {
-        if let Some(r) = check_ready(task) {
-            done.push((*pos, r));
-        }
-    }
-    for (pos, r) in done {
-        chunks.remesh.remove(&pos);
+    for (pos, r) in take_finished(&mut chunks.remesh, |task| task) {
         let Some(lc) = chunks.loaded.get_mut(&pos) else {
             continue;
         };
@@ -479,16 +474,25 @@ fn poll_remesh_tasks(
 
 fn poll_chunk_tasks(mut chunks: ResMut<Chunks>) {
     let chunks = &mut *chunks;
+    let done = take_finished(&mut chunks.in_flight, |(_, task)| task);
+    chunks.ready.extend(done.into_iter().map(|(_, r)| r));
+}
+
+/// Removes the finished tasks from `in_flight` (whose values hold a task that
+/// `task` picks out) and returns their keys and results, without waiting on any.
+pub(crate) fn take_finished<K: Copy + Eq + Hash, V, R>(
+    in_flight: &mut HashMap<K, V>,
+    task: impl Fn(&mut V) -> &mut Task<R>,
+) -> Vec<(K, R)> {
     let mut done = Vec::new();
-    for (pos, (_, task)) in chunks.in_flight.iter_mut() {
-        if let Some(result) = check_ready(task) {
-            done.push((*pos, result));
+    in_flight.retain(|k, v| match check_ready(task(v)) {
+        Some(r) => {
+            done.push((*k, r));
+            false
         }
-    }
-    for (pos, result) in done {
-        chunks.in_flight.remove(&pos);
-        chunks.ready.push(result);
-    }
+        None => true,
+    });
+    done
 }
 
 fn apply_ready_chunks(

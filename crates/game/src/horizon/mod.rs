@@ -15,13 +15,14 @@ use std::time::{Duration, Instant};
 
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, Task};
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::{Generator, LodPos};
 
 use crate::GameSystems;
 use crate::config::{HorizonDistance, StreamBudget, ViewDistance};
+use crate::streaming::take_finished;
 use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
 pub use rings::Rings;
 
@@ -405,16 +406,8 @@ fn spawn_tasks(
 
 fn poll_tasks(mut horizon: ResMut<Horizon>) {
     let h = &mut *horizon;
-    let mut done = Vec::new();
-    for (lod, task) in h.in_flight.iter_mut() {
-        if let Some(r) = check_ready(task) {
-            done.push((*lod, r));
-        }
-    }
-    for (lod, r) in done {
-        h.in_flight.remove(&lod);
-        h.ready.push(r);
-    }
+    let done = take_finished(&mut h.in_flight, |task| task);
+    h.ready.extend(done.into_iter().map(|(_, r)| r));
 }
 
 fn apply_ready(
