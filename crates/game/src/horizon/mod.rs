@@ -176,10 +176,10 @@ impl Horizon {
     /// places, else the chunk itself if it is still loaded. A leaf not loaded yet is
     /// covered by its old children where all of them are still loaded. Full-detail
     /// chunks that cover their place while no longer wanted are kept
-    /// ([`Chunks::kept`]).
-    fn resolve(&mut self, chunks: &mut Chunks) {
+    /// ([`Chunks::kept`]). Returns whether what is drawn changed.
+    fn resolve(&mut self, chunks: &mut Chunks) -> bool {
         let Some((centre, rings)) = self.wanted_for else {
-            return;
+            return false;
         };
         let mut walk = Walk {
             occupied: self.occupied(chunks, rings.top()),
@@ -190,8 +190,11 @@ impl Horizon {
             self.visit(root, centre, rings, chunks, &mut walk);
         }
         let Walk { drawn, kept, .. } = walk;
-        self.drawn = drawn.into_iter().collect();
+        let drawn: HashSet<LodPos> = drawn.into_iter().collect();
+        let changed = drawn != self.drawn;
+        self.drawn = drawn;
         chunks.kept = kept.into_iter().collect();
+        changed
     }
 
     /// The coarse chunks up to level `top` with a loaded chunk (at any level) under
@@ -469,8 +472,7 @@ fn resolve_and_unload(
     h.moved = false;
     h.chunk_changes = chunks.changes;
     let start = Instant::now();
-    let before = h.drawn.clone();
-    h.resolve(&mut chunks);
+    let changed = h.resolve(&mut chunks);
     let gone: Vec<LodPos> = h
         .loaded
         .keys()
@@ -485,7 +487,7 @@ fn resolve_and_unload(
         }
     }
     h.resolve_time = start.elapsed();
-    if before != h.drawn {
+    if changed {
         horizon.set_changed();
     }
 }
