@@ -179,18 +179,28 @@ fn parse_center(s: &str) -> Result<[i32; 2], String> {
     parse_numbers(s, "X,Z in whole blocks (for example 100,-250)")
 }
 
+/// A start position `X,Y,Z`: inside the world's columns and at a height a player can
+/// be at ([`terravox_worldgen::PLAYABLE_HEIGHTS`]: below its floor a player is put
+/// back at the spawn).
 fn parse_at(s: &str) -> Result<[f64; 3], String> {
-    use terravox_worldgen::{HEIGHT_LIMIT, WORLD_LIMIT};
+    use terravox_worldgen::{PLAYABLE_HEIGHTS, WORLD_FLOOR, WORLD_LIMIT};
     let [x, y, z]: [f64; 3] = parse_numbers(s, "X,Y,Z (for example 120,80,-40)")?;
-    let (w, h) = (WORLD_LIMIT as f64, HEIGHT_LIMIT as f64);
-    let inside = |v: f64, limit: f64| v.is_finite() && -limit <= v && v < limit;
-    if inside(x, w) && inside(z, w) && inside(y, h) {
-        Ok([x, y, z])
-    } else {
-        Err(format!(
-            "`{s}` is outside the world: X and Z within ±{WORLD_LIMIT}, Y within ±{HEIGHT_LIMIT}"
-        ))
+    let w = WORLD_LIMIT as f64;
+    let (floor, top) = (PLAYABLE_HEIGHTS.start as f64, PLAYABLE_HEIGHTS.end as f64);
+    let inside = |v: f64, low: f64, high: f64| v.is_finite() && low <= v && v < high;
+    if !(inside(x, -w, w) && inside(z, -w, w)) {
+        return Err(format!(
+            "`{s}` is outside the world: X and Z within -{WORLD_LIMIT}..{WORLD_LIMIT}"
+        ));
     }
+    if !inside(y, floor, top) {
+        return Err(format!(
+            "`{s}` is outside the world's playable heights: Y within {}..{} (below \
+             {WORLD_FLOOR} a player is put back at the spawn)",
+            PLAYABLE_HEIGHTS.start, PLAYABLE_HEIGHTS.end
+        ));
+    }
+    Ok([x, y, z])
 }
 
 fn parse_look(s: &str) -> Result<[f32; 2], String> {

@@ -48,6 +48,9 @@ fn at_look_time_and_sky_are_checked() {
         (vec!["--at", "1,x,3"], "`x`"),
         (vec!["--at", "0,5000000,0"], "outside the world"),
         (vec!["--at", "2000000000,60,0"], "outside the world"),
+        (vec!["--at", "5,-1048576,5"], "Y within -1024..1048576"),
+        (vec!["--at", "5,-1025,5"], "playable heights"),
+        (vec!["--at", "5,1048576,5"], "playable heights"),
         (vec!["--look", "10"], "YAW,PITCH"),
         (vec!["--look", "-30,95"], "pitch"),
         (vec!["--look", "inf,0"], "yaw"),
@@ -154,4 +157,39 @@ fn a_map_past_the_worlds_edge_is_refused() {
 fn config_files_that_are_not_configs_are_refused_quickly() {
     let err = refused(&["config", "--config", "/dev/zero"]);
     assert!(err.contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn the_playable_heights_themselves_are_accepted_by_at() {
+    // Accepted, `play` gets as far as looking for a display.
+    for at in ["5,-1024,5", "5,1048575.5,5"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_terravox"))
+            .args(["play", "--at", at])
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .output()
+            .expect("the terravox binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("no display") && !err.contains("--at"),
+            "{at}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_config_file_with_a_misspelt_section_is_refused() {
+    let path = std::env::temp_dir().join(format!("terravox-cli-natur-{}.ron", std::process::id()));
+    let out = terravox(&["config", "--preset", "continents"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("nature:"), "{text}");
+    std::fs::write(&path, text.replacen("nature:", "natur:", 1)).unwrap();
+    let err = refused(&["config", "--config", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        err.contains("unknown field `natur`") && err.contains("did you mean `nature`?"),
+        "{err}"
+    );
 }

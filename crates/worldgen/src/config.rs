@@ -1,6 +1,8 @@
 //! World configuration: the seed, the generator and every parameter, as one serde
 //! value that round-trips through RON. Parsing and validation (which names the field,
-//! the bad value and what is allowed) are in `validate`.
+//! the bad value and what is allowed) are in `validate`. Every section refuses fields
+//! it does not have: a misspelt optional section (`natur:`) would otherwise be dropped
+//! silently, giving a different world.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -27,6 +29,7 @@ pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERS
 
 /// Everything that decides a world: same config, same blocks, bit for bit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WorldConfig {
     /// One of [`SUPPORTED_VERSIONS`].
     pub version: u32,
@@ -44,6 +47,7 @@ pub struct WorldConfig {
 
 /// Climate, biomes and trees (version 2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NatureConfig {
     /// Blocks per cycle of the temperature noise (`256..=65536`).
     pub temperature_scale: f64,
@@ -108,6 +112,7 @@ impl Spline {
 /// scale''     = lerp(scale', min(scale', 2), river')
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShapeConfig {
     /// Blocks per cycle of the continentalness noise (`256..=65536`).
     pub continent_scale: f64,
@@ -134,6 +139,7 @@ pub struct ShapeConfig {
 /// Rivers (version 2): channels cut down below sea level where the weirdness noise is
 /// near zero, so they wind for kilometres and are filled by the sea's water.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RiverConfig {
     /// Half-width of a channel on the weirdness noise (`0..=0.2`; 0 turns rivers off).
     pub width: f64,
@@ -172,6 +178,7 @@ impl NoiseKind {
 
 /// Fractal Brownian motion settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NoiseConfig {
     /// Base noise.
     pub kind: NoiseKind,
@@ -189,6 +196,7 @@ pub struct NoiseConfig {
 /// `density = (n + cliff) * scale + offset - y`, `cliff = (n * 0.5 + 0.5) * cliff_scale`,
 /// solid where `density > threshold`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DensityConfig {
     /// The fBm `n`.
     pub noise: NoiseConfig,
@@ -232,6 +240,7 @@ pub struct DensityConfig {
 /// value is interpolated like the density; a block is cave air where it is solid and
 /// the carve value is positive, unless water lies right above it (a seal).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CaveConfig {
     /// Blocks per cycle of the cavern noise (`32..=1024`).
     pub cavern_scale: f64,
@@ -255,6 +264,7 @@ pub struct CaveConfig {
 
 /// Where the islands are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum IslandLayout {
     /// One island around the origin plus `centre_offset`; ocean forever beyond it.
     Single,
@@ -273,6 +283,7 @@ pub enum IslandLayout {
 /// Height bands of the island generator: the upper bound of each band on the
 /// normalised height `0..1`, ascending. Above `rock` is snow.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Bands {
     /// Top of deep water.
     pub deep_water: f64,
@@ -290,6 +301,7 @@ pub struct Bands {
 
 /// Parameters of the 2D island generator.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IslandConfig {
     /// Base noise.
     pub kind: NoiseKind,
@@ -342,13 +354,42 @@ pub enum ConfigError {
         /// What the parser expected.
         message: String,
     },
+    /// The text has a field its section does not have (often a misspelling).
+    #[error(
+        "line {line}, column {column}: unknown field `{field}` in the world config; {}",
+        known_fields(suggestion.as_deref(), expected)
+    )]
+    UnknownField {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// Dotted path of the unknown field, e.g. `generator.noise.octavs`.
+        field: String,
+        /// Dotted path of the section's field nearest in spelling, if one is close.
+        suggestion: Option<String>,
+        /// Every field the section has.
+        expected: &'static [&'static str],
+    },
+}
+
+/// The end of an unknown field's message: the suggestion, else every known field.
+fn known_fields(suggestion: Option<&str>, expected: &[&str]) -> String {
+    match suggestion {
+        Some(s) => format!("did you mean `{s}`?"),
+        None if expected.is_empty() => "this section has no fields".to_owned(),
+        None => format!("the fields here are `{}`", expected.join("`, `")),
+    }
 }
 
 impl ConfigError {
-    /// The dotted field path for an invalid value, if that is the error.
+    /// The dotted field path of an invalid value or an unknown field, if that is the
+    /// error.
     pub fn field(&self) -> Option<&str> {
         match self {
-            ConfigError::Invalid { field, .. } => Some(field),
+            ConfigError::Invalid { field, .. } | ConfigError::UnknownField { field, .. } => {
+                Some(field)
+            }
             ConfigError::Parse { .. } => None,
         }
     }

@@ -132,9 +132,9 @@ const LACUNARITY: Spec = Spec {
 
 const SEA_LEVEL: Spec = Spec {
     label: "sea level",
-    min: -HEIGHT_LIMIT,
+    min: *crate::SURFACE_HEIGHTS.start() as f64,
     min_open: false,
-    max: HEIGHT_LIMIT,
+    max: *crate::SURFACE_HEIGHTS.end() as f64,
     max_open: false,
     scale: Scale::Integer,
     tooltip: "Air at or below this height is water.",

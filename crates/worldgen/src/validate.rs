@@ -8,7 +8,7 @@ use crate::config::{
 };
 use crate::params::{self, Param};
 use crate::seed::Seed;
-use crate::{HEIGHT_LIMIT, PLAYABLE_MARGIN, WORLD_FLOOR};
+use crate::{HEIGHT_LIMIT, PLAYABLE_MARGIN, SURFACE_HEIGHTS, WORLD_FLOOR};
 
 /// Collects problems with their field paths.
 struct Check {
@@ -24,29 +24,32 @@ impl Check {
         });
     }
 
-    /// The surface of a world lies between `lowest` and `highest`: it must stay
-    /// [`PLAYABLE_MARGIN`] above [`WORLD_FLOOR`] (where a player is put back) and
-    /// inside [`HEIGHT_LIMIT`], or the world cannot be played.
+    /// The surface of a world lies between `lowest` and `highest`: it must stay within
+    /// [`SURFACE_HEIGHTS`] ([`PLAYABLE_MARGIN`] above [`WORLD_FLOOR`], where a player is
+    /// put back, and as far below [`HEIGHT_LIMIT`]), or the world cannot be played.
     fn playable(&mut self, field: &str, value: impl std::fmt::Display, lowest: f64, highest: f64) {
-        let floor = (WORLD_FLOOR + PLAYABLE_MARGIN) as f64;
-        if lowest < floor {
-            self.fail(
-                field,
-                value,
-                &format!(
-                    "a world whose surface stays at or above {floor} (here it can sink to \
-                     {lowest:.0}; below {WORLD_FLOOR} a player is put back at the spawn)"
-                ),
-            );
-        } else if highest >= HEIGHT_LIMIT as f64 {
-            self.fail(
-                field,
-                value,
-                &format!(
-                    "a world whose surface stays below {HEIGHT_LIMIT} (here it can reach {highest:.0})"
-                ),
-            );
-        }
+        let (floor, top) = (
+            *SURFACE_HEIGHTS.start() as f64,
+            *SURFACE_HEIGHTS.end() as f64,
+        );
+        let reach = if lowest < floor {
+            format!(
+                "here it can sink to {lowest:.0}; below {WORLD_FLOOR} a player is put back at \
+                 the spawn"
+            )
+        } else if highest > top {
+            format!(
+                "here it can reach {highest:.0}; the world ends at {HEIGHT_LIMIT}, and a spawn \
+                 needs room above it"
+            )
+        } else {
+            return;
+        };
+        self.fail(
+            field,
+            value,
+            &format!("a world whose surface stays within {floor}..={top} ({reach})"),
+        );
     }
 
     /// Checks a spline: 2 to 16 points, `x` strictly ascending in `[-1, 1]`, `y` in
@@ -126,6 +129,66 @@ pub(crate) fn surface_range(d: &DensityConfig, sea_level: i32) -> (f64, f64) {
     (lowest, highest)
 }
 
+/// A RON error as a [`ConfigError`]: an unknown field with its path and the nearest
+/// known name, anything else with the parser's message.
+fn parse_error(e: ron::error::SpannedError) -> ConfigError {
+    let (line, column) = (e.span.start.line, e.span.start.col);
+    match e.code {
+        ron::Error::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } => {
+            // The section's path with a dot, `""` at the top level (or where the
+            // section is not known: the name alone still finds the field).
+            let prefix = match outer.as_deref().and_then(section) {
+                Some("") | None => String::new(),
+                Some(path) => format!("{path}."),
+            };
+            ConfigError::UnknownField {
+                line,
+                column,
+                field: format!("{prefix}{found}"),
+                suggestion: nearest(&found, expected).map(|s| format!("{prefix}{s}")),
+                expected,
+            }
+        }
+        code => ConfigError::Parse {
+            line,
+            column,
+            message: code.to_string(),
+        },
+    }
+}
+
+/// The dotted path of the section that ron names `outer` in an error: a config
+/// type's name, or the enum variant holding it. `""` is the top level.
+fn section(outer: &str) -> Option<&'static str> {
+    Some(match outer {
+        "WorldConfig" => "",
+        "NatureConfig" => "nature",
+        "DensityConfig" | "IslandConfig" | "Density" | "Islands" => "generator",
+        "NoiseConfig" => "generator.noise",
+        "ShapeConfig" => "generator.shape",
+        "RiverConfig" => "generator.shape.rivers",
+        "CaveConfig" => "generator.caves",
+        "Bands" => "generator.bands",
+        "Archipelago" => "generator.layout",
+        _ => return None,
+    })
+}
+
+/// The known name nearest in spelling to `found`, if one is close enough to be what
+/// was meant: the Jaro similarity above 0.7, as clap suggests flags.
+fn nearest(found: &str, known: &[&'static str]) -> Option<&'static str> {
+    known
+        .iter()
+        .map(|&k| (strsim::jaro(found, k), k))
+        .filter(|&(similarity, _)| similarity > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
 impl WorldConfig {
     /// Every problem with this config, each naming its field. Empty when valid. The
     /// ranges come from [`crate::params`]; rules between fields are checked here.
@@ -190,7 +253,7 @@ impl WorldConfig {
                 if let Some(caves) = &d.caves {
                     c.params("generator.", &params::CAVES, caves);
                     let floor = self.sea_level as f64 - caves.depth;
-                    let lowest = (WORLD_FLOOR + PLAYABLE_MARGIN) as f64;
+                    let lowest = *SURFACE_HEIGHTS.start() as f64;
                     if floor < lowest {
                         c.fail(
                             "generator.caves.depth",
@@ -262,15 +325,12 @@ impl WorldConfig {
         }
     }
 
-    /// Parses a config from RON text (a file or a world code) and validates it.
+    /// Parses a config from RON text (a file or a world code) and validates it. A
+    /// field no section has is refused, naming the known field nearest in spelling.
     pub fn from_ron(text: &str) -> Result<Self, ConfigError> {
         // Editors on Windows start files with a byte-order mark.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let cfg: WorldConfig = ron::from_str(text).map_err(|e| ConfigError::Parse {
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
+        let cfg: WorldConfig = ron::from_str(text).map_err(parse_error)?;
         cfg.validate()?;
         Ok(cfg)
     }

@@ -332,7 +332,7 @@ fn version_2_fields_are_validated_with_their_field_named() {
         &|c| caves(c).tunnel_scale = f64::INFINITY,
         "generator.caves.tunnel_scale",
     );
-    check(&|c| c.sea_level = -1000, "generator.caves.depth");
+    check(&|c| c.sea_level = -900, "generator.caves.depth");
     check(&|c| c.version = 2, "generator.caves");
     let mut old = presets::builtin("cliffs").unwrap();
     old.version = 1;
@@ -345,4 +345,170 @@ fn version_2_fields_are_validated_with_their_field_named() {
     let text = base.to_ron_pretty();
     assert!(text.contains("(-1.0, -70.0),"), "{text}");
     assert_eq!(WorldConfig::from_ron(&text).unwrap(), base);
+}
+
+/// `text` with `from` replaced once by `to` (the text must hold it).
+fn misspelt(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from} in {text}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn a_misspelt_section_is_refused_with_the_name_meant() {
+    let continents = presets::BUILTIN[0].1;
+    let code = presets::builtin("continents").unwrap().to_world_code();
+    for (from, to, field, meant) in [
+        ("nature:", "natur:", "natur", "nature"),
+        ("caves:", "cavez:", "generator.cavez", "generator.caves"),
+        ("shape:", "shapex:", "generator.shapex", "generator.shape"),
+    ] {
+        // In a config file and in a one-line world code alike.
+        for text in [misspelt(continents, from, to), misspelt(&code, from, to)] {
+            let e = WorldConfig::from_ron(&text).unwrap_err();
+            assert_eq!(e.field(), Some(field), "{e}");
+            let msg = e.to_string();
+            assert!(
+                msg.contains(&format!("unknown field `{field}`"))
+                    && msg.contains(&format!("did you mean `{meant}`?")),
+                "{msg}"
+            );
+        }
+    }
+    let e = WorldConfig::from_ron(&misspelt(continents, "nature:", "natur:")).unwrap_err();
+    let line = continents
+        .lines()
+        .position(|l| l.contains("nature:"))
+        .unwrap()
+        + 1;
+    assert!(
+        matches!(e, ConfigError::UnknownField { line: l, column, .. } if l == line && column > 1),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().starts_with(&format!("line {line}, column")),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_misspelt_field_in_any_section_is_named_with_its_path() {
+    let continents = presets::BUILTIN[0].1;
+    let archipelago = presets::BUILTIN[4].1;
+    for (text, from, to, field, meant) in [
+        (continents, "seed:", "sed:", "sed", "seed"),
+        (
+            continents,
+            "octaves:",
+            "octavs:",
+            "generator.noise.octavs",
+            "generator.noise.octaves",
+        ),
+        (
+            continents,
+            "snow_line:",
+            "snowline:",
+            "generator.snowline",
+            "generator.snow_line",
+        ),
+        (
+            continents,
+            "ridge_scale:",
+            "ridge_scal:",
+            "generator.shape.ridge_scal",
+            "generator.shape.ridge_scale",
+        ),
+        (
+            continents,
+            "width: 0.",
+            "widht: 0.",
+            "generator.shape.rivers.widht",
+            "generator.shape.rivers.width",
+        ),
+        (
+            continents,
+            "openings:",
+            "opennings:",
+            "generator.caves.opennings",
+            "generator.caves.openings",
+        ),
+        (
+            continents,
+            "tree_spacing:",
+            "tree_spaceing:",
+            "nature.tree_spaceing",
+            "nature.tree_spacing",
+        ),
+        (
+            archipelago,
+            "height_scale:",
+            "hieght_scale:",
+            "generator.hieght_scale",
+            "generator.height_scale",
+        ),
+        (
+            archipelago,
+            "forest:",
+            "forests:",
+            "generator.bands.forests",
+            "generator.bands.forest",
+        ),
+        (
+            archipelago,
+            "jitter:",
+            "jiter:",
+            "generator.layout.jiter",
+            "generator.layout.jitter",
+        ),
+    ] {
+        let e = WorldConfig::from_ron(&misspelt(text, from, to)).unwrap_err();
+        assert_eq!(e.field(), Some(field), "{e}");
+        assert!(
+            e.to_string().contains(&format!("did you mean `{meant}`?")),
+            "{e}"
+        );
+    }
+    // Nothing close: the message lists the section's fields instead.
+    let e = WorldConfig::from_ron(&misspelt(continents, "seed:", "colour: 3, seed:")).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("unknown field `colour`") && msg.contains("`version`, `seed`, `sea_level`"),
+        "{msg}"
+    );
+    assert!(!msg.contains("did you mean"), "{msg}");
+}
+
+#[test]
+fn the_sea_level_keeps_the_spawn_and_the_sea_in_the_playable_heights() {
+    use terravox_worldgen::SURFACE_HEIGHTS;
+    let (low, high) = (*SURFACE_HEIGHTS.start(), *SURFACE_HEIGHTS.end());
+    let range = format!("{low}..={high}");
+    for sea in [1_048_576, high + 1, low - 1, -1_048_576, i32::MIN] {
+        let mut cfg = density();
+        cfg.sea_level = sea;
+        let e = cfg.validate().unwrap_err();
+        assert_eq!(e.field(), Some("sea_level"), "{sea}: {e}");
+        assert!(e.to_string().contains(&range), "{sea}: {e}");
+    }
+    // A world code says the same.
+    let mut cfg = density();
+    cfg.sea_level = 1_048_576;
+    let e = WorldConfig::from_ron(&cfg.to_world_code()).unwrap_err();
+    assert_eq!(e.field(), Some("sea_level"), "{e}");
+    // The edges themselves are fine for a world without caves, whose surface stays
+    // inside (the sea above it or below it).
+    for sea in [low, high] {
+        let mut cfg = density();
+        cfg.sea_level = sea;
+        d(&mut cfg).caves = None;
+        assert_eq!(cfg.validate(), Ok(()), "{sea}");
+    }
+    // Islands rise above the sea: the highest sea is the one their peaks stay under.
+    let mut cfg = islands();
+    let peak = i(&mut cfg).height_scale;
+    cfg.sea_level = high - peak as i32;
+    assert_eq!(cfg.validate(), Ok(()));
+    cfg.sea_level += 1;
+    let e = cfg.validate().unwrap_err();
+    assert_eq!(e.field(), Some("sea_level"), "{e}");
+    assert!(e.to_string().contains(&range), "{e}");
 }
