@@ -10,9 +10,11 @@
 //!
 //! [`WorldConfig`]: terravox_worldgen::WorldConfig
 
+pub mod lock;
 pub mod overlay;
 pub mod save;
 
+pub use lock::{LockError, WorldLock};
 pub use overlay::{Edits, LocalEdit, apply_local};
 pub use save::{
     LEGACY_VERSION, LoadError, MAX_SAVE_BYTES, Opened, SAVE_VERSION, SaveDir, SaveError, SaveFile,

@@ -1,6 +1,9 @@
 //! The sparse edit overlay: blocks the player changed, laid over the generated world.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use imbl::OrdMap;
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos};
 
@@ -9,9 +12,14 @@ pub type LocalEdit = ([i32; 3], Block);
 
 /// The blocks the player changed in one world, grouped by chunk. Iteration order is
 /// fixed (by chunk, then by position inside it), so saves are deterministic.
+///
+/// A clone is a snapshot that costs the same at any size (a persistent map of chunks
+/// sharing its nodes, each chunk's edits shared until one side changes it): the game
+/// hands one to every background save without stalling a frame. An edit after a
+/// snapshot copies only the path to its chunk and that chunk's edits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Edits {
-    chunks: BTreeMap<ChunkPos, BTreeMap<u16, Block>>,
+    chunks: OrdMap<ChunkPos, Arc<BTreeMap<u16, Block>>>,
     len: usize,
 }
 
@@ -35,7 +43,8 @@ impl Edits {
     /// changed.
     pub fn set(&mut self, pos: BlockPos, block: Block) -> bool {
         let (c, l) = pos.to_chunk();
-        let old = self.chunks.entry(c).or_default().insert(index(l), block);
+        let blocks = Arc::make_mut(self.chunks.entry(c).or_default());
+        let old = blocks.insert(index(l), block);
         if old.is_none() {
             self.len += 1;
         }
@@ -55,14 +64,14 @@ impl Edits {
         let chunks = chunks
             .into_iter()
             .filter(|(_, b)| !b.is_empty())
-            .map(|(c, b)| (c, b.into_iter().collect()))
+            .map(|(c, b)| (c, Arc::new(b.into_iter().collect())))
             .collect();
         Self { chunks, len }
     }
 
     /// The edited chunks, in order, with their edits by index inside the chunk.
     pub(crate) fn chunks(&self) -> impl Iterator<Item = (&ChunkPos, &BTreeMap<u16, Block>)> {
-        self.chunks.iter()
+        self.chunks.iter().map(|(c, blocks)| (c, blocks.as_ref()))
     }
 
     /// Number of chunks holding an edited block.
@@ -103,7 +112,7 @@ impl Edits {
                         continue;
                     };
                     let no = n.origin();
-                    for (&i, &b) in blocks {
+                    for (&i, &b) in blocks.iter() {
                         let l = local(i);
                         let rel = [no.x + l[0] - o.x, no.y + l[1] - o.y, no.z + l[2] - o.z];
                         if rel.iter().all(|&v| (-1..=CHUNK).contains(&v)) {
@@ -126,7 +135,7 @@ impl Edits {
     /// border also touches the neighbours whose padding holds it.
     pub fn touched_chunks(&self) -> BTreeSet<ChunkPos> {
         let mut out = BTreeSet::new();
-        for (c, blocks) in &self.chunks {
+        for (c, blocks) in self.chunks.iter() {
             out.insert(*c);
             for &i in blocks.keys() {
                 let l = local(i);
@@ -170,6 +179,24 @@ mod tests {
         let all: Vec<_> = e.iter().collect();
         assert!(all.contains(&(BlockPos::new(-1, -40, 33), Block::Air)));
         assert!(all.contains(&(BlockPos::new(0, 0, 0), Block::Stone)));
+    }
+
+    #[test]
+    fn a_snapshot_keeps_its_edits_while_the_original_changes() {
+        let mut e = Edits::new();
+        e.set(BlockPos::new(1, 2, 3), Block::Brick);
+        e.set(BlockPos::new(40, 2, 3), Block::Snow);
+        let snapshot = e.clone();
+        e.set(BlockPos::new(1, 2, 3), Block::Air);
+        e.set(BlockPos::new(1, 2, 4), Block::Stone);
+        e.set(BlockPos::new(-90, 0, 0), Block::Sand);
+        assert_eq!(snapshot.len(), 2);
+        assert_eq!(snapshot.get(BlockPos::new(1, 2, 3)), Some(Block::Brick));
+        assert_eq!(snapshot.get(BlockPos::new(1, 2, 4)), None);
+        assert_eq!(snapshot.chunk_count(), 2);
+        assert_eq!(e.len(), 4);
+        assert_eq!(e.get(BlockPos::new(1, 2, 3)), Some(Block::Air));
+        assert_eq!(e.get(BlockPos::new(40, 2, 3)), Some(Block::Snow));
     }
 
     #[test]

@@ -46,6 +46,15 @@
 //! A file that cannot be *read* (permissions, an I/O error, not a regular file, larger
 //! than [`MAX_SAVE_BYTES`]) is left where it is and saving is turned off for that
 //! world, with a message saying why.
+//!
+//! # Two games on one world
+//!
+//! [`SaveDir::open`] takes the world's lock ([`crate::lock`]) and [`Opened::lock`]
+//! holds it; the game keeps it until the world's edits are written after it switches
+//! away or quits. A second game that opens the same world in the same folder finds the
+//! lock held: it reads the edits but opens the world read-only (`keep_off`, with a
+//! notice naming the holder), so it never overwrites the first game's edits nor
+//! deletes them on a discard. A killed game's lock is released by the system.
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -59,6 +68,7 @@ use terravox_worldgen::WorldConfig;
 use thiserror::Error;
 
 use crate::Edits;
+use crate::lock::{LockError, WorldLock};
 
 /// The save format version this build writes.
 pub const SAVE_VERSION: u32 = 2;
@@ -168,9 +178,16 @@ pub struct Opened {
     pub problem: Option<String>,
     /// Where a damaged save was moved.
     pub moved_to: Option<PathBuf>,
-    /// The save could not be read and is still there: saving must stay off for this
-    /// world, so it is never overwritten.
+    /// The save could not be read and is still there, or another game holds the
+    /// world: saving must stay off for this world, so it is never overwritten.
     pub keep_off: bool,
+    /// The world's lock, held while the world is open (see [`crate::lock`]); `None`
+    /// when another game holds it or it could not be taken.
+    pub lock: Option<WorldLock>,
+    /// Why no lock could be taken, when it was not held by another game (a folder
+    /// that cannot be written, a file system without locks): for the log; saving goes
+    /// on as without a lock.
+    pub lock_warning: Option<String>,
 }
 
 /// The platform's data folder for terravox (`$XDG_DATA_HOME/terravox` or
@@ -261,9 +278,57 @@ impl SaveDir {
         Ok(())
     }
 
-    /// Loads `world`'s edits (see the module docs on unreadable saves). Temporary
-    /// files a killed process left for this world are removed first.
+    /// The lock file of `world`'s save (see [`crate::lock`]).
+    pub fn lock_path_for(&self, world: &WorldConfig) -> PathBuf {
+        self.path_for(world).with_extension("lock")
+    }
+
+    /// Opens `world` for this game: takes its lock and loads its edits (see the module
+    /// docs on unreadable saves and on two games). Temporary files a killed process
+    /// left for this world are removed first. When another game holds the world, its
+    /// edits are read but nothing is touched: the world is read-only here
+    /// (`keep_off`), and `problem` names the holder.
     pub fn open(&self, world: &WorldConfig) -> Opened {
+        match WorldLock::acquire(&self.lock_path_for(world)) {
+            Ok(lock) => Opened {
+                lock: Some(lock),
+                ..self.open_locked(world)
+            },
+            Err(LockError::Held { holder, .. }) => self.open_read_only(world, &holder),
+            Err(e @ LockError::Io { .. }) => Opened {
+                lock_warning: Some(format!(
+                    "{e}; the world is saved without a lock, so another game must not open it"
+                )),
+                ..self.open_locked(world)
+            },
+        }
+    }
+
+    /// Reads `world`'s edits while another game holds it: nothing is moved, removed
+    /// or ever written.
+    fn open_read_only(&self, world: &WorldConfig, holder: &str) -> Opened {
+        let notice = format!(
+            "This world is open in another terravox ({holder}), so it is read-only here: \
+             edits made in this window are not saved to it (a rescue copy is written when \
+             you quit), and discarding edits here leaves its save alone."
+        );
+        let (edits, problem) = match self.load(world) {
+            Ok(edits) => (edits, notice),
+            Err(e) => (
+                Edits::new(),
+                format!("{notice} Its edits could not be read: {e}."),
+            ),
+        };
+        Opened {
+            edits,
+            problem: Some(problem),
+            keep_off: true,
+            ..Opened::default()
+        }
+    }
+
+    /// Loads `world`'s edits with its lock held: damaged saves are moved aside.
+    fn open_locked(&self, world: &WorldConfig) -> Opened {
         remove_stale_temps(&self.path_for(world));
         let error = match self.load(world) {
             Ok(edits) => {

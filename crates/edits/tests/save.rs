@@ -228,12 +228,48 @@ fn truncated_garbage_corrupted_and_wrong_version_saves_are_moved_aside() {
         dir.save(&cfg, &edits).unwrap();
         assert_eq!(fs::read(&moved).unwrap(), bytes, "{name}");
         assert_eq!(dir.load(&cfg).unwrap(), edits, "{name}");
-        // A second unreadable save gets its own name.
+        // A second unreadable save gets its own name (opened by a game that holds
+        // the world, as the first one no longer does).
+        drop(opened.lock);
         fs::write(&path, &bytes).unwrap();
         let again = dir.open(&cfg).moved_to.unwrap();
         assert_ne!(again, moved);
-        assert_eq!(files(dir.dir()).len(), 2, "{name}: {:?}", files(dir.dir()));
+        // The two moved saves and the world's lock file.
+        assert_eq!(files(dir.dir()).len(), 3, "{name}: {:?}", files(dir.dir()));
     }
+}
+
+#[test]
+fn a_world_held_by_another_game_opens_read_only_and_its_save_is_left_alone() {
+    let cfg = world();
+    let dir = SaveDir::new(temp_dir("held"));
+    let mut edits = Edits::new();
+    edits.set(BlockPos::new(3, 4, 5), Block::Brick);
+    dir.save(&cfg, &edits).unwrap();
+    let first = dir.open(&cfg);
+    assert!(first.lock.is_some() && !first.keep_off && first.problem.is_none());
+    assert_eq!(first.edits, edits);
+    let second = dir.open(&cfg);
+    assert!(second.keep_off && second.lock.is_none());
+    assert_eq!(second.edits, edits, "it shows the saved edits");
+    let problem = second.problem.expect("a notice");
+    assert!(
+        problem.contains("open in another terravox")
+            && problem.contains(&format!("process {}", std::process::id()))
+            && problem.contains("read-only"),
+        "{problem}"
+    );
+    // A damaged save is the holder's to deal with: not moved aside by the second.
+    let path = dir.path_for(&cfg);
+    fs::write(&path, b"garbage").unwrap();
+    let third = dir.open(&cfg);
+    assert!(third.keep_off && third.moved_to.is_none() && third.edits.is_empty());
+    assert!(third.problem.unwrap().contains("could not be read"));
+    assert_eq!(fs::read(&path).unwrap(), b"garbage");
+    // Once the first game lets go, the world opens normally.
+    drop(first);
+    let fourth = dir.open(&cfg);
+    assert!(fourth.lock.is_some() && fourth.moved_to.is_some());
 }
 
 #[test]

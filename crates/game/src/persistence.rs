@@ -9,7 +9,14 @@
 //! - on exit (window close, SIGTERM, SIGINT) everything unsaved is written; what
 //!   cannot be written goes to a rescue copy beside the save (or in the temporary
 //!   folder), never replacing a file;
-//! - a discarded world's save is deleted.
+//! - a discarded world's save is deleted;
+//! - a world is held by one game at a time: its lock (`terravox_edits::lock`) is
+//!   taken when its save is read and kept until its edits are written after a switch
+//!   away, or the game ends. A second game on the same world and folder opens it
+//!   read-only, with a notice naming the first; its edits go to a rescue copy at exit.
+//!
+//! Every write gets a snapshot of the overlay that costs the same at any size
+//! (`Edits` is a persistent map), so an autosave never stalls a frame.
 //!
 //! Unreadable saves are handled by `terravox_edits::SaveDir::open`: damaged ones are
 //! moved aside, unreadable ones stay and turn saving off for that world.
@@ -18,7 +25,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
-use terravox_edits::{Edits, Opened, SaveDir, SaveError};
+use terravox_edits::{Edits, Opened, SaveDir, SaveError, WorldLock};
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::WorldConfig;
 
@@ -37,6 +44,8 @@ struct Pending {
     edits: Edits,
     /// Where to save them; `None` when saving is off for that world.
     dir: Option<SaveDir>,
+    /// That world's lock, released once they are written.
+    lock: Option<WorldLock>,
     /// The write under way, if any.
     task: Option<Task<Result<(), SaveError>>>,
     /// Seconds (app time) of the last attempt.
@@ -63,6 +72,8 @@ pub struct Saves {
     loading: Option<Task<(Opened, Vec<ChunkPos>)>>,
     /// The active world's write under way.
     writing: Option<Write>,
+    /// The active world's lock, while this game holds it.
+    lock: Option<WorldLock>,
     /// Other worlds' unsaved edits.
     others: Vec<Pending>,
 }
@@ -78,6 +89,7 @@ impl Saves {
             last_save: 0.0,
             loading: None,
             writing: None,
+            lock: None,
             others: Vec::new(),
         }
     }
@@ -131,6 +143,7 @@ impl Saves {
             let mut pending = self.others.swap_remove(i);
             let written = pending.task.take().map(block_on);
             self.dir = pending.dir;
+            self.lock = pending.lock;
             edits.replace(world.clone(), pending.edits);
             // Not on disk unless the write finished: then dirty, and the autosave writes it.
             self.saved = matches!(written, Some(Ok(()))).then(|| edits.revision());
@@ -171,9 +184,13 @@ impl Saves {
         } else {
             self.status = format!("loaded {} edited blocks", opened.edits.len());
         }
+        if let Some(warning) = &opened.lock_warning {
+            warn!("{warning}");
+        }
         if opened.keep_off {
             self.dir = None;
         }
+        self.lock = opened.lock;
         let meanwhile = edits.edits().clone();
         let mut merged = opened.edits;
         for (p, b) in meanwhile.iter() {
@@ -240,10 +257,17 @@ impl Saves {
     /// switch away from it), writing them on the I/O pool.
     fn keep_unsaved(&mut self, edits: &WorldEdits, now: f32) {
         let previous = self.writing.take();
+        let lock = self.lock.take();
         if !self.dirty(edits) {
             if let Some(p) = previous {
-                // The write in flight holds the newest edits; let it finish.
-                p.detach();
+                // The write in flight holds the newest edits: let it finish, and keep
+                // the world locked until it has.
+                IoTaskPool::get()
+                    .spawn(async move {
+                        let _written = p.await;
+                        drop(lock);
+                    })
+                    .detach();
             }
             return;
         }
@@ -263,6 +287,7 @@ impl Saves {
             world,
             edits: copy,
             dir,
+            lock,
             task,
             tried: now,
         });

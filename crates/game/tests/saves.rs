@@ -3,17 +3,23 @@
 //! what cannot be saved at exit goes to a rescue copy. Writes are made to fail by
 //! putting a folder where the save file goes (the rename onto it fails), which works
 //! whoever runs the tests (root ignores file permissions).
+//!
+//! Two games on one world are two real processes: the first is this test binary run
+//! again with an environment variable that makes `first_game_process` play instead
+//! of returning.
 
 mod common;
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{dig, load, notices, run_until};
 use terravox_edits::SaveDir;
-use terravox_game::{PlayOptions, Saves, SwitchWorld, WorldEdits};
+use terravox_game::{DiscardEdits, PlayOptions, Saves, SwitchWorld, WorldEdits};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::WorldConfig;
 
@@ -209,5 +215,182 @@ fn edits_made_as_soon_as_possible_are_kept_with_the_loaded_ones() {
         "a loaded edit is laid over its chunk"
     );
     assert_eq!(edit_count(&app), stored.len() + 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The first game's save folder, for `first_game_process`.
+const FIRST_GAME_DIR: &str = "TERRAVOX_FIRST_GAME_DIR";
+
+/// What the first game prints once it holds the world (libtest may print the test's
+/// name before it on the same line).
+const READY: &str = "first game: saved and holding the world";
+
+/// The world both games play.
+fn shared_world() -> WorldConfig {
+    common::world("cliffs", "two-games")
+}
+
+/// A game of `world` saving under `dir`, started by the origin's column.
+fn app_at_origin(world: WorldConfig, dir: &Path) -> App {
+    let top = terravox_worldgen::Generator::new(&world)
+        .unwrap()
+        .surface_height(0, 0);
+    let mut app = terravox_game::headless_app(PlayOptions {
+        view_distance: 4,
+        save_dir: Some(dir.to_owned()),
+        at: Some([0.5, top as f64 + 3.0, 0.5]),
+        ..PlayOptions::new(world)
+    });
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        250,
+    )));
+    load(&mut app);
+    app
+}
+
+/// The columns the first game digs (the second digs others).
+const FIRST_DIGS: [(i32, i32); 8] = [
+    (0, 0),
+    (3, 0),
+    (6, 0),
+    (9, 0),
+    (0, 3),
+    (3, 3),
+    (6, 3),
+    (9, 3),
+];
+
+#[test]
+#[ignore = "the first of two games on one world; run by the two-games tests"]
+fn first_game_process() {
+    let Ok(dir) = std::env::var(FIRST_GAME_DIR) else {
+        return;
+    };
+    let mut app = app_at_origin(shared_world(), Path::new(&dir));
+    for (x, z) in FIRST_DIGS {
+        dig(&mut app, x, z);
+    }
+    run_until(&mut app, 60, |a| !dirty(a));
+    // Saved and holding the world: the other game may start.
+    println!("{READY}");
+    // Plays on until the other test closes its input, then quits (saving).
+    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    app.world_mut().write_message(AppExit::Success);
+    app.update();
+}
+
+/// Starts `first_game_process` on `dir` and waits until it has saved its edits and
+/// holds the world.
+fn start_first_game(dir: &Path) -> Child {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "first_game_process",
+            "--exact",
+            "--ignored",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(FIRST_GAME_DIR, dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let ready = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|line| line.contains(READY));
+    assert!(ready, "the first game ended before it was ready");
+    // Keep reading what it prints, so its output never meets a closed pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    child
+}
+
+#[test]
+fn a_second_game_on_a_world_opens_it_read_only_and_neither_loses_edits() {
+    let dir = save_dir("two-games");
+    let world = shared_world();
+    let saves = SaveDir::new(&dir);
+    let mut first = start_first_game(&dir);
+    assert_eq!(saves.load(&world).unwrap().len(), FIRST_DIGS.len());
+
+    let mut second = app_at_origin(world.clone(), &dir);
+    let notices = notices(&second);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].contains("open in another terravox")
+            && notices[0].contains(&format!("process {}", first.id())),
+        "the notice names the holder: {notices:?}"
+    );
+    let edits = second.world().resource::<WorldEdits>();
+    assert!(
+        second.world().resource::<Saves>().path(edits).is_none(),
+        "read-only: saving is off"
+    );
+    assert_eq!(
+        edit_count(&second),
+        FIRST_DIGS.len(),
+        "it sees the saved edits"
+    );
+    // A discard here must not delete the first game's save.
+    second.world_mut().write_message(DiscardEdits);
+    load(&mut second);
+    assert_eq!(edit_count(&second), 0);
+    let mine: Vec<BlockPos> = (0..5).map(|i| dig(&mut second, 20 + 3 * i, 9)).collect();
+    second.world_mut().write_message(AppExit::Success);
+    second.update();
+    assert_eq!(
+        saves.load(&world).unwrap().len(),
+        FIRST_DIGS.len(),
+        "the second game neither wrote nor deleted the save"
+    );
+    // Its own edits are in a rescue copy.
+    let rescued = files_with(&dir, ".rescue-");
+    assert_eq!(rescued.len(), 1, "{:?}", files_with(&dir, ""));
+    let bytes = std::fs::read(&rescued[0]).unwrap();
+    let kept = terravox_edits::save::decode(&rescued[0], &bytes, &world).unwrap();
+    assert_eq!(kept.len(), mine.len());
+    assert!(mine.iter().all(|&p| kept.get(p) == Some(Block::Air)));
+    drop(second);
+
+    // The first game quits normally; its edits are all on disk.
+    drop(first.stdin.take());
+    assert!(first.wait().unwrap().success(), "the first game failed");
+    let on_disk = saves.load(&world).unwrap();
+    assert_eq!(on_disk.len(), FIRST_DIGS.len());
+    // Once it is gone, a new game holds the world and saves.
+    let mut third = app_at_origin(world.clone(), &dir);
+    assert!(common::notices(&third).is_empty());
+    dig(&mut third, 30, 30);
+    third.world_mut().write_message(AppExit::Success);
+    third.update();
+    assert_eq!(saves.load(&world).unwrap().len(), FIRST_DIGS.len() + 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_killed_games_lock_does_not_keep_the_world_read_only() {
+    let dir = save_dir("killed-game");
+    let world = shared_world();
+    let mut first = start_first_game(&dir);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut next = app_at_origin(world.clone(), &dir);
+    assert!(
+        common::notices(&next).is_empty(),
+        "{:?}",
+        common::notices(&next)
+    );
+    let edits = next.world().resource::<WorldEdits>();
+    assert!(next.world().resource::<Saves>().path(edits).is_some());
+    assert_eq!(edit_count(&next), FIRST_DIGS.len());
+    dig(&mut next, 30, 30);
+    next.world_mut().write_message(AppExit::Success);
+    next.update();
+    assert_eq!(
+        SaveDir::new(&dir).load(&world).unwrap().len(),
+        FIRST_DIGS.len() + 1
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
