@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use terravox_worldgen::{Generator, Seed, WorldConfig, map, presets};
+use terravox_worldgen::{Generator, Seed, WorldConfig, map, presets, stats};
 
 /// A Minecraft-like voxel terrain playground.
 #[derive(Parser, Debug)]
@@ -139,9 +139,14 @@ struct MapArgs {
     /// colours) or height.
     #[arg(long, default_value = "terrain", value_parser = parse_layer)]
     layer: map::Layer,
-    /// Output PNG file.
+    /// Output PNG file (optional with --stats).
+    #[arg(long, required_unless_present = "stats")]
+    out: Option<PathBuf>,
+    /// Print the relief figures of the map's area (size x blocks-per-pixel blocks
+    /// wide, heights every 8 blocks): land heights, mountain areas and their shape,
+    /// steep land, local relief, lowlands, each with its target.
     #[arg(long)]
-    out: PathBuf,
+    stats: bool,
 }
 
 /// A map layer by name.
@@ -307,34 +312,73 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
         blocks_per_pixel: args.blocks_per_pixel,
     };
     view.check()?;
-    let map = map::render_layer(&generator, &view, args.layer);
-    let img = &map.image;
-    write_png(
-        &args.out,
-        img.width,
-        img.height,
-        png::ColorType::Rgb,
-        &img.rgb,
-    )?;
-    println!(
-        "wrote {} ({}x{} px, {} blocks/px, {} layer, {} world version {}, seed {:?})",
-        args.out.display(),
-        img.width,
-        img.height,
-        args.blocks_per_pixel,
-        args.layer.name(),
-        cfg.generator_name(),
-        cfg.version,
-        cfg.seed.text()
-    );
-    let shares = map.biome_shares();
-    if shares.is_empty() {
-        println!("no biomes in this world (version 1, or no `nature`)");
+    if args.stats {
+        // Checked before the map is drawn, so a refused area writes nothing.
+        stats_view(args)?.check()?;
     }
-    for (biome, share) in shares {
-        println!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
+    if let Some(out) = &args.out {
+        let map = map::render_layer(&generator, &view, args.layer);
+        let img = &map.image;
+        write_png(out, img.width, img.height, png::ColorType::Rgb, &img.rgb)?;
+        println!(
+            "wrote {} ({}x{} px, {} blocks/px, {} layer, {} world version {}, seed {:?})",
+            out.display(),
+            img.width,
+            img.height,
+            args.blocks_per_pixel,
+            args.layer.name(),
+            cfg.generator_name(),
+            cfg.version,
+            cfg.seed.text()
+        );
+        let shares = map.biome_shares();
+        if shares.is_empty() {
+            println!("no biomes in this world (version 1, or no `nature`)");
+        }
+        for (biome, share) in shares {
+            println!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
+        }
+    }
+    if args.stats {
+        let s = stats::relief_stats(
+            &generator,
+            args.center,
+            args.size * args.blocks_per_pixel,
+            stats::STEP,
+        );
+        println!(
+            "{} world version {}, seed {:?}, around {},{}",
+            cfg.generator_name(),
+            cfg.version,
+            cfg.seed.text(),
+            args.center[0],
+            args.center[1]
+        );
+        print!("{s}");
     }
     Ok(())
+}
+
+/// The samples `map --stats` takes, as a map view (one pixel a sample, its border
+/// included by [`map::MapView::check`]); refused past [`stats::MAX_SAMPLES`] a side.
+fn stats_view(args: &MapArgs) -> Result<map::MapView, String> {
+    let blocks = args.size * args.blocks_per_pixel;
+    let n = stats::samples_per_side(blocks, stats::STEP);
+    if n > stats::MAX_SAMPLES {
+        return Err(format!(
+            "--stats measures at most {} blocks a side (heights every {} blocks); \
+             --size {} x --blocks-per-pixel {} is {blocks}",
+            stats::MAX_SAMPLES * stats::STEP,
+            stats::STEP,
+            args.size,
+            args.blocks_per_pixel
+        ));
+    }
+    Ok(map::MapView {
+        center: args.center,
+        size: [n, n],
+        blocks_per_pixel: stats::STEP,
+    })
 }
 
 fn write_png(

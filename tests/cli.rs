@@ -193,3 +193,46 @@ fn a_config_file_with_a_misspelt_section_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn map_stats_prints_the_relief_figures() {
+    let out = terravox(&[
+        "map",
+        "--stats",
+        "--preset",
+        "continents",
+        "--size",
+        "64",
+        "--blocks-per-pixel",
+        "8",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for label in [
+        "512 x 512 blocks, heights every 8 blocks (64 x 64 samples)",
+        "land:",
+        "land height above sea level:",
+        "64+ blocks above the sea:",
+        "mountain areas (64+, 16+ samples):",
+        "mountain elongation (area-weighted):",
+        "land steeper than 45 degrees:",
+        "local relief (128-block squares):",
+        "land within 16 blocks of sea level:",
+    ] {
+        assert!(text.contains(label), "no `{label}` in:\n{text}");
+    }
+    assert!(text.contains("(target highest >= 200: "), "{text}");
+    assert!(!text.contains("wrote "), "no map without --out: {text}");
+
+    let err = refused(&["map", "--preset", "continents"]);
+    assert!(err.contains("--out"), "{err}");
+    let err = refused(&[
+        "map",
+        "--stats",
+        "--size",
+        "8192",
+        "--blocks-per-pixel",
+        "8",
+    ]);
+    assert!(err.contains("--stats measures at most"), "{err}");
+}

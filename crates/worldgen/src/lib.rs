@@ -27,6 +27,7 @@ pub mod params;
 pub mod presets;
 pub mod reference;
 pub mod seed;
+pub mod stats;
 mod surface;
 mod trees;
 mod validate;
@@ -41,6 +42,7 @@ pub use islands::Island;
 pub use lod::{LodPos, MAX_LEVEL};
 pub use presets::LoadError;
 pub use seed::Seed;
+pub use stats::{ReliefStats, relief_stats};
 pub use trees::Species;
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
