@@ -19,6 +19,7 @@ mod caves;
 mod climate;
 pub mod config;
 mod density;
+pub mod erosion;
 mod fbm;
 mod islands;
 pub mod lod;
