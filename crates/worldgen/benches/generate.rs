@@ -3,12 +3,15 @@
 //! air or water) of every preset, plus `continents` without trees (what trees cost),
 //! the version-2 `continents` (what caves cost) and the version-1 `cliffs` (what
 //! biomes cost the old world's speed: nothing); and underground chunks with caves.
+//! Then maps and the horizon's coarse chunks of the default world next to the
+//! costliest ones validation allows (`params::MAX_RELIEF_WORK`).
 
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use terravox_voxel::{Block, ChunkPos};
-use terravox_worldgen::{Generator, WorldConfig, presets};
+use terravox_worldgen::map::{self, MapView};
+use terravox_worldgen::{Generator, GeneratorConfig, LodPos, WorldConfig, params, presets};
 
 /// Up to `n` surface chunks around the origin, or around the spawn where the origin
 /// is under the sea (the land is what a player walks on).
@@ -109,5 +112,71 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The `amplified` preset with the noise that once made the world crawl (16 octaves,
+/// lacunarity 8, persistence 1, frequency 1, cliff scale 16) and the most relief
+/// validation allows: as rough as a valid world gets.
+fn amplified_max() -> WorldConfig {
+    let mut cfg = presets::builtin("amplified").expect("preset");
+    let GeneratorConfig::Density(d) = &mut cfg.generator else {
+        panic!("amplified is a density world")
+    };
+    d.noise.octaves = 16;
+    d.noise.lacunarity = 8.0;
+    d.noise.persistence = 1.0;
+    d.noise.frequency = 1.0;
+    d.cliff_scale = 16.0;
+    d.scale = params::MAX_RELIEF_WORK / 16.0 / (2.0 + 16.0);
+    d.offset = 100.0;
+    cfg
+}
+
+/// A 64-pixel map around the origin (2 blocks a pixel, on rayon's threads), and the
+/// coarse chunks of levels 3 to 5 around the surface at the origin (at each level
+/// the chunk holding it, the one above and the one below): the default world, the
+/// `amplified` preset and [`amplified_max`].
+fn maps_and_horizon(c: &mut Criterion) {
+    let worlds = [
+        ("continents", WorldConfig::default()),
+        ("amplified", presets::builtin("amplified").expect("preset")),
+        ("amplified-max", amplified_max()),
+    ];
+    let view = MapView {
+        center: [0, 0],
+        size: [64, 64],
+        blocks_per_pixel: 2,
+    };
+    let mut group = c.benchmark_group("map_64px");
+    group.sample_size(10);
+    for (name, cfg) in &worlds {
+        let g = Generator::new(cfg).expect("valid");
+        group.bench_function(*name, |b| b.iter(|| map::render(&g, &view)));
+    }
+    group.finish();
+    let mut group = c.benchmark_group("coarse_chunks_levels_3_to_5");
+    group.sample_size(10);
+    for (name, cfg) in &worlds {
+        let g = Generator::new(cfg).expect("valid");
+        let top = g.surface_height(0, 0);
+        let chunks: Vec<LodPos> = (3..=5u8)
+            .flat_map(|level| {
+                let y = top.div_euclid(32 << level);
+                (-1..=1).map(move |dy| LodPos::new(level, ChunkPos::new(0, y + dy, 0)))
+            })
+            .collect();
+        group.throughput(Throughput::Elements(chunks.len() as u64));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                chunks
+                    .iter()
+                    .map(|&lod| {
+                        std::hint::black_box(g.generate_coarse(lod)).0.is_uniform() as usize
+                    })
+                    .sum::<usize>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, maps_and_horizon);
 criterion_main!(benches);

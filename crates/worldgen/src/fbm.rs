@@ -1,5 +1,11 @@
 //! Fractal Brownian motion over the `noise` crate's base noises, with per-octave
 //! seeds and offsets drawn from the world seed.
+//!
+//! Every octave evaluated is counted per thread ([`octaves_evaluated`]): the count is
+//! the generators' measure of work, which tests hold maps and coarse chunks to
+//! (performance is measured in benchmarks, never timed in tests).
+
+use std::cell::Cell;
 
 use noise::{NoiseFn, OpenSimplex, Perlin, SuperSimplex};
 
@@ -83,6 +89,8 @@ struct Octave {
 #[derive(Clone, Debug)]
 pub struct Fbm {
     octaves: Vec<Octave>,
+    /// [`Fbm::rest`] for every first octave, `0..=octaves`.
+    rests: Vec<f64>,
     inv_amplitude_sum: f64,
 }
 
@@ -120,9 +128,13 @@ impl Fbm {
                     ],
                 }
             })
+            .collect::<Vec<_>>();
+        let rests = (0..=octaves.len())
+            .map(|from| octaves[from..].iter().map(|o| o.amplitude).sum::<f64>())
             .collect();
         Self {
             octaves,
+            rests,
             inv_amplitude_sum: 1.0 / amp_sum,
         }
     }
@@ -136,6 +148,7 @@ impl Fbm {
     /// for every octave in order and passing the sum to [`Fbm::finish`] is [`Fbm::get3`].
     #[inline]
     pub fn octave3(&self, i: usize, x: f64, y: f64, z: f64) -> f64 {
+        count(1);
         let o = &self.octaves[i];
         let p = [
             x * o.frequency + o.offset[0],
@@ -146,11 +159,9 @@ impl Fbm {
     }
 
     /// The largest absolute sum octaves `from..` can still add.
+    #[inline]
     pub fn rest(&self, from: usize) -> f64 {
-        self.octaves[from.min(self.octaves.len())..]
-            .iter()
-            .map(|o| o.amplitude)
-            .sum()
+        self.rests[from.min(self.octaves.len())]
     }
 
     /// The field value of a full octave sum, in `[-1, 1]`.
@@ -172,6 +183,7 @@ impl Fbm {
     /// The 2D field at a world column, in `[-1, 1]`.
     #[inline]
     pub fn get2(&self, x: f64, z: f64) -> f64 {
+        count(self.octaves.len());
         let mut sum = 0.0;
         for o in &self.octaves {
             let p = [x * o.frequency + o.offset[0], z * o.frequency + o.offset[2]];
@@ -179,6 +191,23 @@ impl Fbm {
         }
         self.finish(sum)
     }
+}
+
+thread_local! {
+    /// Noise octaves evaluated on this thread so far (wrapping).
+    static OCTAVES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts `n` octaves evaluated on this thread.
+#[inline(always)]
+fn count(n: usize) {
+    OCTAVES.with(|c| c.set(c.get().wrapping_add(n as u64)));
+}
+
+/// Noise octaves (2D or 3D, of any field) evaluated on this thread so far, wrapping:
+/// the difference of two readings is the work done in between.
+pub(crate) fn octaves_evaluated() -> u64 {
+    OCTAVES.with(Cell::get)
 }
 
 /// Clamps a value to `[-1, 1]`.
@@ -204,6 +233,16 @@ mod tests {
                 assert!((-1.0..=1.0).contains(&a.get2(p.0, p.2)));
             }
         }
+    }
+
+    #[test]
+    fn every_octave_evaluated_is_counted() {
+        let f = Fbm::new(NoiseKind::Perlin, 1, 0, 0.01, 5, 0.5, 2.0);
+        let before = octaves_evaluated();
+        f.get3(1.0, 2.0, 3.0);
+        f.get2(1.0, 2.0);
+        f.octave3(2, 1.0, 2.0, 3.0);
+        assert_eq!(octaves_evaluated() - before, 11);
     }
 
     #[test]

@@ -130,6 +130,18 @@ impl LodPos {
     }
 }
 
+/// Runs `f` and returns its result with the noise octaves it evaluated on this thread
+/// (of every field, 2D or 3D): the measure of work that tests hold coarse chunks and
+/// maps to, since performance is measured in benchmarks, never timed in tests. Work
+/// that `f` hands to other threads (a map's rows on rayon's pool) is counted there:
+/// run it on a one-thread pool to count it all.
+#[doc(hidden)]
+pub fn noise_work<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = crate::fbm::octaves_evaluated();
+    let r = f();
+    (r, crate::fbm::octaves_evaluated().wrapping_sub(before))
+}
+
 /// How a coarse column's solid cells get their blocks.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Look {

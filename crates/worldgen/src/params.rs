@@ -159,7 +159,7 @@ const SCALE: Spec = Spec {
     max: 1024.0,
     max_open: false,
     scale: Scale::Log,
-    tooltip: "Vertical stretch of the density in blocks.",
+    tooltip: "Vertical stretch of the density in blocks; octaves × scale × (2 + cliff scale) may be at most 2560.",
 };
 const OFFSET: Spec = Spec {
     label: "offset",
@@ -210,6 +210,30 @@ pub const DENSITY: [Param<DensityConfig>; 9] = [
     param!(THRESHOLD, "threshold", |c| c.threshold),
     param!(SNOW_LINE, "snow_line", |c| c.snow_line),
 ];
+
+/// The most [`relief_work`] a density world may have: the `amplified` preset's is
+/// 2475, the default world's 324. Validation refuses more, naming `generator.scale`.
+pub const MAX_RELIEF_WORK: f64 = 2560.0;
+
+/// The relief work of a density world: `noise.octaves` times the height in blocks over
+/// which one column's surface can lie, `scale * (2 + cliff_scale)` (with a shape, at
+/// its largest `roughness` and `crags`).
+///
+/// A map finds a column's surface by walking down the lattice levels (8 blocks apart)
+/// of the lattice columns around it from the highest possible surface, and a coarse
+/// chunk decides every lattice node in that height: each node takes at most
+/// `noise.octaves` noise octaves. So the work of a map's column and of a coarse
+/// chunk's column is at most proportional to this figure (nothing else of the formula
+/// counts), and [`MAX_RELIEF_WORK`] keeps every world's maps and horizon within ten
+/// times the work of the default world's (`tests/work_bounds.rs` checks it). A rule
+/// between fields, on top of the ranges.
+pub fn relief_work(d: &DensityConfig) -> f64 {
+    let (roughness, crags) = d
+        .shape
+        .as_ref()
+        .map_or((1.0, 1.0), |s| (s.roughness.range().1, s.crags.range().1));
+    d.noise.octaves as f64 * d.scale * roughness * (2.0 + d.cliff_scale * crags)
+}
 
 const NOISE_SCALE: Spec = Spec {
     label: "noise scale",
@@ -649,5 +673,14 @@ mod tests {
         assert!(!PERSISTENCE.allows(f64::NAN) && !LACUNARITY.allows(f64::INFINITY));
         assert_eq!(OCTAVES.expected(), "an integer in 1..=16");
         assert_eq!(FREQUENCY.expected(), "a finite number in (0, 1]");
+    }
+
+    #[test]
+    fn the_scale_tooltip_states_the_relief_limit() {
+        assert!(
+            SCALE
+                .tooltip
+                .contains(&format!("at most {MAX_RELIEF_WORK}"))
+        );
     }
 }

@@ -269,6 +269,25 @@ impl WorldConfig {
                 if ranges_ok && c.errors.is_empty() {
                     let (lowest, highest) = surface_range(d, self.sea_level);
                     c.playable("generator.offset", d.offset, lowest, highest);
+                    let work = params::relief_work(d);
+                    if work > params::MAX_RELIEF_WORK {
+                        c.fail(
+                            "generator.scale",
+                            d.scale,
+                            &format!(
+                                "a scale at which noise.octaves x the relief (scale x (2 + \
+                                 cliff_scale) blocks{}) stays within {} (here {work:.0}; more \
+                                 makes maps and the horizon crawl): lower scale, cliff_scale \
+                                 or noise.octaves",
+                                if d.shape.is_some() {
+                                    ", at the shape's largest roughness and crags"
+                                } else {
+                                    ""
+                                },
+                                params::MAX_RELIEF_WORK
+                            ),
+                        );
+                    }
                 }
             }
             GeneratorConfig::Islands(i) => {

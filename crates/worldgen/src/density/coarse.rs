@@ -238,8 +238,7 @@ impl DensityGen {
     /// or its exact value when every octave was needed.
     fn node_sign(&self, s: &ColumnShape, (x, y, z): (f64, f64, f64)) -> Node {
         let amp = self.fbm.rest(0);
-        let slope = s.scale * (1.0 + 0.5 * s.cliff);
-        let root = (y + self.cfg.threshold - s.offset - 0.5 * s.cliff * s.scale) / slope * amp;
+        let root = self.root(s, y, amp);
         let eps = 1e-6 * amp;
         let octaves = self.fbm.octaves();
         let mut sum = 0.0;

@@ -1,0 +1,251 @@
+//! Every valid config's maps and horizon stay within ten times the work of the
+//! default world's: configs whose relief would make the world crawl are refused
+//! (`params::MAX_RELIEF_WORK`), and the rest is bounded by construction.
+//!
+//! Work is counted, never timed (performance is measured in benchmarks): the noise
+//! octaves evaluated ([`lod::noise_work`]) for a small map and for the coarse chunks
+//! of levels 3 to 5 around the surface. Those are summed over the levels: the
+//! horizon's rings hold about as many chunks of each level, so the sum is the work of
+//! the horizon per place. (One level alone can cost more: a level-3 chunk of the
+//! `amplified` preset, whose world must stay as it is, costs 28 times the default
+//! world's, all of its nodes lying in its relief; its level 5 costs less.)
+
+mod common;
+
+use std::sync::LazyLock;
+
+use proptest::prelude::*;
+use terravox_voxel::ChunkPos;
+use terravox_worldgen::lod::noise_work;
+use terravox_worldgen::map::{self, MapView};
+use terravox_worldgen::params::{self, Param, Scale};
+use terravox_worldgen::{
+    Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, presets,
+};
+
+/// How much more work than the default world's any valid world may take.
+const FACTOR: u64 = 10;
+
+/// The work of a 32 x 32 pixel map at 2 blocks a pixel around the origin, every row on
+/// this thread's count (a one-thread pool).
+fn map_work(g: &Generator) -> u64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    let view = MapView {
+        center: [0, 0],
+        size: [32, 32],
+        blocks_per_pixel: 2,
+    };
+    pool.install(|| noise_work(|| map::render(g, &view)).1)
+}
+
+/// The coarse chunks of levels 3 to 5 around the surface at the origin: at each level
+/// the chunk holding it, the one above and the one below.
+fn horizon_chunks(g: &Generator) -> Vec<LodPos> {
+    let top = g.surface_height(0, 0);
+    (3..=5u8)
+        .flat_map(|level| {
+            let y = top.div_euclid(32 << level);
+            (-1..=1).map(move |dy| LodPos::new(level, ChunkPos::new(0, y + dy, 0)))
+        })
+        .collect()
+}
+
+/// The work of generating [`horizon_chunks`].
+fn horizon_work(g: &Generator) -> u64 {
+    horizon_chunks(g)
+        .into_iter()
+        .map(|lod| noise_work(|| g.generate_coarse(lod)).1)
+        .sum()
+}
+
+/// The default world's map and horizon work.
+static DEFAULT: LazyLock<(u64, u64)> = LazyLock::new(|| {
+    let g = Generator::new(&WorldConfig::default()).expect("the default world is valid");
+    (map_work(&g), horizon_work(&g))
+});
+
+/// `Err` naming the config and the figure when its map or horizon takes more than
+/// [`FACTOR`] times the default world's work.
+fn within_bounds(cfg: &WorldConfig) -> Result<(), String> {
+    let g = Generator::new(cfg).map_err(|e| e.to_string())?;
+    let (map, horizon) = (map_work(&g), horizon_work(&g));
+    let (map0, horizon0) = *DEFAULT;
+    if map > FACTOR * map0 || horizon > FACTOR * horizon0 {
+        return Err(format!(
+            "map {map} octaves (default {map0}), horizon {horizon} (default {horizon0}): {}",
+            cfg.to_world_code()
+        ));
+    }
+    Ok(())
+}
+
+/// The amplified preset with the noise of the issue that made the world crawl
+/// (16 octaves, lacunarity 8, persistence 1, frequency 1, cliff scale 16) and `scale`.
+fn amplified_max(scale: f64) -> WorldConfig {
+    let mut cfg = presets::builtin("amplified").expect("preset");
+    let GeneratorConfig::Density(d) = &mut cfg.generator else {
+        panic!("amplified is a density world")
+    };
+    d.noise.octaves = 16;
+    d.noise.lacunarity = 8.0;
+    d.noise.persistence = 1.0;
+    d.noise.frequency = 1.0;
+    d.cliff_scale = 16.0;
+    d.scale = scale;
+    d.offset = 100.0;
+    cfg
+}
+
+#[test]
+fn the_world_that_crawled_is_refused_naming_its_scale() {
+    let e = amplified_max(1024.0)
+        .validate()
+        .expect_err("too much relief");
+    assert_eq!(e.field(), Some("generator.scale"), "{e}");
+    let msg = e.to_string();
+    assert!(msg.contains("cliff_scale") && msg.contains("2560"), "{msg}");
+    // The same noise with a relief at the limit is valid.
+    let scale = params::MAX_RELIEF_WORK / 16.0 / (2.0 + 16.0);
+    assert_eq!(amplified_max(scale).validate(), Ok(()));
+    assert!(amplified_max(scale * 1.01).validate().is_err());
+}
+
+#[test]
+fn presets_and_old_worlds_stay_valid_and_within_bounds() {
+    let old = common::V1_PRESETS.iter().chain(&common::V2_PRESETS);
+    let old = old.map(|(name, text)| (*name, WorldConfig::from_ron(text).expect("stays valid")));
+    let built = presets::names().map(|n| (n, presets::builtin(n).expect("preset")));
+    for (name, cfg) in old.chain(built) {
+        if let GeneratorConfig::Density(d) = &cfg.generator {
+            assert!(params::relief_work(d) <= params::MAX_RELIEF_WORK, "{name}");
+        }
+        within_bounds(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn the_worst_relief_allowed_is_within_bounds() {
+    for octaves in [1, 2, 4, 8, 16] {
+        for cliff in [0.0, 16.0] {
+            let mut cfg = amplified_max(1.0);
+            let GeneratorConfig::Density(d) = &mut cfg.generator else {
+                unreachable!()
+            };
+            d.noise.octaves = octaves;
+            d.cliff_scale = cliff;
+            d.scale = (params::MAX_RELIEF_WORK / octaves as f64 / (2.0 + cliff)).min(1024.0);
+            d.offset = d.scale + 100.0;
+            within_bounds(&cfg).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+/// How a random parameter is picked: its lowest or highest allowed value, or one in
+/// between.
+#[derive(Clone, Copy, Debug)]
+enum Pick {
+    Low,
+    High,
+    Between(f64),
+}
+
+fn pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![
+        Just(Pick::Low),
+        Just(Pick::High),
+        (0.0..1.0f64).prop_map(Pick::Between)
+    ]
+}
+
+/// Sets every parameter of `table` on `c` as `picks` say (cycling through them).
+fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
+    for (p, &how) in table.iter().zip(picks.iter().cycle()) {
+        let s = p.spec;
+        let margin = (s.max - s.min) * 1e-6;
+        let lo = if s.min_open { s.min + margin } else { s.min };
+        let hi = if s.max_open { s.max - margin } else { s.max };
+        let v = match how {
+            Pick::Low => lo,
+            Pick::High => hi,
+            Pick::Between(t) if s.scale == Scale::Log && lo > 0.0 => lo * (hi / lo).powf(t),
+            Pick::Between(t) => lo + (hi - lo) * t,
+        };
+        (p.set)(
+            c,
+            if s.scale == Scale::Integer {
+                v.round()
+            } else {
+                v
+            },
+        );
+    }
+}
+
+/// `preset` with every parameter of its generator, shape and nature (and the sea
+/// level) picked by `picks`; a density world with more relief than validation allows
+/// is brought to the limit by fewer octaves (`fewer_octaves`, as far as that goes)
+/// or a lower scale, so the worst valid worlds are drawn, not refused.
+fn extreme_config(preset: &str, seed: u64, picks: &[Pick], fewer_octaves: bool) -> WorldConfig {
+    let mut cfg = presets::builtin(preset)
+        .expect("preset")
+        .with_seed(Seed::new(seed.to_string()));
+    apply(&params::WORLD, &mut cfg, &picks[20..]);
+    if let Some(n) = &mut cfg.nature {
+        apply(&params::CLIMATE, n, &picks[1..]);
+        apply(&params::TREES, n, &picks[3..]);
+    }
+    match &mut cfg.generator {
+        GeneratorConfig::Density(d) => {
+            apply(&params::DENSITY, d, &picks[5..]);
+            if let Some(s) = &mut d.shape {
+                apply(&params::SHAPE, s, &picks[14..]);
+                apply(&params::RIVERS, s, &picks[17..]);
+            }
+            let work = params::relief_work(d);
+            if work > params::MAX_RELIEF_WORK && fewer_octaves {
+                let per_octave = work / d.noise.octaves as f64;
+                d.noise.octaves = ((params::MAX_RELIEF_WORK / per_octave) as u32).max(1);
+            }
+            let work = params::relief_work(d);
+            if work > params::MAX_RELIEF_WORK {
+                d.scale *= params::MAX_RELIEF_WORK / work * (1.0 - 1e-9);
+            }
+        }
+        GeneratorConfig::Islands(i) => {
+            apply(&params::ISLANDS, i, &picks[5..]);
+            if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
+                let mut cells = (*cell_size, *jitter);
+                apply(&params::ARCHIPELAGO, &mut cells, &picks[16..]);
+                // Cells must hold their islands: the lowest cell size that does.
+                cells.0 = cells.0.max(2.0 * i.island_size * i.radius);
+                (*cell_size, *jitter) = cells;
+            }
+        }
+    }
+    cfg
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        max_global_rejects: 4096,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_valid_config_maps_and_fills_the_horizon_within_ten_times_the_default(
+        preset in prop::sample::select(presets::names().collect::<Vec<_>>()),
+        seed in any::<u64>(),
+        picks in prop::collection::vec(pick(), 24),
+        fewer_octaves in any::<bool>(),
+    ) {
+        let cfg = extreme_config(preset, seed, &picks, fewer_octaves);
+        prop_assume!(cfg.validate().is_ok());
+        if let Err(e) = within_bounds(&cfg) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
