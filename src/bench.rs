@@ -15,12 +15,28 @@ pub struct BenchArgs {
     /// Preset to measure.
     #[arg(long, default_value = "continents")]
     preset: String,
-    /// Measure only the horizon: loading 4 and 8 km, and a flight across 8 km.
+    /// Measure only the horizon: loading 4 and 8 km, and paced sprint flights at the
+    /// 8 km horizon.
     #[arg(long)]
     horizon: bool,
+    /// With `--horizon`: seconds (of game time) each paced flight lasts.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    seconds: f64,
+    /// With `--horizon`: the frame rates the flights are paced at, one flight each
+    /// (game time and wall time advance `1 / fps` a frame).
+    #[arg(long, value_delimiter = ',', default_values_t = [60, 30], value_parser = clap::value_parser!(u32).range(1..=1000))]
+    fps: Vec<u32>,
     /// Horizontal radius in chunks of the area generated (like a view distance).
     #[arg(long, default_value_t = 12, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=64))]
     radius: u32,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
 }
 
 /// Median, 10th and 90th percentile.
@@ -33,7 +49,7 @@ fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
     if args.horizon {
-        return horizon(&cfg);
+        return horizon(&cfg, args.seconds, &args.fps);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).
@@ -224,17 +240,21 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// Sprint-flying speed, blocks a second: 16 blocks a second, 2.5 times.
+const SPRINT_FLYING: f64 = 40.0;
+
 /// `terravox bench --horizon`: the view plus the horizon loaded from a cold start at
-/// 4 and 8 km, figures per ring, and a sprint flight across 8 km counting frames with
-/// a hole.
-fn horizon(cfg: &terravox_worldgen::WorldConfig) -> Result<(), String> {
+/// 4 and 8 km, figures per ring, and sprint flights at the 8 km horizon for
+/// `seconds` paced at each of `fps`, from a fresh load each, counting frames with a
+/// hole and the longest time a spot stayed uncovered.
+fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> Result<(), String> {
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+    let options = |blocks| terravox_game::PlayOptions {
+        horizon: blocks,
+        ..terravox_game::PlayOptions::new(cfg.clone())
+    };
     for blocks in [4096, 8192] {
-        let options = terravox_game::PlayOptions {
-            horizon: blocks,
-            ..terravox_game::PlayOptions::new(cfg.clone())
-        };
-        let (f, mut app) = terravox_game::measure_horizon(options, Duration::from_secs(600))?;
+        let (f, _) = terravox_game::measure_horizon(options(blocks), Duration::from_secs(600))?;
         println!(
             "horizon {blocks} blocks (view distance {}): loaded after {:.2} s ({} frames); main-thread time per frame: median {:?}, p99 {:?}, max {:?}; coarse chunk generate + mesh mean {:?}; walk over the levels {:?}",
             terravox_game::DEFAULT_VIEW_DISTANCE,
@@ -263,14 +283,28 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig) -> Result<(), String> {
             );
         }
         println!("  all meshes on the GPU: {:.1} MiB", mib(total));
-        if blocks == 8192 {
-            // Sprint-flying speed: 16 blocks a second, 2.5 times.
-            let fl = terravox_game::measure_flight(&mut app, 8192.0, 40.0)?;
-            println!(
-                "flight across {} blocks at 40 blocks/s: {} frames, {} with a hole ({} spots checked a frame); main-thread time per frame: median {:?}, p99 {:?}",
-                fl.distance, fl.frames, fl.hole_frames, fl.spots, fl.frame_median, fl.frame_p99
-            );
-        }
+    }
+    for &rate in fps {
+        let (_, mut app) = terravox_game::measure_horizon(options(8192), Duration::from_secs(600))?;
+        let fl = terravox_game::measure_flight(&mut app, SPRINT_FLYING, rate as f64, seconds)?;
+        let cpu = fl.cpu_cores.map_or(String::new(), |c| {
+            let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+            format!("; CPU {c:.2} of {cores} cores busy")
+        });
+        println!(
+            "flight at the 8192-block horizon, {SPRINT_FLYING} blocks/s for {seconds} s paced at {rate} FPS ({:.0} blocks): {} frames ({} late), {} with a hole ({} spots checked a frame), longest a spot stayed uncovered {:.2} s; main-thread time per frame: median {:?}, p99 {:?}; full-detail chunks loaded at most {} (kept for cover at most {}); worker threads: {}{cpu}",
+            fl.distance,
+            fl.frames,
+            fl.late_frames,
+            fl.hole_frames,
+            fl.spots,
+            fl.longest_uncovered.as_secs_f64(),
+            fl.frame_median,
+            fl.frame_p99,
+            fl.max_loaded,
+            fl.max_kept,
+            fl.workers,
+        );
     }
     Ok(())
 }

@@ -236,15 +236,17 @@ pub fn measure_horizon(
     Ok((figures, app))
 }
 
-/// Spots every 256 blocks (world-aligned) inside the horizon around `feet`, and how
-/// many of them have no chunk drawn at any level at their surface (no loaded
-/// full-detail chunk, no drawn coarse one). `heights` caches the surface heights.
-pub fn holes_in_horizon(
+/// Calls `each` with every spot every 256 blocks (world-aligned) inside the horizon
+/// around `feet` and whether it is covered: whether a chunk is drawn at any level at
+/// its surface (a loaded full-detail chunk or a drawn coarse one). `heights` caches
+/// the surface heights.
+fn visit_spots(
     world: &World,
     feet: bevy::math::DVec3,
     generator: &terravox_worldgen::Generator,
     heights: &mut std::collections::HashMap<(i32, i32), i32>,
-) -> (usize, usize) {
+    mut each: impl FnMut((i32, i32), bool),
+) {
     let horizon = world.resource::<crate::HorizonDistance>().0 as f64;
     let (chunks, h) = (
         world.resource::<Chunks>(),
@@ -255,7 +257,6 @@ pub fn holes_in_horizon(
         (feet.x / 256.0).round() as i32,
         (feet.z / 256.0).round() as i32,
     );
-    let (mut spots, mut missing) = (0, 0);
     for dz in -r..=r {
         for dx in -r..=r {
             let (x, z) = ((cx + dx) * 256, (cz + dz) * 256);
@@ -263,16 +264,29 @@ pub fn holes_in_horizon(
             if (ex * ex + ez * ez).sqrt() >= horizon - 64.0 {
                 continue;
             }
-            spots += 1;
             let y = *heights
                 .entry((x, z))
                 .or_insert_with(|| generator.surface_height(x, z));
             let (c, _) = BlockPos::new(x, y, z).to_chunk();
-            if !(chunks.loaded.contains_key(&c) || h.covers(c)) {
-                missing += 1;
-            }
+            each((x, z), chunks.loaded.contains_key(&c) || h.covers(c));
         }
     }
+}
+
+/// Spots every 256 blocks (world-aligned) inside the horizon around `feet`, and how
+/// many of them have no chunk drawn at any level at their surface (no loaded
+/// full-detail chunk, no drawn coarse one). `heights` caches the surface heights.
+pub fn holes_in_horizon(
+    world: &World,
+    feet: bevy::math::DVec3,
+    generator: &terravox_worldgen::Generator,
+    heights: &mut std::collections::HashMap<(i32, i32), i32>,
+) -> (usize, usize) {
+    let (mut spots, mut missing) = (0, 0);
+    visit_spots(world, feet, generator, heights, |_, covered| {
+        spots += 1;
+        missing += usize::from(!covered);
+    });
     (spots, missing)
 }
 
@@ -281,23 +295,93 @@ pub fn holes_in_horizon(
 pub struct FlightFigures {
     /// Blocks flown.
     pub distance: f64,
+    /// Frames a second, of game time and of wall time.
+    pub fps: f64,
     /// Frames run.
     pub frames: u32,
+    /// Frames that ended after the next one was due (the loop could not keep the
+    /// pace).
+    pub late_frames: u32,
     /// Frames where some spot inside the horizon had no chunk drawn at any level.
     pub hole_frames: u32,
+    /// The longest time (game time) any spot inside the horizon stayed uncovered.
+    pub longest_uncovered: Duration,
     /// Spots checked each frame.
     pub spots: usize,
     /// Median and 99th percentile main-thread time of one frame.
     pub frame_median: Duration,
     /// 99th percentile of the same.
     pub frame_p99: Duration,
+    /// Most full-detail chunks loaded at once, and most of them kept only to cover
+    /// a place whose coarse chunk was missing ([`Chunks::kept_count`]).
+    pub max_loaded: usize,
+    /// See `max_loaded`.
+    pub max_kept: usize,
+    /// CPU time of the whole process (main thread and workers) over the wall time
+    /// of the flight, in cores; `None` where the system does not say.
+    pub cpu_cores: Option<f64>,
+    /// Worker threads of the pool the chunk tasks run on.
+    pub workers: usize,
 }
 
-/// Flies a loaded headless app (see [`measure_horizon`]) `distance` blocks east at
-/// `speed` blocks a second of real time, and checks every frame that the surface at
-/// spots every 256 blocks inside the horizon is covered by a drawn chunk of some
-/// level (a loaded full-detail chunk, or a drawn coarse one).
-pub fn measure_flight(app: &mut App, distance: f64, speed: f64) -> Result<FlightFigures, String> {
+/// CPU time used by this process so far (user and system), on Linux.
+fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses; utime
+    // and stime are the 14th and 15th fields, in clock ticks (100 a second).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((user + system) * 10))
+}
+
+/// How long spots stayed uncovered: the frame each spot uncovered now was first
+/// seen uncovered in a row, and the longest such run ended so far, in frames.
+#[derive(Default)]
+struct UncoveredRuns {
+    since: std::collections::HashMap<(i32, i32), u32>,
+    longest: u32,
+}
+
+impl UncoveredRuns {
+    /// Takes in frame `frame`'s uncovered spots; a spot covered again (or no longer
+    /// checked) ends its run.
+    fn frame(&mut self, frame: u32, uncovered: &[(i32, i32)]) {
+        let now: std::collections::HashSet<_> = uncovered.iter().copied().collect();
+        let longest = &mut self.longest;
+        self.since.retain(|spot, first| {
+            let on = now.contains(spot);
+            if !on {
+                *longest = (*longest).max(frame - *first);
+            }
+            on
+        });
+        for &spot in uncovered {
+            self.since.entry(spot).or_insert(frame);
+        }
+    }
+
+    /// The longest run in frames, counting the runs still going after frame `last`.
+    fn longest(&self, last: u32) -> u32 {
+        let open = self.since.values().map(|first| last + 1 - first);
+        open.fold(self.longest, u32::max)
+    }
+}
+
+/// Flies a loaded headless app (see [`measure_horizon`]) east at `speed` blocks a
+/// second for `seconds` seconds, paced at `fps` frames a second: game time advances
+/// `1 / fps` a frame and each frame starts `1 / fps` of wall time after the last one
+/// (as a game held at that frame rate by its display would). Checks every frame
+/// that the surface at spots every 256 blocks inside the horizon is covered by a
+/// drawn chunk of some level (a loaded full-detail chunk, or a drawn coarse one).
+pub fn measure_flight(
+    app: &mut App,
+    speed: f64,
+    fps: f64,
+    seconds: f64,
+) -> Result<FlightFigures, String> {
+    use bevy::time::TimeUpdateStrategy;
     let generator = app
         .world()
         .resource::<crate::ActiveWorld>()
@@ -311,36 +395,88 @@ pub fn measure_flight(app: &mut App, distance: f64, speed: f64) -> Result<Flight
         p.noclip = true;
         p.position
     };
-    let (mut frames, mut holes, mut times) = (0, 0, Vec::new());
-    let mut spots;
-    let t0 = Instant::now();
-    loop {
-        let flown = (t0.elapsed().as_secs_f64() * speed).min(distance);
-        let feet = {
+    let dt = Duration::from_secs_f64(1.0 / fps);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+    let last = (seconds * fps).round() as u32;
+    let (mut holes, mut late, mut times) = (0, 0, Vec::new());
+    let (mut spots, mut max_loaded, mut max_kept) = (0, 0, 0);
+    let mut runs = UncoveredRuns::default();
+    let mut uncovered = Vec::new();
+    let (t0, cpu0) = (Instant::now(), process_cpu_time());
+    for frame in 0..=last {
+        let feet = start + bevy::math::DVec3::X * (speed * frame as f64 / fps);
+        {
             let mut q = app.world_mut().query::<&mut Player>();
             let mut p = q.single_mut(app.world_mut()).map_err(|e| e.to_string())?;
-            p.position = start + bevy::math::DVec3::X * flown;
-            p.position
-        };
+            p.position = feet;
+        }
         let t = Instant::now();
         app.update();
         times.push(t.elapsed());
-        frames += 1;
-        let missing;
-        (spots, missing) = holes_in_horizon(app.world(), feet, &generator, &mut heights);
-        holes += u32::from(missing > 0);
-        if flown >= distance {
-            break;
+        uncovered.clear();
+        spots = 0;
+        visit_spots(
+            app.world(),
+            feet,
+            &generator,
+            &mut heights,
+            |spot, covered| {
+                spots += 1;
+                if !covered {
+                    uncovered.push(spot);
+                }
+            },
+        );
+        holes += u32::from(!uncovered.is_empty());
+        runs.frame(frame, &uncovered);
+        let chunks = app.world().resource::<Chunks>();
+        max_loaded = max_loaded.max(chunks.loaded_count());
+        max_kept = max_kept.max(chunks.kept_count());
+        match (t0 + dt * (frame + 1)).checked_duration_since(Instant::now()) {
+            Some(wait) => std::thread::sleep(wait),
+            None => late += 1,
         }
-        std::thread::sleep(Duration::from_millis(1));
     }
+    let wall = t0.elapsed();
+    let cpu_cores = process_cpu_time()
+        .zip(cpu0)
+        .map(|(end, start)| (end - start).as_secs_f64() / wall.as_secs_f64());
+    app.insert_resource(TimeUpdateStrategy::Automatic);
     let q = quantiles(times);
     Ok(FlightFigures {
-        distance,
-        frames,
+        distance: speed * last as f64 / fps,
+        fps,
+        frames: last + 1,
+        late_frames: late,
         hole_frames: holes,
+        longest_uncovered: dt * runs.longest(last),
         spots,
         frame_median: q(0.5),
         frame_p99: q(0.99),
+        max_loaded,
+        max_kept,
+        cpu_cores,
+        workers: bevy::tasks::AsyncComputeTaskPool::get().thread_num(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uncovered_runs_are_counted_per_spot_in_frames() {
+        let mut runs = UncoveredRuns::default();
+        let (a, b) = ((0, 0), (256, 0));
+        runs.frame(0, &[a]);
+        runs.frame(1, &[a, b]);
+        runs.frame(2, &[b]);
+        // a was uncovered in frames 0 and 1; b in 1 and 2, and again from 4 on.
+        assert_eq!(runs.longest(2), 2);
+        runs.frame(3, &[]);
+        runs.frame(4, &[b]);
+        runs.frame(5, &[b]);
+        runs.frame(6, &[b]);
+        assert_eq!(runs.longest(6), 3);
+    }
 }

@@ -101,28 +101,35 @@ impl ViewDistance {
 }
 
 /// How much streaming work a frame may take on. A played game spreads uploads over
-/// frames so no frame stalls, and keeps few coarse tasks in flight so the full-detail
-/// chunks around the player get the workers first. An automated screenshot, which
-/// nobody watches frame by frame, lifts both: on a software renderer drawing one or
-/// two frames a second, the horizon would otherwise take many minutes to appear.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+/// frames so no frame stalls, and keeps about a frame and a half of coarse work
+/// queued per worker, so the workers stay busy until the next frame refills them
+/// (whatever the frame rate) without holding back the full-detail chunks started
+/// next frame for long. An automated screenshot, which nobody watches frame by
+/// frame, lifts both: on a software renderer drawing one or two frames a second,
+/// the horizon would otherwise take many minutes to appear.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
 pub(crate) struct StreamBudget {
     /// Chunk meshes uploaded per frame at most, full-detail and coarse each.
     pub uploads: usize,
-    /// Coarse tasks in flight at most once every full-detail chunk has started.
-    pub coarse_tasks: usize,
+    /// Frames of coarse work kept in flight per worker once every full-detail chunk
+    /// has started (at the mean time of a coarse chunk).
+    pub coarse_frames: f32,
+    /// Coarse tasks in flight per worker at most.
+    pub coarse_per_worker: usize,
 }
 
 impl StreamBudget {
     /// The budget of a played game.
     pub const PLAYED: Self = Self {
         uploads: 12,
-        coarse_tasks: 8,
+        coarse_frames: 1.5,
+        coarse_per_worker: 256,
     };
     /// The budget of an automated screenshot.
     pub const AUTOMATED: Self = Self {
         uploads: usize::MAX,
-        coarse_tasks: 64,
+        coarse_frames: 4.0,
+        coarse_per_worker: 1024,
     };
 }
 

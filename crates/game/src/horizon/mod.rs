@@ -2,17 +2,21 @@
 //! around the full-detail view, out to the horizon distance ([`HorizonDistance`]).
 //!
 //! Which chunk of which level covers each place comes from [`rings`]. Coarse chunks
-//! are generated and meshed on worker tasks once every full-detail chunk has
-//! started, finer levels first and nearest first. What is drawn is decided by a walk
-//! over the tree of levels ([`Horizon::resolve`]): a wanted chunk is drawn once it
-//! is loaded; until then whatever covered its place before stays drawn (a coarser
-//! chunk, or all of its finer ones), so moving never opens a hole; a chunk is
-//! unloaded only when nothing needs it to cover a place. Far levels ignore edits.
+//! are generated and meshed on worker tasks, in the order the player needs them and
+//! as many as keep the workers busy ([`schedule`]); full-detail chunks waiting to
+//! start keep the workers first. What is drawn is decided by a walk over the tree of
+//! levels ([`Horizon::resolve`]): a wanted chunk is drawn once it is loaded; until
+//! then whatever covered its place before stays drawn (a coarser chunk, or all of
+//! its finer ones), so moving never opens a hole while the workers keep up; a chunk
+//! is unloaded only when nothing needs it to cover a place, and full-detail chunks
+//! kept for that are bounded ([`Chunks::max_kept`]). Far levels ignore edits.
 
 pub mod rings;
+mod schedule;
 
 use std::time::{Duration, Instant};
 
+use bevy::math::DVec3;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
@@ -25,13 +29,19 @@ use crate::config::{HorizonDistance, StreamBudget, ViewDistance};
 use crate::streaming::take_finished;
 use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
 pub use rings::Rings;
+use schedule::{Cover, Depth, Urgency, urgency};
 
-/// Coarse tasks in flight at most while full-detail chunks still wait to start (the
-/// coarse chunk that replaces full-detail ones behind a moving player must not wait
-/// for every chunk ahead); once they have all started, `StreamBudget` says.
-const MAX_WHILE_STREAMING: usize = 2;
 /// Frames between walks over the tree while chunks only load.
 const RESOLVE_EVERY: u32 = 4;
+/// A step of the stream centre longer than this in one frame (blocks) is a jump,
+/// not travel (a spawn, `--at`).
+const JUMP: f64 = 64.0;
+/// The weight of the last frame's step in the direction of travel.
+const TRAVEL_WEIGHT: f64 = 0.1;
+/// The mean task time assumed before any coarse chunk finished, and the weight of
+/// each finished one in the running mean.
+const FIRST_TASK_TIME: Duration = Duration::from_millis(1);
+const TASK_TIME_WEIGHT: f64 = 0.05;
 
 /// A loaded coarse chunk.
 pub(crate) struct CoarseChunk {
@@ -46,6 +56,8 @@ pub(crate) struct CoarseChunk {
 pub(crate) struct CoarseResult {
     lod: LodPos,
     epoch: u64,
+    /// How urgent it was when its task started.
+    urgency: Urgency,
     opaque: Surface,
     water: Surface,
     time: Duration,
@@ -70,8 +82,21 @@ pub struct Horizon {
     /// Wanted coarse chunks, finer levels and nearer ones first, and as a set.
     wanted: Vec<LodPos>,
     wanted_set: HashSet<LodPos>,
-    /// Every wanted chunk before this index was started.
-    started_up_to: usize,
+    /// How the last walk found the place of each wanted chunk not loaded covered.
+    cover: HashMap<LodPos, Cover>,
+    /// Wanted chunks not started when it was made, most urgent first; every one
+    /// before `queued_up_to` was started since. Made again when the wanted set
+    /// moved (after the walk that notes `cover`; between moves, the order of what
+    /// is left changes little).
+    queue: Vec<(Urgency, LodPos)>,
+    queued_up_to: usize,
+    queue_stale: bool,
+    /// The stream centre last frame, and the direction of travel (a running mean
+    /// of its steps).
+    last_centre: Option<DVec3>,
+    travel: DVec3,
+    /// Running mean of a coarse task's time (generate + mesh).
+    task_time: Option<Duration>,
     pub(crate) loaded: HashMap<LodPos, CoarseChunk>,
     in_flight: HashMap<LodPos, Task<CoarseResult>>,
     ready: Vec<CoarseResult>,
@@ -144,6 +169,11 @@ impl Horizon {
         self.in_flight.len() + self.ready.len()
     }
 
+    /// Coarse tasks started whose work has not finished yet.
+    pub fn tasks_running(&self) -> usize {
+        self.in_flight.values().filter(|t| !t.is_finished()).count()
+    }
+
     /// For the stats overlay: coarse chunks wanted, loaded (wanted or kept while
     /// they cover a place) and drawn.
     pub(crate) fn counts(&self) -> [usize; 3] {
@@ -176,8 +206,10 @@ impl Horizon {
     /// places, else the chunk itself if it is still loaded. A leaf not loaded yet is
     /// covered by its old children where all of them are still loaded. Full-detail
     /// chunks that cover their place while no longer wanted are kept
-    /// ([`Chunks::kept`]). Returns whether what is drawn changed.
-    fn resolve(&mut self, chunks: &mut Chunks) -> bool {
+    /// ([`Chunks::kept`]), the nearest [`Chunks::max_kept`] of them. With
+    /// `note_cover`, notes how each leaf not loaded is covered. Returns whether
+    /// what is drawn changed.
+    fn resolve(&mut self, chunks: &mut Chunks, note_cover: bool) -> bool {
         let Some((centre, rings)) = self.wanted_for else {
             return false;
         };
@@ -185,14 +217,24 @@ impl Horizon {
             occupied: self.occupied(chunks, rings.top()),
             drawn: Vec::new(),
             kept: Vec::new(),
+            missing: Vec::new(),
         };
         for root in rings.tree_roots(centre) {
             self.visit(root, centre, rings, chunks, &mut walk);
         }
-        let Walk { drawn, kept, .. } = walk;
+        let Walk {
+            drawn,
+            mut kept,
+            missing,
+            ..
+        } = walk;
         let drawn: HashSet<LodPos> = drawn.into_iter().collect();
         let changed = drawn != self.drawn;
         self.drawn = drawn;
+        if note_cover {
+            self.cover = missing.into_iter().collect();
+        }
+        nearest(&mut kept, centre, chunks.max_kept());
         chunks.kept = kept.into_iter().collect();
         changed
     }
@@ -232,9 +274,12 @@ impl Horizon {
                 walk.drawn.push(n);
                 return true;
             }
-            return self.fallback(n, chunks, walk);
+            let all = self.fallback(n, chunks, walk);
+            walk.missing
+                .push((n, if all { Cover::Finer } else { Cover::Hole }));
+            return all;
         }
-        let (marks, kept_marks) = (walk.drawn.len(), walk.kept.len());
+        let marks = (walk.drawn.len(), walk.kept.len(), walk.missing.len());
         let mut all = true;
         for c in n.children() {
             all &= self.visit(c, centre, rings, chunks, walk);
@@ -243,9 +288,12 @@ impl Horizon {
             return true;
         }
         if self.loaded.contains_key(&n) {
-            walk.drawn.truncate(marks);
-            walk.kept.truncate(kept_marks);
+            walk.drawn.truncate(marks.0);
+            walk.kept.truncate(marks.1);
             walk.drawn.push(n);
+            for (_, cover) in &mut walk.missing[marks.2..] {
+                *cover = Cover::Coarser;
+            }
             return true;
         }
         false
@@ -283,6 +331,24 @@ struct Walk {
     /// Coarse chunks drawn, and full-detail chunks kept while they cover a place.
     drawn: Vec<LodPos>,
     kept: Vec<ChunkPos>,
+    /// Wanted chunks not loaded, and how their places are covered.
+    missing: Vec<(LodPos, Cover)>,
+}
+
+/// Keeps the `most` chunks of `kept` nearest to `centre` (horizontally, then
+/// vertically), in no particular order.
+fn nearest(kept: &mut Vec<ChunkPos>, centre: ChunkPos, most: usize) {
+    if kept.len() <= most {
+        return;
+    }
+    let key = |p: &ChunkPos| {
+        let (dx, dz) = ((p.x - centre.x) as i64, (p.z - centre.z) as i64);
+        (dx * dx + dz * dz, (p.y - centre.y).abs())
+    };
+    if most > 0 {
+        kept.select_nth_unstable_by_key(most - 1, key);
+    }
+    kept.truncate(most);
 }
 
 /// The horizon plugin.
@@ -294,10 +360,10 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 clear_on_world_change.run_if(on_message::<WorldChanged>),
                 update_wanted,
-                spawn_tasks,
                 poll_tasks.run_if(|h: Res<Horizon>| !h.in_flight.is_empty()),
                 apply_ready.run_if(|h: Res<Horizon>| !h.ready.is_empty()),
                 resolve_and_unload,
+                spawn_tasks,
             )
                 .chain()
                 .in_set(GameSystems::Horizon),
@@ -309,7 +375,7 @@ thread_local! {
 }
 
 /// Generates and meshes one coarse chunk: the body of a worker task.
-fn build(generator: &Generator, lod: LodPos, epoch: u64) -> CoarseResult {
+fn build(generator: &Generator, lod: LodPos, epoch: u64, urgency: Urgency) -> CoarseResult {
     let t0 = Instant::now();
     let (blocks, tints) = generator.generate_coarse(lod);
     let (opaque, water) = BUFFERS.with_borrow_mut(|b| {
@@ -319,6 +385,7 @@ fn build(generator: &Generator, lod: LodPos, epoch: u64) -> CoarseResult {
     CoarseResult {
         lod,
         epoch,
+        urgency,
         opaque,
         water,
         time: t0.elapsed(),
@@ -341,6 +408,7 @@ fn clear_on_world_change(
     *horizon = Horizon {
         work: horizon.work,
         finished: horizon.finished,
+        task_time: horizon.task_time,
         ..default()
     };
     chunks.kept.clear();
@@ -352,19 +420,22 @@ fn update_wanted(
     distance: Res<HorizonDistance>,
     mut horizon: ResMut<Horizon>,
 ) {
+    let h = horizon.bypass_change_detection();
+    h.travel = travel(h.travel, h.last_centre, center.0);
+    h.last_centre = Some(center.0);
     let c = ChunkPos::containing_f64(center.0.to_array());
     let rings = Rings {
         view: view.0,
         horizon: distance.0,
     };
-    if horizon.wanted_for == Some((c, rings)) {
+    if h.wanted_for == Some((c, rings)) {
         return;
     }
     let h = &mut *horizon;
     h.wanted = rings.leaves(c);
     h.wanted_set = h.wanted.iter().copied().collect();
     h.wanted_for = Some((c, rings));
-    h.started_up_to = 0;
+    h.queue_stale = true;
     h.dirty = true;
     h.moved = true;
     // Tasks for chunks no longer wanted are cancelled.
@@ -372,43 +443,87 @@ fn update_wanted(
     h.in_flight.retain(|n, _| wanted.contains(n));
 }
 
-/// Starts coarse tasks, finer and nearer first: a few while full-detail chunks still
-/// wait to start, more once all of them have.
+/// The direction of travel after the stream centre stepped from `last` to `now`:
+/// a running mean of the steps, reset by a jump.
+fn travel(mean: DVec3, last: Option<DVec3>, now: DVec3) -> DVec3 {
+    let step = last.map_or(DVec3::ZERO, |l| now - l);
+    if step.length() > JUMP {
+        return DVec3::ZERO;
+    }
+    mean * (1.0 - TRAVEL_WEIGHT) + step * TRAVEL_WEIGHT
+}
+
+impl Horizon {
+    /// The wanted chunks not started yet, most urgent first (see [`urgency`]).
+    fn make_queue(&mut self, feet: DVec3) {
+        let Some((_, rings)) = self.wanted_for else {
+            return;
+        };
+        let ready: HashSet<LodPos> = self.ready.iter().map(|r| r.lod).collect();
+        let mut queue: Vec<(Urgency, LodPos)> = self
+            .wanted
+            .iter()
+            .filter(|&n| {
+                !(self.loaded.contains_key(n)
+                    || self.in_flight.contains_key(n)
+                    || ready.contains(n))
+            })
+            .map(|&n| {
+                let cover = self.cover.get(&n).copied().unwrap_or(Cover::Hole);
+                (urgency(rings, feet, self.travel, n, cover), n)
+            })
+            .collect();
+        queue.sort_unstable();
+        self.queue = queue;
+        self.queued_up_to = 0;
+        self.queue_stale = false;
+    }
+}
+
+/// Starts coarse tasks, most urgent first, until [`Depth::tasks`] are in flight.
 fn spawn_tasks(
     world: Res<ActiveWorld>,
     chunks: Res<Chunks>,
+    center: Res<StreamCenter>,
     budget: Res<StreamBudget>,
+    time: Res<Time<Real>>,
     mut horizon: ResMut<Horizon>,
 ) {
-    let most = if chunks.all_started() {
-        budget.coarse_tasks
-    } else {
-        MAX_WHILE_STREAMING
-    };
     let pool = AsyncComputeTaskPool::get();
-    let h = &mut *horizon;
-    let mut i = h.started_up_to;
-    while i < h.wanted.len() && h.in_flight.len() < most {
-        let lod = h.wanted[i];
-        i += 1;
-        if h.loaded.contains_key(&lod)
-            || h.in_flight.contains_key(&lod)
-            || h.ready.iter().any(|r| r.lod == lod)
-        {
+    let h = horizon.bypass_change_detection();
+    let most = Depth {
+        workers: pool.thread_num(),
+        frame: time.delta(),
+        task: h.task_time.unwrap_or(FIRST_TASK_TIME),
+        frames: budget.coarse_frames,
+        most_per_worker: budget.coarse_per_worker,
+        streaming: !chunks.all_started(),
+    }
+    .tasks();
+    // Results waiting for an upload slot count: work started and not applied.
+    if h.pending() >= most {
+        return;
+    }
+    if h.queue_stale {
+        h.make_queue(center.0);
+    }
+    while h.queued_up_to < h.queue.len() && h.pending() < most {
+        let (urgent, lod) = h.queue[h.queued_up_to];
+        h.queued_up_to += 1;
+        if h.loaded.contains_key(&lod) || h.in_flight.contains_key(&lod) {
             continue;
         }
-        let generator = world.generator().clone();
-        let epoch = world.epoch();
+        let (generator, epoch) = (world.generator().clone(), world.epoch());
         h.in_flight.insert(
             lod,
-            pool.spawn(async move { build(&generator, lod, epoch) }),
+            pool.spawn(async move { build(&generator, lod, epoch, urgent) }),
         );
     }
-    h.started_up_to = i;
 }
 
 fn poll_tasks(mut horizon: ResMut<Horizon>) {
-    let h = &mut *horizon;
+    // What is drawn changes only in the walk, which says so.
+    let h = horizon.bypass_change_detection();
     let done = take_finished(&mut h.in_flight, |task| task);
     h.ready.extend(done.into_iter().map(|(_, r)| r));
 }
@@ -419,16 +534,18 @@ fn apply_ready(
     mut meshed: MessageWriter<CoarseMeshed>,
     budget: Res<StreamBudget>,
 ) {
-    let h = &mut *horizon;
-    // Finer and nearer first: the order they were wanted in.
-    h.ready.sort_by_key(|r| std::cmp::Reverse(r.lod.level));
+    let h = horizon.bypass_change_detection();
+    // The most urgent last, to pop first.
+    h.ready.sort_by_key(|r| std::cmp::Reverse(r.urgency));
     let mut uploads = 0;
     while uploads < budget.uploads {
         let Some(r) = h.ready.pop() else { break };
         h.work += r.time;
         h.finished += 1;
+        h.task_time = Some(h.task_time.map_or(r.time, |mean| {
+            mean.mul_f64(1.0 - TASK_TIME_WEIGHT) + r.time.mul_f64(TASK_TIME_WEIGHT)
+        }));
         if r.epoch != world.epoch() || !h.wanted_set.contains(&r.lod) {
-            h.started_up_to = 0;
             continue;
         }
         let quads = r.opaque.quads.len() + r.water.quads.len();
@@ -467,12 +584,12 @@ fn resolve_and_unload(
     if !(h.dirty || l0_changed) || (h.frames < RESOLVE_EVERY && !h.moved) {
         return;
     }
+    let moved = std::mem::take(&mut h.moved);
     h.frames = 0;
     h.dirty = false;
-    h.moved = false;
     h.chunk_changes = chunks.changes;
     let start = Instant::now();
-    let changed = h.resolve(&mut chunks);
+    let changed = h.resolve(&mut chunks, moved);
     let gone: Vec<LodPos> = h
         .loaded
         .keys()
@@ -502,6 +619,45 @@ mod tests {
             quads: 0,
             bytes: 0,
         }
+    }
+
+    /// The bound on chunks kept for cover keeps the nearest ones, horizontally
+    /// first.
+    #[test]
+    fn the_nearest_kept_chunks_stay() {
+        let centre = ChunkPos::new(10, 2, -4);
+        let at = |dx, dy, dz| ChunkPos::new(centre.x + dx, centre.y + dy, centre.z + dz);
+        let mut kept = vec![
+            at(-20, 0, 0),
+            at(5, 3, 0),
+            at(0, 0, -9),
+            at(5, 0, 0),
+            at(0, 1, 30),
+        ];
+        nearest(&mut kept, centre, 5);
+        assert_eq!(kept.len(), 5, "under the bound nothing goes");
+        nearest(&mut kept, centre, 3);
+        kept.sort();
+        let mut expected = vec![at(5, 0, 0), at(5, 3, 0), at(0, 0, -9)];
+        expected.sort();
+        assert_eq!(kept, expected);
+        nearest(&mut kept, centre, 0);
+        assert!(kept.is_empty());
+    }
+
+    /// The direction of travel follows the steps and forgets a jump.
+    #[test]
+    fn travel_is_a_running_mean_of_steps_reset_by_a_jump() {
+        let mut mean = DVec3::ZERO;
+        let mut last = None;
+        for i in 0..50 {
+            let now = DVec3::new(i as f64 * 0.7, 60.0, 3.0);
+            mean = travel(mean, last, now);
+            last = Some(now);
+        }
+        assert!(mean.x > 0.6 && mean.x < 0.7 && mean.z == 0.0, "{mean}");
+        let jumped = DVec3::new(5000.0, 60.0, 3.0);
+        assert_eq!(travel(mean, last, jumped), DVec3::ZERO);
     }
 
     /// The occupied set equals a plain climb from every loaded chunk to the top,

@@ -12,6 +12,10 @@ use terravox_mesher::Surface;
 use terravox_mesher::visibility::FaceGraph;
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos, ColumnTints};
 
+/// Full-detail chunks kept for cover at most, per wanted chunk (see
+/// [`Chunks::max_kept`]).
+const KEPT_PER_WANTED: usize = 1;
+
 /// The point chunks stream around (the player's feet, world coordinates), set each
 /// frame in `Simulate`.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -119,8 +123,8 @@ pub struct Chunks {
     /// ready): task spawning goes on from here. Reset whenever work is dropped.
     pub(crate) started_up_to: usize,
     /// Chunks no longer wanted that still cover their place on screen because the
-    /// coarse chunk replacing them is not loaded yet (set by the horizon): not
-    /// unloaded.
+    /// coarse chunk replacing them is not loaded yet (set by the horizon, at most
+    /// [`Chunks::max_kept`], the nearest): not unloaded.
     pub(crate) kept: HashSet<ChunkPos>,
     /// Bumped whenever chunks load or unload.
     pub(crate) changes: u64,
@@ -182,6 +186,28 @@ impl Chunks {
     /// Generate tasks in flight.
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
+    }
+
+    /// Generate and remesh tasks started whose work has not finished yet.
+    pub fn tasks_running(&self) -> usize {
+        let generating = self.in_flight.values().filter(|(_, t)| !t.is_finished());
+        let remeshing = self.remesh.values().filter(|t| !t.is_finished());
+        generating.count() + remeshing.count()
+    }
+
+    /// Loaded chunks no longer wanted that are kept while they cover a place whose
+    /// coarse chunk is not loaded yet.
+    pub fn kept_count(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// The most chunks kept for cover: as many as are wanted, so that however far
+    /// the coarse work falls behind, at most about twice the view stays loaded. The
+    /// nearest are kept; where the farther ones unload, nothing is drawn (the sky
+    /// shows through, behind the player) until their coarse chunk loads, which is
+    /// then among the first to start (a hole, see `horizon::schedule`).
+    pub fn max_kept(&self) -> usize {
+        KEPT_PER_WANTED * self.wanted.len()
     }
 
     /// Chunks wanted but not yet loaded.
