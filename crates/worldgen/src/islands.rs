@@ -25,7 +25,8 @@ use crate::config::{IslandConfig, IslandLayout, NatureConfig};
 use crate::fbm::Fbm;
 use crate::seed::mix64;
 use crate::surface::Surface;
-use crate::trees::{self, CROWN, TALLEST};
+use crate::trees::planting::{self, TreeGrid};
+use crate::trees::{CROWN, TALLEST};
 
 /// An island centre and how far its land can reach.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,8 +64,8 @@ pub(crate) struct IslandGen {
     reach: f64,
     /// Version 2 layout (varied islands).
     varied: bool,
-    /// Climate noise and tree settings (version 2 with nature).
-    nature: Option<(FieldNoise, NatureConfig)>,
+    /// Climate noise and the tree grid (version 2 with nature).
+    nature: Option<(FieldNoise, TreeGrid)>,
 }
 
 /// Normalised height bands to the biome table's height above sea level (blocks)
@@ -84,6 +85,8 @@ fn band_fields(b: &crate::config::Bands, h: f64) -> (f64, f64) {
 }
 
 impl IslandGen {
+    /// The generator of an island world with seed `seed`, sea level `sea_level`,
+    /// generator version `version` and `nature` (version 2).
     pub fn new(
         cfg: &IslandConfig,
         seed: u64,
@@ -110,15 +113,21 @@ impl IslandGen {
             },
             reach: cfg.island_size * cfg.radius,
             varied: version >= 2,
-            nature: nature.map(|n| (FieldNoise::new(seed, None, Some(n)), n.clone())),
+            nature: nature.map(|n| (FieldNoise::new(seed, None, Some(n)), TreeGrid::new(seed, n))),
         }
     }
 
     /// Whether chunks grow trees.
     fn trees(&self) -> bool {
+        self.tree_grid().is_some()
+    }
+
+    /// The tree grid, when chunks grow trees.
+    fn tree_grid(&self) -> Option<TreeGrid> {
         self.nature
             .as_ref()
-            .is_some_and(|(_, n)| n.tree_density > 0.0)
+            .map(|&(_, grid)| grid)
+            .filter(TreeGrid::grows)
     }
 
     /// The S-curve falloff `g^a / (g^a + (b - b*g)^a)`.
@@ -245,6 +254,7 @@ impl IslandGen {
         biome::choose(&Fields { c, e: 0.0, ..*f }, height, 0.0)
     }
 
+    /// Column `(x, z)` given the islands near it (with no biome look yet).
     fn column(&self, islands: &[Island], x: i32, z: i32) -> Column {
         self.column_at(self.height01(islands, x as f64, z as f64))
     }
@@ -363,6 +373,8 @@ impl IslandGen {
         self.generate_with(pos, true).0
     }
 
+    /// One chunk and its tints; `naive` looks up the islands of every column on its
+    /// own.
     fn generate_with(&self, pos: ChunkPos, naive: bool) -> (Chunk, Option<Box<ColumnTints>>) {
         let o = pos.origin();
         let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
@@ -429,37 +441,13 @@ impl IslandGen {
             }
         }
         let mut chunk = Chunk::Dense(blocks);
-        if let Some((_, nature)) = self.nature.as_ref().filter(|_| self.trees()) {
-            let mut planted = Vec::new();
-            for t in trees::trunks(
-                self.seed,
-                nature.tree_spacing,
-                o.x + lo,
-                o.z + lo,
-                o.x + hi,
-                o.z + hi,
-            ) {
-                let c = column(t.x - o.x, t.z - o.z);
-                let Some(kind) = c.kind else { continue };
-                let soil = c.surface;
-                if !(soil >= self.surface.sea_level
-                    && soil < o.y + CHUNK
-                    && soil + TALLEST >= o.y - 1)
-                {
-                    continue;
-                }
-                if let Some(species) = biome::biome_of(kind)
-                    .tree(&t, nature.tree_density)
-                    .filter(|s| s.grows_on(self.block_in(c, soil)))
-                {
-                    planted.push(trees::Planted {
-                        soil: [t.x, soil, t.z],
-                        species,
-                        variant: t.variant(),
-                    });
-                }
-            }
-            trees::stamp(&mut chunk, o, &planted);
+        if let Some(grid) = self.tree_grid() {
+            // A trunk column's one soil block is its surface.
+            let area = [o.x + lo, o.z + lo, o.x + hi, o.z + hi];
+            let trees = grid.trees(area, |t| column(t.x - o.x, t.z - o.z).kind);
+            planting::plant(&mut chunk, o, self.surface, &trees, |t| {
+                [column(t.trunk.x - o.x, t.trunk.z - o.z).surface]
+            });
         }
         (chunk, tints)
     }

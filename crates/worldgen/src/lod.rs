@@ -35,7 +35,7 @@ use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, padded_
 
 use crate::biome::{self, Kind};
 use crate::surface::Surface;
-use crate::trees;
+use crate::trees::planting::TreeGrid;
 
 /// The coarsest level: 32-block cells in 1024-block chunks.
 pub const MAX_LEVEL: u8 = 5;
@@ -268,23 +268,43 @@ pub(crate) fn assemble(
     (Chunk::Dense(blocks), tints)
 }
 
-/// Marks the columns (levels 1 and 2) where a tree's trunk stands in the footprint,
-/// with the crown of the species their biome grows there. `xs` and `zs` are the
+/// Marks the padded coarse columns of `lod` where trees stand with the crown block of
+/// their species. At levels 1 and 2 a column takes the first tree of the grid
+/// ([`TreeGrid::trees`], as full-detail chunks decide them) whose trunk stands in
+/// its footprint, drawn by the column's own look; further out, where a cell is wider
+/// than a tree, every wooded column takes its biome's canopy. `xs` and `zs` are the
 /// sample columns of the padded cells.
+///
+/// Full-detail chunks also plant the grid's trees, but on the soil blocks of their
+/// trunk columns and block by block; a coarse column has neither, only a look and a
+/// top cell, which `assemble` turns into leaves.
 pub(crate) fn plant(
     columns: &mut [CoarseColumn],
-    (seed, spacing, density): (u64, i32, f64),
+    grid: TreeGrid,
+    lod: LodPos,
     xs: &[i32; PADDED],
     zs: &[i32; PADDED],
-    cell: i32,
 ) {
-    let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
-    for t in trees::trunks(seed, spacing, xs[0], zs[0], last(xs), last(zs)) {
-        let (i, k) = ((t.x - xs[0]) / cell, (t.z - zs[0]) / cell);
-        let c = &mut columns[column(i - 1, k - 1)];
-        if let (Look::Biome(kind), None) = (c.look, c.tree) {
-            c.tree = biome::biome_of(kind).tree(&t, density).map(|s| s.crown());
+    if lod.level >= 3 {
+        for (i, c) in columns.iter_mut().enumerate() {
+            if let Look::Biome(k) = c.look {
+                c.tree = biome::biome_of(k).canopy(grid.seed, xs[i % PADDED], zs[i / PADDED]);
+            }
         }
+        return;
+    }
+    let cell = lod.cell();
+    let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
+    // The padded column whose footprint holds world column `(x, z)`.
+    let at = |x: i32, z: i32| column((x - xs[0]) / cell - 1, (z - zs[0]) / cell - 1);
+    let area = [xs[0], zs[0], last(xs), last(zs)];
+    let trees = grid.trees(area, |t| match columns[at(t.x, t.z)].look {
+        Look::Biome(kind) => Some(kind),
+        _ => None,
+    });
+    for t in trees {
+        let c = &mut columns[at(t.trunk.x, t.trunk.z)];
+        c.tree = c.tree.or(Some(t.species.crown()));
     }
 }
 

@@ -19,6 +19,7 @@ struct Axis {
 }
 
 impl Axis {
+    /// The nodes every `step` blocks that padded cells sampled at `samples` need.
     fn new(samples: &[i32; PADDED], step: i32) -> Self {
         let mut nodes: Vec<i32> = samples
             .iter()
@@ -64,7 +65,6 @@ enum Node {
 impl DensityGen {
     /// The coarse chunk `lod` (level at least 1) and its tints.
     pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        let cell = lod.cell();
         let [xs, ys, zs] = lod.samples();
         let (ax, ay, az) = (
             Axis::new(&xs, STEP_XZ),
@@ -112,18 +112,15 @@ impl DensityGen {
                     }
                     _ => Look::Plain,
                 };
-                let tree = match (look, nature) {
-                    (Look::Biome(k), Some(n)) if lod.level >= 3 && n.tree_density > 0.0 => {
-                        biome::biome_of(k).canopy(n.seed, x, z)
-                    }
-                    _ => None,
-                };
-                columns.push(CoarseColumn { solid, look, tree });
+                columns.push(CoarseColumn {
+                    solid,
+                    look,
+                    tree: None,
+                });
             }
         }
-        if let Some(n) = nature.filter(|n| n.tree_density > 0.0 && lod.level < 3) {
-            let trees = (n.seed, n.tree_spacing, n.tree_density);
-            lod::plant(&mut columns, trees, &xs, &zs, cell);
+        if let Some(&grid) = nature.filter(|n| n.grows()) {
+            lod::plant(&mut columns, grid, lod, &xs, &zs);
         }
         let tints = lod::tints(&columns);
         lod::assemble(lod, self.surface, &columns, tints)

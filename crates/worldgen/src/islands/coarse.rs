@@ -56,22 +56,15 @@ impl IslandGen {
                         under: c.under,
                     },
                 };
-                let tree = match look {
-                    Look::Biome(k) if lod.level >= 3 && self.trees() => {
-                        biome::biome_of(k).canopy(self.seed, x, z)
-                    }
-                    _ => None,
-                };
-                columns.push(CoarseColumn { solid, look, tree });
+                columns.push(CoarseColumn {
+                    solid,
+                    look,
+                    tree: None,
+                });
             }
         }
-        if let Some((_, n)) = self
-            .nature
-            .as_ref()
-            .filter(|_| self.trees() && lod.level < 3)
-        {
-            let trees = (self.seed, n.tree_spacing, n.tree_density);
-            lod::plant(&mut columns, trees, &xs, &zs, cell);
+        if let Some(grid) = self.tree_grid() {
+            lod::plant(&mut columns, grid, lod, &xs, &zs);
         }
         let tints = lod::tints(&columns);
         lod::assemble(lod, self.surface, &columns, tints)

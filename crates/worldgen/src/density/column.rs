@@ -1,0 +1,125 @@
+//! What a density world says per column before any block: the formula's parameters
+//! of every lattice column (`climate`'s splines, or the flat config without a shape)
+//! and the biomes of the biome grid, for a chunk ([`Columns`]) or around one block
+//! column ([`DensityGen::column`]), and what the shapes tell alone (a column surely
+//! under the sea, a column's biome).
+
+use terravox_voxel::BlockPos;
+
+use super::lattice::{Lattice, TREED, WIDE};
+use super::{DensityGen, STEP_XZ};
+use crate::biome::{self, Biome, Kind};
+use crate::climate::{CoarseGrid, ColumnShape, Fields};
+
+/// About the noise octaves [`DensityGen::surely_sea`] evaluates: the column fields at
+/// up to four coarse points.
+pub(crate) const SEA_CHECK_COST: usize = 4 * 16;
+
+/// Local coordinate of the biome grid's first point: at or before every column of
+/// the widest region.
+pub(super) const BIOME_FIRST: i32 = TREED.lo.div_euclid(biome::STEP) * biome::STEP;
+/// Biome grid points a side, enough to hold every column of the widest region and
+/// the next point.
+const BIOME_POINTS: usize = ((TREED.hi - BIOME_FIRST) / biome::STEP + 2) as usize;
+
+/// What a chunk knows about its lattice columns and block columns.
+pub(super) struct Columns {
+    /// Formula parameters per lattice column, `[k][i]`.
+    pub(super) shapes: [ColumnShape; WIDE * WIDE],
+    /// The biomes on the biome grid (every [`biome::STEP`] blocks from local
+    /// [`BIOME_FIRST`], [`BIOME_POINTS`] a side), `[k][i]`, with nature.
+    pub(super) biomes: Option<[Biome; BIOME_POINTS * BIOME_POINTS]>,
+}
+
+impl DensityGen {
+    /// The shapes of a chunk's lattice columns and the biomes of its biome grid.
+    /// `None` without fields (every column is shaped alike: `flat`).
+    pub(super) fn columns(&self, o: BlockPos, lat: &Lattice) -> Option<Columns> {
+        let n = lat.nxz;
+        let fields = self.fields.as_ref()?;
+        let mut cols = Columns {
+            shapes: [self.flat; WIDE * WIDE],
+            biomes: None,
+        };
+        let far = (BIOME_FIRST + (BIOME_POINTS as i32 - 1) * biome::STEP)
+            .max(lat.lx0 + (WIDE as i32 - 1) * STEP_XZ);
+        let coarse = fields.grid(
+            o.x + BIOME_FIRST.min(lat.lx0),
+            o.z + BIOME_FIRST.min(lat.lx0),
+            o.x + far,
+            o.z + far,
+        );
+        // One lattice column more than the chunk evaluates when trees or caves need it.
+        let n = if self.trees() || self.caves.is_some() {
+            WIDE
+        } else {
+            n
+        };
+        for k in 0..n {
+            for i in 0..n {
+                let (x, z) = (
+                    o.x + lat.lx0 + i as i32 * STEP_XZ,
+                    o.z + lat.lx0 + k as i32 * STEP_XZ,
+                );
+                cols.shapes[k * WIDE + i] = self.shape(&coarse.at(x, z));
+            }
+        }
+        if self.nature.is_some() {
+            cols.biomes = Some(std::array::from_fn(|p| {
+                let (i, k) = ((p % BIOME_POINTS) as i32, (p / BIOME_POINTS) as i32);
+                let (x, z) = (
+                    o.x + BIOME_FIRST + i * biome::STEP,
+                    o.z + BIOME_FIRST + k * biome::STEP,
+                );
+                self.biome(&coarse.at(x, z))
+            }));
+        }
+        Some(cols)
+    }
+
+    /// The biome of a biome grid point with fields `f`.
+    pub(super) fn biome(&self, f: &Fields) -> Biome {
+        let s = self.shape(f);
+        biome::choose(f, s.height, s.river)
+    }
+
+    /// The shapes of the four lattice columns around block column `(x, z)`
+    /// (`[north-west, north-east, south-west, south-east]`) and the column's look.
+    pub(super) fn column(&self, x: i32, z: i32) -> ([ColumnShape; 4], Option<Kind>) {
+        let shapes = self.corners(x, z, STEP_XZ).map(|(_, s)| s);
+        let kind = self.nature.as_ref().map(|n| {
+            let biomes = self.corners(x, z, biome::STEP).map(|(f, _)| self.biome(&f));
+            biome::column_kind(n.seed, x, z, biomes)
+        });
+        (shapes, kind)
+    }
+
+    /// The fields and shapes at the four corners of the cell of a `step`-block grid
+    /// holding column `(x, z)`: `[north-west, north-east, south-west, south-east]`.
+    fn corners(&self, x: i32, z: i32, step: i32) -> [(Fields, ColumnShape); 4] {
+        let (x0, z0) = (x.div_euclid(step) * step, z.div_euclid(step) * step);
+        let (x1, z1) = (x0.saturating_add(step), z0.saturating_add(step));
+        let coarse: Option<CoarseGrid> = self.fields.as_ref().map(|f| f.grid(x0, z0, x1, z1));
+        [(x0, z0), (x1, z0), (x0, z1), (x1, z1)].map(|(cx, cz)| {
+            let f = coarse.as_ref().map_or(Fields::default(), |g| g.at(cx, cz));
+            (f, self.shape(&f))
+        })
+    }
+
+    /// Whether column `(x, z)` surely lies under the sea: its shape alone puts its
+    /// highest possible surface below sea level (about [`SEA_CHECK_COST`] octaves).
+    pub(crate) fn surely_sea(&self, x: i32, z: i32) -> bool {
+        self.cfg.shape.is_some() && {
+            // The shapes only: no biome needed.
+            let thr = self.cfg.threshold;
+            self.corners(x, z, STEP_XZ)
+                .iter()
+                .all(|(_, s)| s.highest(thr) < self.surface.sea_level as f64)
+        }
+    }
+
+    /// The biome of block column `(x, z)`, with nature.
+    pub(crate) fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+        self.column(x, z).1.map(biome::biome_of)
+    }
+}

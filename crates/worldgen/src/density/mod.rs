@@ -1,0 +1,268 @@
+//! The 3D density generator ("Cliffs", "Continents").
+//!
+//! `density = (n + cliff) * scale + offset - y`, `cliff = (n * 0.5 + 0.5) * cliff_scale`,
+//! solid where `density > threshold`, with `n` an fBm in `[-1, 1]`. In version 2 a
+//! `shape` makes `offset`, `scale` and `cliff_scale` functions of the column
+//! (`climate`), and `nature` adds biomes and trees.
+//!
+//! Speed comes from three things, none of which breaks seams or determinism:
+//! - the field is evaluated on a coarse lattice fixed in **world** space (every
+//!   [`STEP_XZ`] blocks across, [`STEP_Y`] up) and interpolated trilinearly, so every
+//!   block's value depends only on its world position; the column parameters are
+//!   computed per lattice column;
+//! - since `|n| <= 1` the density is bounded at each height of each column: chunks
+//!   wholly above the highest possible surface are air, wholly below the lowest are
+//!   stone, with no noise;
+//! - a lattice segment whose two ends share a sign is filled without per-block work
+//!   (linear interpolation between same-signed values keeps that sign).
+//!
+//! With trees on, a chunk computes solidity over a wider [`Region`](lattice::Region):
+//! [`CROWN`](crate::trees::CROWN) more
+//! columns each side and [`TALLEST`] more blocks below, where the trunks of trees
+//! reaching into it stand.
+//!
+//! One file a stage, lowest first: `lattice` (the region a chunk computes, its
+//! lattice, the solidity bits octave by octave), `column` (the shapes and biomes of
+//! lattice columns), `top` (a column's highest block, walked down without a chunk),
+//! `carve` (caves cut into a chunk), `plant` (the trees reaching into a chunk and the
+//! soil of their trunk columns), `blocks` (the chunk's blocks from the solidity bits
+//! by biome look, then its trees) and `coarse` (the horizon's coarse chunks). This
+//! file holds the generator, its formula, and [`DensityGen::generate`], which runs
+//! the stages in turn.
+
+mod blocks;
+mod carve;
+mod coarse;
+mod column;
+mod lattice;
+mod plant;
+mod top;
+
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
+
+pub(crate) use column::SEA_CHECK_COST;
+use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
+use plant::trunk_columns;
+
+use crate::caves::Caves;
+use crate::climate::{ColumnShape, FieldNoise, Fields};
+use crate::config::{DensityConfig, NatureConfig};
+use crate::fbm::Fbm;
+use crate::surface::Surface;
+use crate::trees::TALLEST;
+use crate::trees::planting::TreeGrid;
+
+/// Lattice spacing across (x and z), in blocks.
+const STEP_XZ: i32 = 4;
+/// Lattice spacing up (y), in blocks.
+const STEP_Y: i32 = 8;
+
+/// Blocks above the padded chunk looked at to find the surface depth.
+const LOOKAHEAD: i32 = 4;
+/// Local `y` of the highest block whose solidity is computed.
+const TOP: i32 = CHUNK + LOOKAHEAD;
+
+/// Interpolation `a + (b - a) * t`. With finite values it is exactly `a` when
+/// `t == 0`, which is what lets a chunk's padding equal its neighbour's blocks bit for
+/// bit, and it is monotonic in `t`.
+#[inline]
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    a + (b - a) * t
+}
+
+/// The interpolation fraction of a local coordinate inside its lattice cell.
+const fn frac(local: i32, step: i32) -> f64 {
+    local.rem_euclid(step) as f64 / step as f64
+}
+
+/// The density generator, ready to make chunks.
+#[derive(Clone, Debug)]
+pub(crate) struct DensityGen {
+    /// The noise `n`.
+    fbm: Fbm,
+    /// The generator's config.
+    cfg: DensityConfig,
+    /// Sea level and snow line.
+    surface: Surface,
+    /// The column fields, when the world has a shape or nature.
+    fields: Option<FieldNoise>,
+    /// The formula's parameters where there is no shape.
+    flat: ColumnShape,
+    /// Biomes and trees (version 2): the world seed, which biome looks are drawn
+    /// with too, and the tree grid.
+    nature: Option<TreeGrid>,
+    /// Caves (version 3).
+    caves: Option<Box<Caves>>,
+}
+
+impl DensityGen {
+    /// The generator of a density world with seed `seed`, sea level `sea_level` and
+    /// `nature` (version 2).
+    pub(crate) fn new(
+        cfg: &DensityConfig,
+        seed: u64,
+        sea_level: i32,
+        nature: Option<&NatureConfig>,
+    ) -> Self {
+        let n = &cfg.noise;
+        let fbm = Fbm::new(
+            n.kind,
+            seed,
+            0,
+            n.frequency,
+            n.octaves,
+            n.persistence,
+            n.lacunarity,
+        );
+        let fields = (cfg.shape.is_some() || nature.is_some())
+            .then(|| FieldNoise::new(seed, cfg.shape.as_ref(), nature));
+        Self {
+            fbm,
+            cfg: cfg.clone(),
+            surface: Surface {
+                sea_level,
+                snow_line: cfg.snow_line,
+            },
+            fields,
+            flat: ColumnShape::flat(cfg, sea_level),
+            nature: nature.map(|n| TreeGrid::new(seed, n)),
+            caves: cfg
+                .caves
+                .as_ref()
+                .map(|c| Box::new(Caves::new(c, seed, sea_level))),
+        }
+    }
+
+    /// Whether chunks grow trees.
+    fn trees(&self) -> bool {
+        self.nature.as_ref().is_some_and(TreeGrid::grows)
+    }
+
+    /// The formula's parameters at a column with fields `f`.
+    #[inline]
+    fn shape(&self, f: &Fields) -> ColumnShape {
+        match &self.cfg.shape {
+            Some(s) => ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, f),
+            None => ColumnShape::flat(&self.cfg, self.surface.sea_level),
+        }
+    }
+
+    /// `density - threshold` for a noise value `n` at height `y` in a column.
+    #[inline]
+    fn value(&self, s: &ColumnShape, n: f64, y: f64) -> f64 {
+        let cliff = (n * 0.5 + 0.5) * s.cliff;
+        (n + cliff) * s.scale + s.offset - y - self.cfg.threshold
+    }
+
+    /// The octave sum at which the density at height `y` of a column shaped `s`
+    /// crosses the threshold (`value` is increasing in `n`, and `n = sum / amp`, with
+    /// `amp` the amplitude sum): a partial sum further from it than the octaves left
+    /// can add decides the sign.
+    #[inline]
+    fn root(&self, s: &ColumnShape, y: f64, amp: f64) -> f64 {
+        let slope = s.scale * (1.0 + 0.5 * s.cliff);
+        (y + self.cfg.threshold - s.offset - 0.5 * s.cliff * s.scale) / slope * amp
+    }
+
+    /// One chunk, with padding, and the grass tints of its columns (with nature).
+    ///
+    /// Lattice points are evaluated octave by octave. After each octave the partial
+    /// sum bounds the final value; a lattice cell whose eight corners are all provably
+    /// solid (or all provably not) is decided, and a point stops as soon as every cell
+    /// it belongs to is decided. Cells the surface really crosses get exact corner
+    /// values and are interpolated block by block. The result equals interpolating
+    /// fully evaluated corners everywhere, bit for bit.
+    pub(crate) fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        let lat = Lattice::new(if self.trees() { TREED } else { PLAIN });
+        let o = pos.origin();
+        let cols = self.columns(o, &lat);
+        // Without fields every column has the same shape: one is enough.
+        let shapes: &[ColumnShape] = match &cols {
+            Some(c) => &c.shapes,
+            None => std::slice::from_ref(&self.flat),
+        };
+        let lattice_shapes = (0..shapes.len().min(lat.nxz * lat.nxz))
+            .map(|c| &shapes[c / lat.nxz * WIDE + c % lat.nxz]);
+        // Air from here up, solid below there, in every column of this chunk.
+        let (highest, lowest) = ColumnShape::bounds(lattice_shapes, self.cfg.threshold);
+        let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
+        let oy = pos.y * CHUNK;
+        let crowns = if self.trees() { TALLEST as f64 } else { 0.0 };
+        if (oy - 1) as f64 >= air_from + crowns {
+            return (self.surface.fluid_chunk(pos), None);
+        }
+        if ((oy + TOP) as f64) < solid_below {
+            let rock = Chunk::Uniform(Block::Stone);
+            return match &self.caves {
+                Some(c) if !c.below_floor((oy + TOP) as f64) => {
+                    // Solid rock all through, but caves may run through it.
+                    let field = Field::new(o, &lat, Sign::Solid);
+                    let carved = self.carve(c, o, &lat, &field, shapes, true);
+                    (
+                        self.dig(c, rock, pos, &lat, None, None, carved.as_deref()),
+                        None,
+                    )
+                }
+                _ => (rock, None),
+            };
+        }
+        let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
+        let mut field = Field::new(o, &lat, Sign::Unknown);
+        let needed = looks.as_ref().map(|l| &*l.needed);
+        let masks = self.masks_for(lat.region, shapes, needed, &mut field);
+        let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
+        let (chunk, tints) = self.finish(pos, &lat, &masks, cols.as_ref(), looks);
+        match &self.caves {
+            Some(c) => {
+                let carved = self.carve(c, o, &lat, &field, shapes, false);
+                let (masks, trunks) = (Some(&masks), trunks.as_deref());
+                let chunk = self.dig(c, chunk, pos, &lat, masks, trunks, carved.as_deref());
+                (chunk, tints)
+            }
+            None => (chunk, tints),
+        }
+    }
+
+    /// The same chunk by evaluating the formula at every block (with each block
+    /// column's own parameters), with no lattice and no early-outs: the yardstick for
+    /// benchmarks and for checking the interpolation. Biomes and trees as in
+    /// [`DensityGen::generate`].
+    pub(crate) fn generate_reference(&self, pos: ChunkPos) -> Chunk {
+        let lat = Lattice::new(if self.trees() { TREED } else { PLAIN });
+        let (o, r) = (pos.origin(), lat.region);
+        let mut masks = [0u64; MAX_COLUMNS];
+        for lz in r.lo..=r.hi {
+            for lx in r.lo..=r.hi {
+                let (x, z) = (o.x + lx, o.z + lz);
+                let f = self
+                    .fields
+                    .as_ref()
+                    .map_or(Fields::default(), |f| f.at(x, z));
+                let s = self.shape(&f);
+                for ly in r.ylo..=TOP {
+                    let y = (o.y + ly) as f64;
+                    if self.value(&s, self.fbm.get3(x as f64, y, z as f64), y) > 0.0 {
+                        masks[r.column(lx, lz)] |= 1 << (ly - r.ylo);
+                    }
+                }
+            }
+        }
+        let cols = self.columns(o, &lat);
+        let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
+        let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
+        let chunk = self.finish(pos, &lat, &masks, cols.as_ref(), looks).0;
+        match &self.caves {
+            // The caves are defined on the lattice: the same carving.
+            Some(c) => {
+                let shapes = cols
+                    .as_ref()
+                    .map_or(std::slice::from_ref(&self.flat), |c| &c.shapes[..]);
+                let field = Field::new(o, &lat, Sign::Unknown);
+                let carved = self.carve(c, o, &lat, &field, shapes, false);
+                let trunks = trunks.as_deref();
+                self.dig(c, chunk, pos, &lat, Some(&masks), trunks, carved.as_deref())
+            }
+            None => chunk,
+        }
+    }
+}

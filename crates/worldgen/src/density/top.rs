@@ -1,0 +1,279 @@
+//! A column's highest solid block without a chunk ([`DensityGen::column_top`], for
+//! maps, the spawn and surface heights): the lattice levels of the column's four
+//! corner columns walked down from the highest possible surface, each corner summed
+//! octave by octave only as far as its sign needs.
+
+use terravox_voxel::Block;
+
+use super::lattice::Sign;
+use super::{DensityGen, STEP_XZ, STEP_Y, frac, lerp};
+use crate::biome::{self, Biome};
+use crate::climate::ColumnShape;
+
+/// A lattice node of [`DensityGen::column_top`]'s walk, summed octave by octave: as
+/// far as its sign needs, or to its exact value.
+#[derive(Clone, Copy, Debug)]
+struct WalkNode {
+    /// World position.
+    at: (f64, f64, f64),
+    /// The octave sum at which the density crosses the threshold.
+    root: f64,
+    /// The octaves summed so far.
+    sum: f64,
+    /// How many octaves were summed.
+    done: usize,
+    /// What is known of its sign.
+    sign: Sign,
+    /// The exact value, once every octave is summed.
+    value: Option<f64>,
+}
+
+impl DensityGen {
+    /// Lattice node `(lx, ly, lz)` (lattice coordinates; in `f64`, so nodes next to
+    /// the ends of the `i32` range do not overflow) of a column shaped `s`, with no
+    /// octave summed yet; `amp` is the amplitude sum.
+    fn walk_node(&self, s: &ColumnShape, [lx, ly, lz]: [i32; 3], amp: f64) -> WalkNode {
+        let y = ly as f64 * STEP_Y as f64;
+        WalkNode {
+            at: (lx as f64 * STEP_XZ as f64, y, lz as f64 * STEP_XZ as f64),
+            root: self.root(s, y, amp),
+            sum: 0.0,
+            done: 0,
+            sign: Sign::Unknown,
+            value: None,
+        }
+    }
+
+    /// Sums node `n`'s next octave and updates what is known of its sign, with the
+    /// bounds and margin `eps` of [`DensityGen::masks`]; after the last octave, its
+    /// exact value.
+    #[inline]
+    fn walk_step(&self, s: &ColumnShape, n: &mut WalkNode, eps: f64) {
+        let (x, y, z) = n.at;
+        n.sum += self.fbm.octave3(n.done, x, y, z);
+        n.done += 1;
+        if n.done == self.fbm.octaves() {
+            let v = self.value(s, self.fbm.finish(n.sum), y);
+            n.value = Some(v);
+            n.sign = if v > 0.0 { Sign::Solid } else { Sign::Empty };
+        } else {
+            let rest = self.fbm.rest(n.done);
+            n.sign = if n.sum - rest > n.root + eps {
+                Sign::Solid
+            } else if n.sum + rest < n.root - eps {
+                Sign::Empty
+            } else {
+                Sign::Unknown
+            };
+        }
+    }
+
+    /// The field at a lattice point (lattice coordinates) of a column shaped `s`, every
+    /// octave summed: what [`DensityGen::column_top`] must agree with.
+    #[cfg(test)]
+    fn lattice(&self, s: &ColumnShape, lx: i32, ly: i32, lz: i32) -> f64 {
+        let y = ly as f64 * STEP_Y as f64;
+        let n = self
+            .fbm
+            .get3(lx as f64 * STEP_XZ as f64, y, lz as f64 * STEP_XZ as f64);
+        self.value(s, n, y)
+    }
+
+    /// The most noise octaves [`DensityGen::column_top`] evaluates: four lattice
+    /// columns at every level between the highest and lowest possible surface.
+    pub(crate) fn column_cost(&self) -> usize {
+        let (lowest, highest) = crate::validate::surface_range(&self.cfg, self.surface.sea_level);
+        let levels = ((highest - lowest + 2.0) / STEP_Y as f64).ceil() as usize + 2;
+        let fields = if self.fields.is_some() { 9 * 16 } else { 0 };
+        levels * 4 * self.fbm.octaves() + fields
+    }
+
+    /// The highest solid block of a column (trees aside) and its block type.
+    ///
+    /// The column's value at a lattice level is the bilinear interpolation of its four
+    /// lattice corners, as in a chunk, and its surface is found walking down from the
+    /// highest possible one, a pair of levels at a time. Corners are summed octave by
+    /// octave with the bounds chunks use: a pair whose corners are all proven empty
+    /// holds no solid block and is passed without its exact values, and a corner whose
+    /// weight is zero (a column on a lattice line) is never evaluated (`lerp(a, b, 0)`
+    /// is `a`). The result is the full evaluation's, bit for bit; the work per level
+    /// is at most four nodes' octaves, and the levels walked about the column's relief
+    /// over [`STEP_Y`] at most (see [`crate::params::relief_work`]).
+    pub(crate) fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+        let (shapes, kind) = self.column(x, z);
+        let biome = kind.map(biome::biome_of);
+        let (highest, lowest) = ColumnShape::bounds(shapes.iter(), self.cfg.threshold);
+        let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
+        let block = |y: i32| match kind {
+            Some(k) => self.surface.biome_block(y, 0, k),
+            None => self.surface.solid_block(y, 0),
+        };
+        let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
+        let (zi, tz) = (z.div_euclid(STEP_XZ), frac(z, STEP_XZ));
+        // Corners `[north-west, north-east, south-west, south-east]` that count.
+        let used = [true, tx != 0.0, tz != 0.0, tx != 0.0 && tz != 0.0];
+        let amp = self.fbm.rest(0);
+        let eps = 1e-6 * amp;
+        let level = |ly: i32| -> [WalkNode; 4] {
+            std::array::from_fn(|c| {
+                let (dx, dz) = ((c & 1) as i32, (c >> 1) as i32);
+                self.walk_node(&shapes[c], [xi + dx, ly, zi + dz], amp)
+            })
+        };
+        // Whether every corner that counts is proven empty (summing only as many
+        // octaves as that takes; a solid corner stops the proof).
+        let empty = |nodes: &mut [WalkNode; 4]| {
+            (0..4).filter(|&c| used[c]).all(|c| {
+                let n = &mut nodes[c];
+                while n.sign == Sign::Unknown {
+                    self.walk_step(&shapes[c], n, eps);
+                }
+                n.sign == Sign::Empty
+            })
+        };
+        // The bilinear value of a level, every octave of the corners that count summed.
+        let exact = |nodes: &mut [WalkNode; 4]| {
+            let mut v = [0.0; 4];
+            for c in (0..4).filter(|&c| used[c]) {
+                let n = &mut nodes[c];
+                v[c] = loop {
+                    match n.value {
+                        Some(value) => break value,
+                        None => self.walk_step(&shapes[c], n, eps),
+                    }
+                };
+            }
+            let row = |a: usize| {
+                if used[a + 1] {
+                    lerp(v[a], v[a + 1], tx)
+                } else {
+                    v[a]
+                }
+            };
+            if used[2] {
+                lerp(row(0), row(2), tz)
+            } else {
+                row(0)
+            }
+        };
+        let top = air_from.ceil() as i32;
+        let mut ly = top.div_euclid(STEP_Y) + 1;
+        let mut upper = level(ly);
+        loop {
+            let mut lower = level(ly - 1);
+            // Interpolating negative values gives negative values: a pair of levels
+            // whose corners are all empty holds no solid block.
+            if !(empty(&mut upper) && empty(&mut lower)) {
+                let (hi, lo) = (exact(&mut upper), exact(&mut lower));
+                for step in (0..STEP_Y).rev() {
+                    let y = (ly - 1) * STEP_Y + step;
+                    let t = step as f64 / STEP_Y as f64;
+                    if lerp(lo, hi, t) > 0.0 {
+                        return (y, block(y), biome);
+                    }
+                }
+            }
+            if (((ly - 1) * STEP_Y) as f64) < solid_below {
+                // Unreachable by the bound, but never loop forever.
+                return ((ly - 1) * STEP_Y, Block::Stone, biome);
+            }
+            upper = lower;
+            ly -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{GeneratorConfig, WorldConfig};
+
+    /// [`DensityGen::column_top`] as it was: every corner of every level walked fully
+    /// evaluated.
+    fn column_top_full(g: &DensityGen, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+        let (shapes, kind) = g.column(x, z);
+        let biome = kind.map(biome::biome_of);
+        let (highest, lowest) = ColumnShape::bounds(shapes.iter(), g.cfg.threshold);
+        let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
+        let block = |y: i32| match kind {
+            Some(k) => g.surface.biome_block(y, 0, k),
+            None => g.surface.solid_block(y, 0),
+        };
+        let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
+        let (zi, tz) = (z.div_euclid(STEP_XZ), frac(z, STEP_XZ));
+        let level = |ly: i32| {
+            let row = |a: usize, zz: i32| {
+                lerp(
+                    g.lattice(&shapes[a], xi, ly, zz),
+                    g.lattice(&shapes[a + 1], xi + 1, ly, zz),
+                    tx,
+                )
+            };
+            lerp(row(0, zi), row(2, zi + 1), tz)
+        };
+        let top = air_from.ceil() as i32;
+        let mut ly = top.div_euclid(STEP_Y) + 1;
+        let mut upper = level(ly);
+        loop {
+            let lower = level(ly - 1);
+            for step in (0..STEP_Y).rev() {
+                let y = (ly - 1) * STEP_Y + step;
+                if lerp(lower, upper, step as f64 / STEP_Y as f64) > 0.0 {
+                    return (y, block(y), biome);
+                }
+            }
+            if (((ly - 1) * STEP_Y) as f64) < solid_below {
+                return ((ly - 1) * STEP_Y, Block::Stone, biome);
+            }
+            upper = lower;
+            ly -= 1;
+        }
+    }
+
+    fn generator(cfg: &WorldConfig) -> DensityGen {
+        let GeneratorConfig::Density(d) = &cfg.generator else {
+            panic!("a density world")
+        };
+        DensityGen::new(d, cfg.seed.value(), cfg.sea_level, cfg.nature.as_ref())
+    }
+
+    #[test]
+    fn the_walk_by_octaves_finds_the_fully_evaluated_surface() {
+        let mut worlds: Vec<WorldConfig> = ["continents", "cliffs", "amplified"]
+            .map(|n| crate::presets::builtin(n).expect("preset"))
+            .into();
+        worlds.push(WorldConfig::from_ron(include_str!("../../tests/v1/cliffs.ron")).expect("v1"));
+        // Rough, tall and high-frequency worlds at the edge of what validation allows.
+        for (octaves, persistence, frequency, lacunarity) in [
+            (16, 1.0, 1.0, 8.0),
+            (3, 1.0, 0.05, 3.0),
+            (8, 0.3, 0.01, 2.0),
+        ] {
+            let mut cfg = crate::presets::builtin("amplified").expect("preset");
+            let GeneratorConfig::Density(d) = &mut cfg.generator else {
+                panic!("a density world")
+            };
+            d.noise.octaves = octaves;
+            d.noise.persistence = persistence;
+            d.noise.frequency = frequency;
+            d.noise.lacunarity = lacunarity;
+            d.scale = crate::params::MAX_RELIEF_WORK / octaves as f64 / (2.0 + d.cliff_scale);
+            cfg.validate().expect("at the edge of the relief rule");
+            worlds.push(cfg);
+        }
+        for cfg in &worlds {
+            let g = generator(cfg);
+            for i in 0..300 {
+                // Columns on and off the lattice lines, near and far.
+                let (x, z) = (i * 37 - 5000, (i * i * 13) % 9001 - 4500);
+                for (x, z) in [(x, z), (x & !3, z), (x, z & !3), (x & !3, z & !3)] {
+                    assert_eq!(
+                        g.column_top(x, z),
+                        column_top_full(&g, x, z),
+                        "{x} {z} in {cfg:?}"
+                    );
+                }
+            }
+        }
+    }
+}
