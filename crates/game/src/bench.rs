@@ -99,30 +99,12 @@ pub struct EditFigures {
 /// Breaks `edits` surface blocks around the player of a loaded headless app, one at a
 /// time, and measures how long until their chunks (and border neighbours) are remeshed.
 pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, String> {
-    let feet = {
-        let mut q = app.world_mut().query::<&Player>();
-        q.single(app.world()).map_err(|e| e.to_string())?.position
-    };
+    let feet = feet(app)?;
     let mut times = Vec::new();
     for i in 0..edits as i32 {
-        // A spiral-ish walk over the columns around the player, crossing chunk borders.
-        let (x, z) = (
-            feet.x as i32 + i % 23 - 11,
-            feet.z as i32 + (i / 23) % 23 - 11,
-        );
-        let chunks = app.world().resource::<Chunks>();
-        let top = (feet.y as i32 - 24..feet.y as i32 + 24)
-            .rev()
-            .map(|y| BlockPos::new(x, y, z))
-            .find(|&p| chunks.block(p).is_some_and(|b| b.is_solid()))
-            .ok_or("no ground near the player")?;
+        let top = ground_near(app, feet, i)?;
         let start = Instant::now();
-        let mut blocks = SystemState::<WorldBlocks>::new(app.world_mut());
-        blocks
-            .get_mut(app.world_mut())
-            .map_err(|e| e.to_string())?
-            .set(top, Block::Air)
-            .map_err(|e| e.to_string())?;
+        break_block_at(app, top)?;
         let mut frames = 0;
         loop {
             app.update();
@@ -145,6 +127,38 @@ pub fn measure_editing(app: &mut App, edits: usize) -> Result<EditFigures, Strin
     })
 }
 
+/// The player's feet.
+fn feet(app: &mut App) -> Result<bevy::math::DVec3, String> {
+    let mut q = app.world_mut().query::<&Player>();
+    Ok(q.single(app.world()).map_err(|e| e.to_string())?.position)
+}
+
+/// The highest loaded solid block of the `i`-th column of a spiral-ish walk over the
+/// columns around `feet` (crossing chunk borders), within 24 blocks of them.
+fn ground_near(app: &App, feet: bevy::math::DVec3, i: i32) -> Result<BlockPos, String> {
+    let (x, z) = (
+        feet.x as i32 + i % 23 - 11,
+        feet.z as i32 + (i / 23) % 23 - 11,
+    );
+    let chunks = app.world().resource::<Chunks>();
+    (feet.y as i32 - 24..feet.y as i32 + 24)
+        .rev()
+        .map(|y| BlockPos::new(x, y, z))
+        .find(|&p| chunks.block(p).is_some_and(|b| b.is_solid()))
+        .ok_or_else(|| "no ground near the player".to_owned())
+}
+
+/// Breaks the block at `p` through [`WorldBlocks`], as the player's click does.
+fn break_block_at(app: &mut App, p: BlockPos) -> Result<(), String> {
+    let mut blocks = SystemState::<WorldBlocks>::new(app.world_mut());
+    blocks
+        .get_mut(app.world_mut())
+        .map_err(|e| e.to_string())?
+        .set(p, Block::Air)
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// Figures of a game starting on a world with a big save.
 #[derive(Clone, Copy, Debug)]
 pub struct LoadFigures {
@@ -158,6 +172,51 @@ pub struct LoadFigures {
     pub frame_p99: Duration,
     /// The longest of those frames.
     pub frame_max: Duration,
+    /// Once loaded, the main-thread time of each frame that started an autosave of
+    /// every edit (the world's and one more each time): median and max.
+    pub autosave_median: Duration,
+    /// The slowest of those frames.
+    pub autosave_max: Duration,
+    /// Median main-thread time of the other frames meanwhile, to compare.
+    pub other_median: Duration,
+}
+
+/// Autosaves timed after a save is read.
+const AUTOSAVES: usize = 5;
+
+/// Breaks a block near the player `n` times, each time running frames until the
+/// autosave starts writing every edit and then until that write landed. Returns the
+/// main-thread time of each frame that started a write, and of every other frame.
+fn time_autosaves(
+    app: &mut App,
+    n: usize,
+    timeout: Duration,
+) -> Result<(Vec<Duration>, Vec<Duration>), String> {
+    let start = Instant::now();
+    let (mut started, mut others) = (Vec::new(), Vec::new());
+    let writing = |app: &App| app.world().resource::<Saves>().writing();
+    let feet = feet(app)?;
+    for i in 0..n as i32 {
+        let p = ground_near(app, feet, i)?;
+        break_block_at(app, p)?;
+        // Frames until one starts the write, then until it has landed.
+        for until_started in [true, false] {
+            while writing(app) != until_started {
+                if start.elapsed() > timeout {
+                    return Err(format!("no autosave within {timeout:?}"));
+                }
+                let t = Instant::now();
+                app.update();
+                let frame = t.elapsed();
+                if until_started && writing(app) {
+                    started.push(frame);
+                } else {
+                    others.push(frame);
+                }
+            }
+        }
+    }
+    Ok((started, others))
 }
 
 /// Starts a headless game whose `options.save_dir` holds a save for its world, and
@@ -172,12 +231,23 @@ pub fn measure_save_loading(
             .map_err(|t| format!("the save did not load within {t:?}"))?;
     let n = frames.len() as u32;
     let q = quantiles(frames);
+    run_frames(&mut app, timeout, crate::settled)
+        .map_err(|t| format!("the view did not load within {t:?}"))?;
+    // A quarter second of game time a frame: an autosave is due every 20 frames.
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        Duration::from_millis(250),
+    ));
+    let (started, others) = time_autosaves(&mut app, AUTOSAVES, timeout)?;
+    let (a, o) = (quantiles(started), quantiles(others));
     Ok(LoadFigures {
         loaded_after,
         frames: n,
         frame_median: q(0.5),
         frame_p99: q(0.99),
         frame_max: q(1.0),
+        autosave_median: a(0.5),
+        autosave_max: a(1.0),
+        other_median: o(0.5),
     })
 }
 
