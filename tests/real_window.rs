@@ -8,12 +8,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use bevy::math::DVec3;
 use terravox_edits::{Edits, SaveDir};
 use terravox_game::{Player, eye_ray};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, Seed, WorldConfig};
+
+/// Games started so far, for their Xvfb display numbers.
+static DISPLAYS: AtomicU32 = AtomicU32::new(0);
 
 fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("real_window");
@@ -46,9 +50,13 @@ fn screenshot_and_log(
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     }
+    // Each game looks for a free display from a number of its own: games started at
+    // once by parallel tests would otherwise race for the same one (`xvfb-run -a`
+    // checks, then starts, and the loser cannot open its display).
+    let display = 100 + 10 * DISPLAYS.fetch_add(1, Ordering::Relaxed);
     let output = Command::new("xvfb-run")
+        .args(["-a", "-n", &display.to_string()])
         .args([
-            "-a",
             "-s",
             "-screen 0 1280x720x24",
             env!("CARGO_BIN_EXE_terravox"),

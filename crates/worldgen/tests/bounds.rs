@@ -4,11 +4,14 @@
 //! generates chunks and finds a spawn within a fixed budget. Validation only accepts
 //! worlds whose surface a player can stand on.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{Pick, apply, pick};
 use proptest::prelude::*;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
-use terravox_worldgen::params::{self, Param, Scale};
+use terravox_worldgen::params;
 use terravox_worldgen::{
     Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, PLAYABLE_MARGIN, Seed, WORLD_FLOOR,
     WORLD_LIMIT, WorldConfig, chunk_in_world, presets,
@@ -91,52 +94,6 @@ fn worlds_whose_surface_sinks_below_the_floor_are_refused() {
         tiny.validate().unwrap_err().field(),
         Some("generator.layout.cell_size")
     );
-}
-
-/// How a random parameter is picked: its lowest or highest allowed value, or one in
-/// between.
-#[derive(Clone, Copy, Debug)]
-enum Pick {
-    Low,
-    High,
-    Between(f64),
-}
-
-fn pick() -> impl Strategy<Value = Pick> {
-    prop_oneof![
-        Just(Pick::Low),
-        Just(Pick::High),
-        (0.0..1.0f64).prop_map(Pick::Between)
-    ]
-}
-
-/// Sets every parameter of `table` on `c` as `picks` say.
-fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
-    for (p, &how) in table.iter().zip(picks.iter().cycle()) {
-        let s = p.spec;
-        let lo = if s.min_open {
-            s.min + (s.max - s.min) * 1e-6
-        } else {
-            s.min
-        };
-        let hi = if s.max_open {
-            s.max - (s.max - s.min) * 1e-6
-        } else {
-            s.max
-        };
-        let v = match how {
-            Pick::Low => lo,
-            Pick::High => hi,
-            Pick::Between(t) if s.scale == Scale::Log && lo > 0.0 => lo * (hi / lo).powf(t),
-            Pick::Between(t) => lo + (hi - lo) * t,
-        };
-        let v = if s.scale == Scale::Integer {
-            v.round()
-        } else {
-            v
-        };
-        (p.set)(c, v);
-    }
 }
 
 /// A config of `preset` with random, often extreme, parameters.

@@ -3,6 +3,9 @@
 
 use std::collections::HashMap;
 
+use proptest::prelude::*;
+use terravox_worldgen::params::{Param, Scale};
+
 use terravox_voxel::{Chunk, ChunkPos, Fnv64};
 use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
 
@@ -140,4 +143,48 @@ pub fn assert_seamless(g: &Generator, area: &[ChunkPos]) {
 pub fn round_trips(cfg: &WorldConfig) -> bool {
     WorldConfig::from_ron(&cfg.to_ron_pretty()).as_ref() == Ok(cfg)
         && WorldConfig::from_ron(&cfg.to_world_code()).as_ref() == Ok(cfg)
+}
+
+/// How a random parameter is picked: its lowest or highest allowed value, or one in
+/// between.
+#[derive(Clone, Copy, Debug)]
+pub enum Pick {
+    Low,
+    High,
+    Between(f64),
+}
+
+/// A random [`Pick`]: either end of a range, or a point in between.
+pub fn pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![
+        Just(Pick::Low),
+        Just(Pick::High),
+        (0.0..1.0f64).prop_map(Pick::Between)
+    ]
+}
+
+/// Sets every parameter of `table` on `c` as `picks` say (cycling through them):
+/// open ends a millionth of the range inside, log ranges picked geometrically,
+/// integers rounded.
+pub fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
+    for (p, &how) in table.iter().zip(picks.iter().cycle()) {
+        let s = p.spec;
+        let margin = (s.max - s.min) * 1e-6;
+        let lo = if s.min_open { s.min + margin } else { s.min };
+        let hi = if s.max_open { s.max - margin } else { s.max };
+        let v = match how {
+            Pick::Low => lo,
+            Pick::High => hi,
+            Pick::Between(t) if s.scale == Scale::Log && lo > 0.0 => lo * (hi / lo).powf(t),
+            Pick::Between(t) => lo + (hi - lo) * t,
+        };
+        (p.set)(
+            c,
+            if s.scale == Scale::Integer {
+                v.round()
+            } else {
+                v
+            },
+        );
+    }
 }

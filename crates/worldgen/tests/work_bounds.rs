@@ -14,11 +14,12 @@ mod common;
 
 use std::sync::LazyLock;
 
+use common::{Pick, apply, pick};
 use proptest::prelude::*;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::lod::noise_work;
 use terravox_worldgen::map::{self, MapView};
-use terravox_worldgen::params::{self, Param, Scale};
+use terravox_worldgen::params;
 use terravox_worldgen::{
     Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, presets,
 };
@@ -140,47 +141,6 @@ fn the_worst_relief_allowed_is_within_bounds() {
             d.offset = d.scale + 100.0;
             within_bounds(&cfg).unwrap_or_else(|e| panic!("{e}"));
         }
-    }
-}
-
-/// How a random parameter is picked: its lowest or highest allowed value, or one in
-/// between.
-#[derive(Clone, Copy, Debug)]
-enum Pick {
-    Low,
-    High,
-    Between(f64),
-}
-
-fn pick() -> impl Strategy<Value = Pick> {
-    prop_oneof![
-        Just(Pick::Low),
-        Just(Pick::High),
-        (0.0..1.0f64).prop_map(Pick::Between)
-    ]
-}
-
-/// Sets every parameter of `table` on `c` as `picks` say (cycling through them).
-fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
-    for (p, &how) in table.iter().zip(picks.iter().cycle()) {
-        let s = p.spec;
-        let margin = (s.max - s.min) * 1e-6;
-        let lo = if s.min_open { s.min + margin } else { s.min };
-        let hi = if s.max_open { s.max - margin } else { s.max };
-        let v = match how {
-            Pick::Low => lo,
-            Pick::High => hi,
-            Pick::Between(t) if s.scale == Scale::Log && lo > 0.0 => lo * (hi / lo).powf(t),
-            Pick::Between(t) => lo + (hi - lo) * t,
-        };
-        (p.set)(
-            c,
-            if s.scale == Scale::Integer {
-                v.round()
-            } else {
-                v
-            },
-        );
     }
 }
 
