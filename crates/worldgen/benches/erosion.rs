@@ -38,7 +38,8 @@ fn erosion(c: &mut Criterion) {
                 ..ErosionParams::default()
             },
             42,
-        );
+        )
+        .expect("valid parameters");
         for (name, origin) in [("near", 0.0), ("far", (1u64 << 29) as f64)] {
             let id = BenchmarkId::new(format!("{octaves}_octaves"), name);
             group.bench_function(id, |b| {

@@ -26,7 +26,7 @@
 //! ```
 //! use terravox_worldgen::erosion::{Erosion, ErosionParams};
 //!
-//! let erosion = Erosion::new(&ErosionParams::default(), 42);
+//! let erosion = Erosion::new(&ErosionParams::default(), 42).expect("the defaults are valid");
 //! // A column halfway up (fade target 0) a flank rising 0.8 blocks per block towards +x.
 //! let (height, gradient, fade) = (150.0, [0.8, 0.0], 0.0);
 //! let e = erosion.apply(1000.0, -40.0, gradient, fade);
@@ -294,6 +294,11 @@ impl Eroded {
     }
 }
 
+/// An erosion parameter out of its documented range: the field's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("erosion parameter `{0}` is out of range")]
+pub struct OutOfRange(pub &'static str);
+
 /// A seeded erosion filter: [`Erosion::apply`] is a pure function of the seed, the
 /// parameters and the point.
 #[derive(Clone, Debug)]
@@ -305,20 +310,15 @@ pub struct Erosion {
 
 impl Erosion {
     /// The filter for `params` and a world `seed` (its own salt keeps it independent of
-    /// the other fields drawn from the same seed).
-    ///
-    /// # Panics
-    ///
-    /// If `params` fails [`ErosionParams::check`].
-    pub fn new(params: &ErosionParams, seed: u64) -> Self {
-        if let Err(field) = params.check() {
-            panic!("erosion parameter `{field}` out of range: {params:?}");
-        }
+    /// the other fields drawn from the same seed), or the first parameter out of range
+    /// ([`ErosionParams::check`]): parameters from a config are refused, never a panic.
+    pub fn new(params: &ErosionParams, seed: u64) -> Result<Self, OutOfRange> {
+        params.check().map_err(OutOfRange)?;
         let mut rng = SplitMix64::new(seed ^ SALT);
-        Self {
+        Ok(Self {
             params: *params,
             keys: (0..params.octaves).map(|_| rng.next_u64()).collect(),
-        }
+        })
     }
 
     /// The parameters.
@@ -535,7 +535,7 @@ mod tests {
     const FAR: f64 = (1u64 << 29) as f64;
 
     fn filter(seed: u64) -> Erosion {
-        Erosion::new(&ErosionParams::default(), seed)
+        Erosion::new(&ErosionParams::default(), seed).expect("the defaults are valid")
     }
 
     /// A cone 200 blocks high at the origin, falling 0.8 blocks per block: height,
@@ -568,6 +568,10 @@ mod tests {
             ..p
         };
         assert_eq!(bad.check(), Err("normalization"));
+        assert_eq!(
+            Erosion::new(&bad, 1).err(),
+            Some(OutOfRange("normalization"))
+        );
     }
 
     #[test]
@@ -646,7 +650,8 @@ mod tests {
                 ..ErosionParams::default()
             },
             3,
-        );
+        )
+        .expect("valid");
         for i in 0..100 {
             let (x, z) = (i as f64 * 9.3 - 400.0, i as f64 * 4.1 - 200.0);
             let (_, g, f) = cone(x, z);
@@ -795,7 +800,7 @@ mod tests {
             normalization in 0.0f64..=1.0,
         ) {
             let params = ErosionParams { strength, gully_weight, normalization, ..ErosionParams::default() };
-            let r = Erosion::new(&params, seed).apply(x, z, [gx, gz], fade);
+            let r = Erosion::new(&params, seed).expect("valid").apply(x, z, [gx, gz], fade);
             let m = params.magnitude();
             prop_assert_eq!(r.magnitude, m);
             prop_assert!(r.height_offset.abs() <= m * (1.0 + 1e-12), "{:?}", r);
