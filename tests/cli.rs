@@ -236,3 +236,21 @@ fn map_stats_prints_the_relief_figures() {
     ]);
     assert!(err.contains("--stats measures at most"), "{err}");
 }
+
+#[test]
+fn the_paced_flights_refuse_a_flight_of_no_time_or_no_frames() {
+    for (args, says) in [
+        (
+            vec!["bench", "--horizon", "--seconds", "0"],
+            "not a positive number of seconds",
+        ),
+        (
+            vec!["bench", "--horizon", "--seconds", "nan"],
+            "not a positive number of seconds",
+        ),
+        (vec!["bench", "--horizon", "--fps", "60,0"], "--fps"),
+    ] {
+        let err = refused(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
