@@ -50,31 +50,40 @@ fn screenshot_and_log(
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     }
-    // Each game looks for a free display from a number of its own: games started at
-    // once by parallel tests would otherwise race for the same one (`xvfb-run -a`
-    // checks, then starts, and the loser cannot open its display).
-    let display = 100 + 10 * DISPLAYS.fetch_add(1, Ordering::Relaxed);
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-n", &display.to_string()])
-        .args([
-            "-s",
-            "-screen 0 1280x720x24",
-            env!("CARGO_BIN_EXE_terravox"),
-        ])
-        // No horizon: software Vulkan draws it at a frame or two a second, so loading
-        // it takes minutes here (it is measured headless by `terravox bench --horizon`
-        // and tested in crates/game/tests/horizon.rs).
-        .args(["--view-distance", "4", "--horizon", "0", "--save-dir"])
-        .arg(saves)
-        .arg("--screenshot")
-        .arg(&path)
-        .args(extra)
-        .env("WGPU_BACKEND", "vulkan")
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .output()
-        .expect("xvfb-run must be installed (apt-get install xvfb xauth mesa-vulkan-drivers)");
-    let log = String::from_utf8_lossy(&output.stderr).into_owned()
-        + &String::from_utf8_lossy(&output.stdout);
+    // Each game gets an Xvfb display number of its own. Xvfb under load has, rarely,
+    // been up for xvfb-run and yet refused the game's connection (`XOpenDisplayFailed`,
+    // before the game does anything): that start alone is tried once more.
+    let mut attempts = 0;
+    let (output, log) = loop {
+        attempts += 1;
+        let display = 100 + 10 * DISPLAYS.fetch_add(1, Ordering::Relaxed);
+        let output = Command::new("xvfb-run")
+            .args(["-a", "-n", &display.to_string()])
+            .args([
+                "-s",
+                "-screen 0 1280x720x24",
+                env!("CARGO_BIN_EXE_terravox"),
+            ])
+            // No horizon: software Vulkan draws it at a frame or two a second, so
+            // loading it takes minutes here (it is measured headless by `terravox
+            // bench --horizon` and tested in crates/game/tests/horizon.rs).
+            .args(["--view-distance", "4", "--horizon", "0", "--save-dir"])
+            .arg(saves)
+            .arg("--screenshot")
+            .arg(&path)
+            .args(extra)
+            .env("WGPU_BACKEND", "vulkan")
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .output()
+            .expect("xvfb-run must be installed (apt-get install xvfb xauth mesa-vulkan-drivers)");
+        let log = String::from_utf8_lossy(&output.stderr).into_owned()
+            + &String::from_utf8_lossy(&output.stdout);
+        if attempts < 2 && !output.status.success() && log.contains("XOpenDisplayFailed") {
+            println!("{name}: Xvfb on :{display} refused the game's connection; starting again");
+            continue;
+        }
+        break (output, log);
+    };
     let status = output.status;
     assert!(
         status.success(),
