@@ -17,6 +17,7 @@
 
 use crate::config::{DensityConfig, NatureConfig, NoiseKind, ShapeConfig};
 use crate::fbm::Fbm;
+use crate::relief::Lift;
 
 /// Spacing of the coarse grid, in blocks.
 pub(crate) const COARSE: i32 = 32;
@@ -62,6 +63,8 @@ pub(crate) struct FieldNoise {
     shape: Option<[Fbm; 3]>,
     /// Temperature, humidity.
     climate: Option<[Fbm; 2]>,
+    /// Extra coarse points each side of a grid's area (1 for smooth interpolation).
+    margin: i64,
 }
 
 impl FieldNoise {
@@ -83,7 +86,15 @@ impl FieldNoise {
                     fbm(14, n.humidity_scale, 2),
                 ]
             }),
+            margin: 0,
         }
+    }
+
+    /// The same noises with grids one coarse point wider each side, as
+    /// [`CoarseGrid::smooth`] needs.
+    pub fn with_margin(mut self) -> Self {
+        self.margin = 1;
+        self
     }
 
     /// The fields at coarse grid point `(i, j)`, world column `(i, j) * COARSE`.
@@ -107,15 +118,26 @@ impl FieldNoise {
     /// The coarse points covering columns `x0..=x1` by `z0..=z1`.
     pub fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> CoarseGrid {
         let lo = |v: i32| v.div_euclid(COARSE) as i64;
-        let (i0, j0) = (lo(x0), lo(z0));
-        let (ni, nj) = ((lo(x1) - i0 + 2) as usize, (lo(z1) - j0 + 2) as usize);
+        let m = self.margin;
+        let (i0, j0) = (lo(x0) - m, lo(z0) - m);
+        let (ni, nj) = (
+            (lo(x1) - i0 + 2 + m) as usize,
+            (lo(z1) - j0 + 2 + m) as usize,
+        );
         let points = (0..ni * nj)
             .map(|n| self.point(i0 + (n % ni) as i64, j0 + (n / ni) as i64))
             .collect();
-        CoarseGrid { i0, j0, ni, points }
+        CoarseGrid {
+            i0,
+            j0,
+            ni,
+            points,
+            masks: Vec::new(),
+        }
     }
 
     /// The fields at one column (computing its four coarse points).
+    #[cfg(test)]
     pub fn at(&self, x: i32, z: i32) -> Fields {
         self.grid(x, z, x, z).at(x, z)
     }
@@ -127,6 +149,8 @@ pub(crate) struct CoarseGrid {
     j0: i64,
     ni: usize,
     points: Vec<Fields>,
+    /// The relief's mask at each point (version 4), empty without relief.
+    pub masks: Vec<f64>,
 }
 
 impl CoarseGrid {
@@ -143,6 +167,41 @@ impl CoarseGrid {
         let south = p[n + self.ni].lerp(p[n + self.ni + 1], tx);
         north.lerp(south, tz)
     }
+
+    /// The fields at every point, in the order of [`CoarseGrid::smooth`]'s values.
+    pub fn points(&self) -> &[Fields] {
+        &self.points
+    }
+
+    /// Catmull-Rom interpolation at column `(x, z)` of `values`, one per point: a
+    /// curve with a continuous gradient (bilinear interpolation's gradient jumps at
+    /// every grid line) through each point's value exactly. The grid needs a margin
+    /// ([`FieldNoise::with_margin`]).
+    pub fn smooth(&self, values: &[f64], x: i32, z: i32) -> f64 {
+        let (i, j) = (x.div_euclid(COARSE) as i64, z.div_euclid(COARSE) as i64);
+        let t = |v: i32| v.rem_euclid(COARSE) as f64 / COARSE as f64;
+        let (wx, wz) = (catmull_rom(t(x)), catmull_rom(t(z)));
+        let first = (j - 1 - self.j0) as usize * self.ni + (i - 1 - self.i0) as usize;
+        let mut sum = 0.0;
+        for (b, wz) in wz.iter().enumerate() {
+            let row = &values[first + b * self.ni..][..4];
+            let across = row.iter().zip(&wx).fold(0.0, |s, (v, w)| s + v * w);
+            sum += across * wz;
+        }
+        sum
+    }
+}
+
+/// The Catmull-Rom weights of the four points around a fraction `t` of the way from
+/// the second to the third: exactly `[0, 1, 0, 0]` at `t = 0`.
+fn catmull_rom(t: f64) -> [f64; 4] {
+    let (t2, t3) = (t * t, t * t * t);
+    [
+        0.5 * (-t3 + 2.0 * t2 - t),
+        0.5 * (3.0 * t3 - 5.0 * t2 + 2.0),
+        0.5 * (-3.0 * t3 + 4.0 * t2 + t),
+        0.5 * (t3 - t2),
+    ]
 }
 
 /// The density formula's parameters at one column, and what the biome choice needs.
@@ -158,6 +217,9 @@ pub(crate) struct ColumnShape {
     pub height: f64,
     /// 1 in a river's middle, 0 outside rivers.
     pub river: f64,
+    /// The relief's ridge map (version 4): near -1 in a gully of a range, near 1 on
+    /// its eroded ridges, 0 elsewhere.
+    pub gully: f64,
 }
 
 impl ColumnShape {
@@ -169,15 +231,26 @@ impl ColumnShape {
             cliff: d.cliff_scale,
             height: d.offset - d.threshold - sea_level as f64,
             river: 0.0,
+            gully: 0.0,
         }
     }
 
-    /// The parameters at a column with fields `f` (see [`ShapeConfig`] for the formula).
-    pub fn shaped(d: &DensityConfig, s: &ShapeConfig, sea_level: i32, f: &Fields) -> Self {
+    /// The parameters at a column with fields `f` and the relief's `lift` there (see
+    /// [`ShapeConfig`] and [`ReliefConfig`](crate::config::ReliefConfig) for the
+    /// formula).
+    pub fn shaped(
+        d: &DensityConfig,
+        s: &ShapeConfig,
+        sea_level: i32,
+        f: &Fields,
+        lift: Lift,
+    ) -> Self {
         let pv = 1.0 - ((3.0 * f.w.abs()) - 2.0).abs();
         let base = s.height.at(f.c);
         let land = smoothstep(base / 12.0);
         let mut offset = d.offset + base + land * s.mountains.at(f.e) * s.peaks.at(pv);
+        // Exactly the version-3 offset without relief (adding 0.0 changes no bit).
+        offset += lift.height;
         let mut scale = d.scale * s.roughness.at(f.e) * (0.3 + 0.7 * land);
         // Full depth over the middle half of the channel, banks over the rest.
         let river = if s.rivers.width > 0.0 {
@@ -198,6 +271,7 @@ impl ColumnShape {
             cliff: d.cliff_scale * s.crags.at(f.e),
             height: offset - d.threshold - sea_level as f64,
             river,
+            gully: lift.gully,
         }
     }
 

@@ -22,7 +22,12 @@ use crate::seed::Seed;
 /// - **3**: `caves` for the density field (caverns, tunnels and thin passages carved
 ///   from the rock, ores and gravel around them). Without `caves` a version-3 world
 ///   is its version-2 world.
-pub const GENERATOR_VERSION: u32 = 3;
+/// - **4**: `shape.relief` for the density field: mountain ranges along ridge lines,
+///   jagged peaks and the erosion filter's gullies, and surface blocks by slope
+///   (bare rock and slate on steep faces, scree in gullies), trees thinning with
+///   altitude and never on cliffs or over a cave's mouth. Without `relief` a version-4
+///   world is its version-3 world, except for those tree and surface rules.
+pub const GENERATOR_VERSION: u32 = 4;
 
 /// Every generator version this build generates.
 pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;
@@ -134,6 +139,74 @@ pub struct ShapeConfig {
     pub crags: Spline,
     /// Rivers along the weirdness noise's zero line.
     pub rivers: RiverConfig,
+    /// Mountain ranges, jagged peaks and erosion (version 4). Absent: the version-3
+    /// shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relief: Option<Box<ReliefConfig>>,
+}
+
+/// Mountain ranges (version 4), lifted on top of the shape's `offset` before rivers
+/// cut it. At each lattice column, with `n` a 3-octave ridge noise and `j` a 3-octave
+/// jag noise in world coordinates:
+///
+/// ```text
+/// mask   = ranges(e) * smoothstep((height(c) - 2) / 8)    mountain land, not coasts
+///          * smoothstep((|w| - rivers.width) / valley_width)  valleys fall to rivers
+/// n      = ridge noise at (along / elongation, across)  the seed's trend: along
+/// crest  = max(0, 1 - |n|' / 0.12) ^ sharpness        1 on a ridge line, 0 between
+///          (|n|' = sqrt(n² + 0.018²) - 0.018, a rounded |n|)
+/// lift   = mask * range_height * crest
+/// lift  += mask * erosion(x, z, gradient of lift)     gullies, ridges, V-valleys
+/// lift  += jaggedness * smoothstep(lift / range_height * 2 - 0.6)
+///          * (j if j > 0 else j / 2)                  jagged peaks on the highest ground
+/// ```
+///
+/// The ridge noise's zero lines are long, winding and branching, stretched along the
+/// seed's trend, so the ranges are too; the valleys between them, and the valleys
+/// rivers run in, stay low.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReliefConfig {
+    /// Blocks per cycle of the ridge noise: the spacing of the ranges (`256..=65536`).
+    pub range_scale: f64,
+    /// Height of a range's crest above the land around it, in blocks (`0..=400`).
+    pub range_height: f64,
+    /// How pointed the ranges are: the exponent of the ridge profile (`1..=4`).
+    pub sharpness: f64,
+    /// How much longer than wide the ranges run along their trend, a direction drawn
+    /// from the seed (`1..=4`; 1 winds every way).
+    pub elongation: f64,
+    /// Erosion (-1..1) to how much of `range_height` stands there (`0..=1`): ranges
+    /// rise where erosion is low.
+    pub ranges: Spline,
+    /// How far beyond a river's channel, on the weirdness noise, the ranges reach
+    /// full height (`0.01..=1`): the width of the valleys rivers run in.
+    pub valley_width: f64,
+    /// Height of the jagged spikes on the highest ground, in blocks (`0..=64`).
+    pub jaggedness: f64,
+    /// Blocks per cycle of the jag noise (`16..=512`).
+    pub jag_scale: f64,
+    /// The erosion filter (gullies, sharp ridges, V-shaped valleys). Absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub erosion: Option<ErosionConfig>,
+}
+
+/// The erosion filter's main settings (version 4; see `terravox_worldgen::erosion`,
+/// whose other settings keep their defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErosionConfig {
+    /// Blocks between the largest gullies; depths scale with it (`16..=512`).
+    pub scale: f64,
+    /// Depth of the gullies as a share of `scale` (`0..=0.5`).
+    pub strength: f64,
+    /// How much of the depth is gullies rather than sharpened peaks (`0..=1`).
+    pub gully_weight: f64,
+    /// Lower keeps fine gullies to the steepest slopes (`0.1..=4`).
+    pub detail: f64,
+    /// Octaves, each twice as fine (`1..=6`); the smallest gullies must stay at least
+    /// 8 blocks apart (`scale / 2^(octaves - 1) >= 8`).
+    pub octaves: u32,
 }
 
 /// Rivers (version 2): channels cut down below sea level where the weirdness noise is

@@ -27,6 +27,7 @@ pub mod map;
 pub mod params;
 pub mod presets;
 pub mod reference;
+mod relief;
 pub mod seed;
 pub mod stats;
 mod surface;
@@ -36,8 +37,8 @@ mod validate;
 pub use biome::Biome;
 pub use config::{
     Bands, CaveConfig, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig,
-    IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind, RiverConfig,
-    SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
+    ErosionConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind,
+    ReliefConfig, RiverConfig, SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
 };
 pub use islands::Island;
 pub use lod::{LodPos, MAX_LEVEL};

@@ -7,7 +7,8 @@
 //! their islands) are checked in `config.rs` on top of these ranges.
 
 use crate::config::{
-    CaveConfig, DensityConfig, IslandConfig, NatureConfig, ShapeConfig, WorldConfig,
+    CaveConfig, DensityConfig, ErosionConfig, IslandConfig, NatureConfig, ReliefConfig,
+    ShapeConfig, WorldConfig,
 };
 
 /// How a parameter's value is entered and shown.
@@ -485,6 +486,143 @@ pub const RIVERS: [Param<ShapeConfig>; 2] = [
         },
         "shape.rivers.depth",
         |c| c.rivers.depth
+    ),
+];
+
+/// A linear range `[min, max]`.
+const fn linear(min: f64, max: f64) -> Spec {
+    Spec {
+        label: "",
+        min,
+        min_open: false,
+        max,
+        max_open: false,
+        scale: Scale::Linear,
+        tooltip: "",
+    }
+}
+
+/// The mountain ranges (version 4, density worlds with a shape): panel group "Relief".
+pub const RELIEF: [Param<ReliefConfig>; 7] = [
+    param!(
+        Spec {
+            label: "range scale",
+            tooltip: "Blocks per cycle of the ridge noise: how far apart the mountain ranges run.",
+            ..NOISE_CYCLE
+        },
+        "shape.relief.range_scale",
+        |c| c.range_scale
+    ),
+    param!(
+        Spec {
+            label: "range height",
+            tooltip: "Height of a range's crest above the land around it, in blocks.",
+            ..linear(0.0, 400.0)
+        },
+        "shape.relief.range_height",
+        |c| c.range_height
+    ),
+    param!(
+        Spec {
+            label: "sharpness",
+            tooltip: "How pointed the ranges are: 1 straight flanks, more a narrow crest \
+                      over wide foothills.",
+            ..linear(1.0, 4.0)
+        },
+        "shape.relief.sharpness",
+        |c| c.sharpness
+    ),
+    param!(
+        Spec {
+            label: "elongation",
+            tooltip: "How much longer than wide the ranges run along the world's trend: 1 \
+                      winds every way, more gives long parallel ranges.",
+            ..linear(1.0, 4.0)
+        },
+        "shape.relief.elongation",
+        |c| c.elongation
+    ),
+    param!(
+        Spec {
+            label: "valley width",
+            tooltip: "How far beyond a river the ranges reach full height (on the weirdness \
+                      noise): wider gives broader valleys.",
+            ..linear(0.01, 1.0)
+        },
+        "shape.relief.valley_width",
+        |c| c.valley_width
+    ),
+    param!(
+        Spec {
+            label: "jaggedness",
+            tooltip: "Height of the jagged spikes on the highest ground, in blocks.",
+            ..linear(0.0, 64.0)
+        },
+        "shape.relief.jaggedness",
+        |c| c.jaggedness
+    ),
+    param!(
+        Spec {
+            label: "jag scale",
+            tooltip: "Blocks per cycle of the jagged spikes.",
+            scale: Scale::Log,
+            ..linear(16.0, 512.0)
+        },
+        "shape.relief.jag_scale",
+        |c| c.jag_scale
+    ),
+];
+
+/// The erosion filter on the ranges (version 4): panel group "Erosion".
+pub const EROSION: [Param<ErosionConfig>; 5] = [
+    param!(
+        Spec {
+            label: "gully spacing",
+            tooltip: "Blocks between the largest gullies; their depth grows with it.",
+            scale: Scale::Log,
+            ..linear(16.0, 512.0)
+        },
+        "shape.relief.erosion.scale",
+        |c| c.scale
+    ),
+    param!(
+        Spec {
+            label: "strength",
+            tooltip: "Depth of the gullies as a share of their spacing.",
+            ..linear(0.0, 0.5)
+        },
+        "shape.relief.erosion.strength",
+        |c| c.strength
+    ),
+    param!(
+        Spec {
+            label: "gully weight",
+            tooltip: "0 sharpens ridges and valleys without gullies; 1 full gullies with \
+                      rounder peaks.",
+            ..linear(0.0, 1.0)
+        },
+        "shape.relief.erosion.gully_weight",
+        |c| c.gully_weight
+    ),
+    param!(
+        Spec {
+            label: "detail",
+            tooltip: "Lower keeps the fine gullies to the steepest slopes.",
+            ..linear(0.1, 4.0)
+        },
+        "shape.relief.erosion.detail",
+        |c| c.detail
+    ),
+    param!(
+        Spec {
+            label: "octaves",
+            tooltip: "Gully sizes, each half the last; the finest must stay 8 or more \
+                      blocks apart.",
+            scale: Scale::Integer,
+            ..linear(1.0, 6.0)
+        },
+        "shape.relief.erosion.octaves",
+        |c| c.octaves
     ),
 ];
 

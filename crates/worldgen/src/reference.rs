@@ -3,7 +3,8 @@
 
 use crate::config::{GeneratorConfig, IslandLayout};
 use crate::params::{
-    ARCHIPELAGO, BANDS, CAVES, CLIMATE, DENSITY, ISLANDS, Param, RIVERS, SHAPE, TREES, WORLD,
+    ARCHIPELAGO, BANDS, CAVES, CLIMATE, DENSITY, EROSION, ISLANDS, Param, RELIEF, RIVERS, SHAPE,
+    TREES, WORLD,
 };
 use crate::presets::builtin;
 
@@ -70,6 +71,32 @@ pub fn markdown_table() -> String {
     {
         rows(&mut out, "generator.", &SHAPE, s);
         rows(&mut out, "generator.", &RIVERS, s);
+    }
+    out.push_str(
+        "\n## `Density` relief (version 4, `generator.shape.relief`; defaults from `continents`)\n\n\
+         Mountain ranges along the ridge lines of a noise stretched along a trend drawn\n\
+         from the seed, lifted on top of the shape; `relief: None` turns them off. Besides\n\
+         these numbers, the spline `ranges` maps erosion to the share of `range_height`\n\
+         that stands there (`(x, y)` points, `y` in `[0, 1]`). See `ReliefConfig` for the\n\
+         formula.\n\n",
+    );
+    out.push_str(header);
+    let relief = match &continents.generator {
+        GeneratorConfig::Density(d) => d.shape.as_ref().and_then(|s| s.relief.as_ref()),
+        GeneratorConfig::Islands(_) => None,
+    };
+    if let Some(r) = relief {
+        rows(&mut out, "generator.", &RELIEF, r);
+    }
+    out.push_str(
+        "\n## `Density` erosion (version 4, `generator.shape.relief.erosion`; defaults from \
+         `continents`)\n\n\
+         Rune Skovbo Johansen's erosion filter on the ranges: branching gullies, sharp\n\
+         ridges and V-shaped valleys, one column at a time; `erosion: None` turns it off.\n\n",
+    );
+    out.push_str(header);
+    if let Some(e) = relief.and_then(|r| r.erosion.as_ref()) {
+        rows(&mut out, "generator.", &EROSION, e);
     }
     out.push_str(
         "\n## `Density` caves (version 3, `generator.caves`; defaults from `continents`)\n\n\

@@ -3,8 +3,8 @@
 //! value and what is allowed.
 
 use crate::config::{
-    ConfigError, DensityConfig, GeneratorConfig, IslandLayout, SUPPORTED_VERSIONS, ShapeConfig,
-    Spline, WorldConfig,
+    ConfigError, DensityConfig, GeneratorConfig, IslandLayout, ReliefConfig, SUPPORTED_VERSIONS,
+    ShapeConfig, Spline, WorldConfig,
 };
 use crate::params::{self, Param};
 use crate::seed::Seed;
@@ -82,6 +82,30 @@ impl Check {
         }
     }
 
+    /// Checks a relief's parameters, its spline and that its finest gullies are not
+    /// finer than the lattice can show.
+    fn relief(&mut self, r: &ReliefConfig) {
+        self.params("generator.", &params::RELIEF, r);
+        self.spline("generator.shape.relief.ranges", &r.ranges, (0.0, 1.0));
+        if let Some(e) = &r.erosion {
+            let before = self.errors.len();
+            self.params("generator.", &params::EROSION, e);
+            let finest = crate::relief::erosion_params(e).smallest_wavelength();
+            if self.errors.len() == before && finest < 8.0 {
+                self.fail(
+                    "generator.shape.relief.erosion.octaves",
+                    e.octaves,
+                    &format!(
+                        "at most {} octaves at a gully spacing of {} (the finest gullies, \
+                         scale / 2^(octaves - 1), must stay 8 or more blocks apart)",
+                        1 + (e.scale / 8.0).log2().floor() as u32,
+                        e.scale
+                    ),
+                );
+            }
+        }
+    }
+
     /// Checks every parameter of a table on `config`, naming fields `{prefix}{field}`.
     fn params<C>(&mut self, prefix: &str, table: &[Param<C>], config: &C) {
         for p in table {
@@ -125,7 +149,8 @@ pub(crate) fn surface_range(d: &DensityConfig, sea_level: i32) -> (f64, f64) {
     let scale = d.scale * r.1;
     let river = sea_level as f64 - s.rivers.depth - d.threshold;
     let lowest = (base + h.0 + mlo).min(river) - scale - 1.0;
-    let highest = base + h.1 + mhi + scale * (1.0 + d.cliff_scale * k.1);
+    let lift = s.relief.as_deref().map_or(0.0, crate::relief::highest_lift);
+    let highest = base + h.1 + mhi + lift + scale * (1.0 + d.cliff_scale * k.1);
     (lowest, highest)
 }
 
@@ -171,6 +196,8 @@ fn section(outer: &str) -> Option<&'static str> {
         "NoiseConfig" => "generator.noise",
         "ShapeConfig" => "generator.shape",
         "RiverConfig" => "generator.shape.rivers",
+        "ReliefConfig" => "generator.shape.relief",
+        "ErosionConfig" => "generator.shape.relief.erosion",
         "CaveConfig" => "generator.caves",
         "Bands" => "generator.bands",
         "Archipelago" => "generator.layout",
@@ -225,6 +252,13 @@ impl WorldConfig {
                 );
             }
         }
+        if self.version < 4 && shape.is_some_and(|s| s.relief.is_some()) {
+            c.fail(
+                "generator.shape.relief",
+                "(mountain ranges)",
+                "no `relief` before version 4 (mountain ranges need `version: 4`)",
+            );
+        }
         if self.version < 3
             && let GeneratorConfig::Density(DensityConfig { caves: Some(_), .. }) = &self.generator
         {
@@ -248,6 +282,9 @@ impl WorldConfig {
                     c.params("generator.", &params::RIVERS, s);
                     for (name, spline, range) in splines(s) {
                         c.spline(&format!("generator.shape.{name}"), spline, range);
+                    }
+                    if let Some(r) = &s.relief {
+                        c.relief(r);
                     }
                 }
                 if let Some(caves) = &d.caves {
@@ -381,13 +418,23 @@ impl WorldConfig {
                 if let Some(s) = &mut d.shape {
                     zeros(&params::SHAPE, s);
                     zeros(&params::RIVERS, s);
+                    let relief = s.relief.as_mut().map(|r| {
+                        zeros(&params::RELIEF, r);
+                        if let Some(e) = &mut r.erosion {
+                            zeros(&params::EROSION, e);
+                        }
+                        &mut r.ranges
+                    });
                     for spline in [
                         &mut s.height,
                         &mut s.mountains,
                         &mut s.peaks,
                         &mut s.roughness,
                         &mut s.crags,
-                    ] {
+                    ]
+                    .into_iter()
+                    .chain(relief)
+                    {
                         for p in &mut spline.0 {
                             *p = p.map(|v| v + 0.0);
                         }

@@ -34,6 +34,26 @@ pub const V2_PRESETS: [(&str, &str); 3] = [
     ("amplified", include_str!("v2/amplified.ron")),
 ];
 
+/// The density presets as they shipped in version 3 (before relief): their world codes
+/// must keep their worlds.
+pub const V3_PRESETS: [(&str, &str); 3] = [
+    ("continents", include_str!("v3/continents.ron")),
+    ("cliffs", include_str!("v3/cliffs.ron")),
+    ("amplified", include_str!("v3/amplified.ron")),
+];
+
+/// A version-3 density preset with a seed, as it shipped.
+pub fn generator_v3(preset: &str, seed: &str) -> Generator {
+    let (_, text) = V3_PRESETS
+        .iter()
+        .find(|(n, _)| *n == preset)
+        .expect("a version-3 density preset");
+    let cfg = WorldConfig::from_ron(text)
+        .expect("version-3 configs stay valid")
+        .with_seed(Seed::new(seed));
+    Generator::new(&cfg).expect("valid")
+}
+
 /// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
 /// changed since.
 pub fn generator_v2(preset: &str, seed: &str) -> Generator {

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    V1_PRESETS, V2_PRESETS, fixed_chunks, generator, generator_v1, generator_v2, golden_chunks,
-    hash_chunks, world_hash,
+    V1_PRESETS, V2_PRESETS, V3_PRESETS, fixed_chunks, generator, generator_v1, generator_v2,
+    generator_v3, golden_chunks, hash_chunks, world_hash,
 };
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
@@ -115,7 +115,7 @@ fn version_2_worlds_are_unchanged() {
 
 #[test]
 fn version_3_golden_hashes_match() {
-    check_golden(&GOLDEN_V3, generator, golden_chunks);
+    check_golden(&GOLDEN_V3, generator_v3, golden_chunks);
     assert_eq!(GOLDEN_V3.len(), V2_PRESETS.len() * SEEDS.len());
 }
 

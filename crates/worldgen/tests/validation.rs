@@ -317,7 +317,7 @@ fn version_2_fields_are_validated_with_their_field_named() {
     // Version-1 world codes cannot carry version-2 parts, and unknown versions are
     // refused rather than generated differently.
     check(&|c| c.version = 1, "nature");
-    check(&|c| c.version = 4, "version");
+    check(&|c| c.version = 5, "version");
     // Caves (version 3) are validated too, and refused in older worlds.
     fn caves(c: &mut WorldConfig) -> &mut terravox_worldgen::CaveConfig {
         let terravox_worldgen::GeneratorConfig::Density(d) = &mut c.generator else {
@@ -334,7 +334,13 @@ fn version_2_fields_are_validated_with_their_field_named() {
         "generator.caves.tunnel_scale",
     );
     check(&|c| c.sea_level = -900, "generator.caves.depth");
-    check(&|c| c.version = 2, "generator.caves");
+    check(
+        &|c| {
+            c.version = 2;
+            shape(c).relief = None;
+        },
+        "generator.caves",
+    );
     let mut old = presets::builtin("cliffs").unwrap();
     old.version = 1;
     old.nature = None;
@@ -346,6 +352,67 @@ fn version_2_fields_are_validated_with_their_field_named() {
     let text = base.to_ron_pretty();
     assert!(text.contains("(-1.0, -70.0),"), "{text}");
     assert_eq!(WorldConfig::from_ron(&text).unwrap(), base);
+}
+
+#[test]
+fn version_4_relief_is_validated_with_its_field_named() {
+    let base = presets::builtin("continents").unwrap();
+    let check = |edit: &dyn Fn(&mut terravox_worldgen::ReliefConfig), version: u32, field: &str| {
+        let mut cfg = base.clone();
+        cfg.version = version;
+        let GeneratorConfig::Density(d) = &mut cfg.generator else {
+            panic!("continents is a density world")
+        };
+        edit(
+            d.shape
+                .as_mut()
+                .and_then(|s| s.relief.as_mut())
+                .expect("continents has relief"),
+        );
+        let e = cfg.validate().unwrap_err();
+        assert_eq!(e.field(), Some(field), "{e}");
+        assert!(Generator::new(&cfg).is_err());
+    };
+    check(
+        &|r| r.range_height = 401.0,
+        4,
+        "generator.shape.relief.range_height",
+    );
+    check(
+        &|r| r.elongation = 0.5,
+        4,
+        "generator.shape.relief.elongation",
+    );
+    check(
+        &|r| r.jag_scale = f64::NAN,
+        4,
+        "generator.shape.relief.jag_scale",
+    );
+    check(
+        &|r| r.ranges.0[0][1] = 1.5,
+        4,
+        "generator.shape.relief.ranges[0].1",
+    );
+    check(
+        &|r| r.erosion.as_mut().unwrap().strength = 0.9,
+        4,
+        "generator.shape.relief.erosion.strength",
+    );
+    // Gullies finer than 8 blocks would alias on the 4-block lattice.
+    check(
+        &|r| r.erosion.as_mut().unwrap().octaves = 6,
+        4,
+        "generator.shape.relief.erosion.octaves",
+    );
+    // Ranges are refused before version 4.
+    check(&|_| {}, 3, "generator.shape.relief");
+    // The preset's relief is valid, with erosion and without.
+    let mut no_erosion = base.clone();
+    if let GeneratorConfig::Density(d) = &mut no_erosion.generator {
+        d.shape.as_mut().unwrap().relief.as_mut().unwrap().erosion = None;
+    }
+    assert!(no_erosion.validate().is_ok());
+    assert!(Generator::new(&base).is_ok());
 }
 
 /// `text` with `from` replaced once by `to` (the text must hold it).

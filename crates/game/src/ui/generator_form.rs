@@ -1,11 +1,13 @@
 //! The generator's parameters as widgets, driven by the tables in
 //! `terravox_worldgen::params` (the same ranges validation uses), plus the choices
 //! that are not numbers: the noise kind, the island layout and whether there are
-//! caves. Grouped as Shape, Rivers, Caves, Climate and Trees.
+//! caves. Grouped as Shape, Rivers, Relief, Erosion, Caves, Climate and Trees.
 
 use bevy_egui::egui;
 use terravox_worldgen::params::{self, Param, Scale};
-use terravox_worldgen::{GeneratorConfig, IslandLayout, NoiseKind, WorldConfig};
+use terravox_worldgen::{
+    GeneratorConfig, IslandLayout, NoiseKind, ReliefConfig, ShapeConfig, WorldConfig,
+};
 
 /// A slider per parameter of `table`, with its range, scale and tooltip.
 pub(super) fn sliders<C>(ui: &mut egui::Ui, table: &[Param<C>], config: &mut C) {
@@ -50,6 +52,10 @@ pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
         && let Some(s) = &mut d.shape
     {
         group(ui, "Rivers", false, |ui| sliders(ui, &params::RIVERS, s));
+        group(ui, "Relief", false, |ui| relief(ui, &mut cfg.version, s));
+        if let Some(r) = &mut s.relief {
+            group(ui, "Erosion", false, |ui| erosion(ui, r));
+        }
     }
     if matches!(cfg.generator, GeneratorConfig::Density(_)) {
         group(ui, "Caves", false, |ui| caves(ui, cfg));
@@ -77,6 +83,52 @@ fn caves(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
     }
     if let Some(c) = &mut d.caves {
         sliders(ui, &params::CAVES, c);
+    }
+}
+
+/// Mountain ranges on or off (on makes the world version 4, the first with ranges)
+/// and their parameters.
+fn relief(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
+    let mut on = s.relief.is_some();
+    let tip = "Long mountain ranges with jagged peaks and eroded gullies (version 4 worlds).";
+    if ui.checkbox(&mut on, "ranges").on_hover_text(tip).changed() {
+        s.relief = if on { default_relief() } else { None };
+        if on {
+            *version = (*version).max(4);
+        }
+    }
+    if let Some(r) = &mut s.relief {
+        sliders(ui, &params::RELIEF, r);
+        ui.label(
+            "Spline `ranges` (erosion to the share of the range height): edit in a config file.",
+        );
+    }
+}
+
+/// The erosion filter on or off and its parameters.
+fn erosion(ui: &mut egui::Ui, r: &mut ReliefConfig) {
+    let mut on = r.erosion.is_some();
+    let tip = "Branching gullies, sharp ridges and V-shaped valleys on the ranges.";
+    if ui.checkbox(&mut on, "erosion").on_hover_text(tip).changed() {
+        r.erosion = if on {
+            default_relief().and_then(|d| d.erosion)
+        } else {
+            None
+        };
+    }
+    if let Some(e) = &mut r.erosion {
+        sliders(ui, &params::EROSION, e);
+    }
+}
+
+/// The default world's mountain ranges.
+fn default_relief() -> Option<Box<ReliefConfig>> {
+    match terravox_worldgen::presets::builtin("continents")
+        .ok()?
+        .generator
+    {
+        GeneratorConfig::Density(d) => d.shape?.relief,
+        GeneratorConfig::Islands(_) => None,
     }
 }
 

@@ -75,10 +75,10 @@ impl DensityGen {
         // The column fields over the chunk (and the biome points of its columns).
         let (x0, x1) = (ax.nodes[0].min(xs[0]), ax.nodes[nx - 1].max(xs[PADDED - 1]));
         let (z0, z1) = (az.nodes[0].min(zs[0]), az.nodes[nz - 1].max(zs[PADDED - 1]));
-        let grid = self.fields.as_ref().map(|f| f.grid(x0, z0, x1, z1));
+        let grid = self.grid(x0, z0, x1, z1);
         let shapes: Vec<ColumnShape> = match &grid {
             Some(g) => (0..nx * nz)
-                .map(|p| self.shape(&g.at(ax.nodes[p % nx], az.nodes[p / nx])))
+                .map(|p| self.shape(Some(g), ax.nodes[p % nx], az.nodes[p / nx], true))
                 .collect(),
             None => vec![self.flat; nx * nz],
         };
@@ -107,7 +107,7 @@ impl DensityGen {
                 };
                 let look = match (nature, &grid) {
                     (Some(n), Some(g)) => {
-                        let b = self.biome(&g.at(x, z));
+                        let b = self.biome(g, x, z);
                         Look::Biome(biome::kind(b, biome::column_hash(n.seed, x, z)))
                     }
                     _ => Look::Plain,

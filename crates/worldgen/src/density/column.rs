@@ -9,7 +9,7 @@ use terravox_voxel::BlockPos;
 use super::lattice::{Lattice, TREED, WIDE};
 use super::{DensityGen, STEP_XZ};
 use crate::biome::{self, Biome, Kind};
-use crate::climate::{CoarseGrid, ColumnShape, Fields};
+use crate::climate::{CoarseGrid, ColumnShape};
 
 /// About the noise octaves [`DensityGen::surely_sea`] evaluates: the column fields at
 /// up to four coarse points.
@@ -36,19 +36,18 @@ impl DensityGen {
     /// `None` without fields (every column is shaped alike: `flat`).
     pub(super) fn columns(&self, o: BlockPos, lat: &Lattice) -> Option<Columns> {
         let n = lat.nxz;
-        let fields = self.fields.as_ref()?;
-        let mut cols = Columns {
-            shapes: [self.flat; WIDE * WIDE],
-            biomes: None,
-        };
         let far = (BIOME_FIRST + (BIOME_POINTS as i32 - 1) * biome::STEP)
             .max(lat.lx0 + (WIDE as i32 - 1) * STEP_XZ);
-        let coarse = fields.grid(
+        let coarse = self.grid(
             o.x + BIOME_FIRST.min(lat.lx0),
             o.z + BIOME_FIRST.min(lat.lx0),
             o.x + far,
             o.z + far,
-        );
+        )?;
+        let mut cols = Columns {
+            shapes: [self.flat; WIDE * WIDE],
+            biomes: None,
+        };
         // One lattice column more than the chunk evaluates when trees or caves need it.
         let n = if self.trees() || self.caves.is_some() {
             WIDE
@@ -61,7 +60,7 @@ impl DensityGen {
                     o.x + lat.lx0 + i as i32 * STEP_XZ,
                     o.z + lat.lx0 + k as i32 * STEP_XZ,
                 );
-                cols.shapes[k * WIDE + i] = self.shape(&coarse.at(x, z));
+                cols.shapes[k * WIDE + i] = self.shape(Some(&coarse), x, z, true);
             }
         }
         if self.nature.is_some() {
@@ -71,39 +70,47 @@ impl DensityGen {
                     o.x + BIOME_FIRST + i * biome::STEP,
                     o.z + BIOME_FIRST + k * biome::STEP,
                 );
-                self.biome(&coarse.at(x, z))
+                self.biome(&coarse, x, z)
             }));
         }
         Some(cols)
     }
 
-    /// The biome of a biome grid point with fields `f`.
-    pub(super) fn biome(&self, f: &Fields) -> Biome {
-        let s = self.shape(f);
-        biome::choose(f, s.height, s.river)
+    /// The biome of biome grid point `(x, z)`, which `grid` covers (its altitude
+    /// without the relief's erosion).
+    pub(super) fn biome(&self, grid: &CoarseGrid, x: i32, z: i32) -> Biome {
+        let s = self.shape(Some(grid), x, z, false);
+        biome::choose(&grid.at(x, z), s.height, s.river)
     }
 
     /// The shapes of the four lattice columns around block column `(x, z)`
     /// (`[north-west, north-east, south-west, south-east]`) and the column's look.
     pub(super) fn column(&self, x: i32, z: i32) -> ([ColumnShape; 4], Option<Kind>) {
-        let shapes = self.corners(x, z, STEP_XZ).map(|(_, s)| s);
+        let shapes = self.corners(x, z, STEP_XZ, |g, cx, cz| self.shape(g, cx, cz, true));
         let kind = self.nature.as_ref().map(|n| {
-            let biomes = self.corners(x, z, biome::STEP).map(|(f, _)| self.biome(&f));
+            let biomes = self.corners(x, z, biome::STEP, |g, cx, cz| match g {
+                Some(g) => self.biome(g, cx, cz),
+                None => biome::choose(&Default::default(), self.flat.height, 0.0),
+            });
             biome::column_kind(n.seed, x, z, biomes)
         });
         (shapes, kind)
     }
 
-    /// The fields and shapes at the four corners of the cell of a `step`-block grid
-    /// holding column `(x, z)`: `[north-west, north-east, south-west, south-east]`.
-    fn corners(&self, x: i32, z: i32, step: i32) -> [(Fields, ColumnShape); 4] {
+    /// `at` of the four corners of the cell of a `step`-block grid holding column
+    /// `(x, z)`, given the fields around them: `[north-west, north-east, south-west,
+    /// south-east]`.
+    fn corners<T>(
+        &self,
+        x: i32,
+        z: i32,
+        step: i32,
+        at: impl Fn(Option<&CoarseGrid>, i32, i32) -> T,
+    ) -> [T; 4] {
         let (x0, z0) = (x.div_euclid(step) * step, z.div_euclid(step) * step);
         let (x1, z1) = (x0.saturating_add(step), z0.saturating_add(step));
-        let coarse: Option<CoarseGrid> = self.fields.as_ref().map(|f| f.grid(x0, z0, x1, z1));
-        [(x0, z0), (x1, z0), (x0, z1), (x1, z1)].map(|(cx, cz)| {
-            let f = coarse.as_ref().map_or(Fields::default(), |g| g.at(cx, cz));
-            (f, self.shape(&f))
-        })
+        let grid = self.grid(x0, z0, x1, z1);
+        [(x0, z0), (x1, z0), (x0, z1), (x1, z1)].map(|(cx, cz)| at(grid.as_ref(), cx, cz))
     }
 
     /// Whether column `(x, z)` surely lies under the sea: its shape alone puts its
@@ -112,9 +119,9 @@ impl DensityGen {
         self.cfg.shape.is_some() && {
             // The shapes only: no biome needed.
             let thr = self.cfg.threshold;
-            self.corners(x, z, STEP_XZ)
+            self.corners(x, z, STEP_XZ, |g, cx, cz| self.shape(g, cx, cz, true))
                 .iter()
-                .all(|(_, s)| s.highest(thr) < self.surface.sea_level as f64)
+                .all(|s| s.highest(thr) < self.surface.sea_level as f64)
         }
     }
 

@@ -45,9 +45,10 @@ use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 
 use crate::caves::Caves;
-use crate::climate::{ColumnShape, FieldNoise, Fields};
+use crate::climate::{CoarseGrid, ColumnShape, FieldNoise};
 use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
+use crate::relief::{Lift, Relief};
 use crate::surface::Surface;
 use crate::trees::TALLEST;
 use crate::trees::planting::TreeGrid;
@@ -93,6 +94,8 @@ pub(crate) struct DensityGen {
     nature: Option<TreeGrid>,
     /// Caves (version 3).
     caves: Option<Box<Caves>>,
+    /// Mountain ranges (version 4).
+    relief: Option<Box<Relief>>,
 }
 
 impl DensityGen {
@@ -115,7 +118,13 @@ impl DensityGen {
             n.lacunarity,
         );
         let fields = (cfg.shape.is_some() || nature.is_some())
-            .then(|| FieldNoise::new(seed, cfg.shape.as_ref(), nature));
+            .then(|| FieldNoise::new(seed, cfg.shape.as_ref(), nature))
+            .map(
+                |f| match cfg.shape.as_ref().and_then(|s| s.relief.as_ref()) {
+                    Some(_) => f.with_margin(),
+                    None => f,
+                },
+            );
         Self {
             fbm,
             cfg: cfg.clone(),
@@ -130,6 +139,11 @@ impl DensityGen {
                 .caves
                 .as_ref()
                 .map(|c| Box::new(Caves::new(c, seed, sea_level))),
+            relief: cfg
+                .shape
+                .as_ref()
+                .and_then(|s| Relief::new(s, seed))
+                .map(Box::new),
         }
     }
 
@@ -138,12 +152,30 @@ impl DensityGen {
         self.nature.as_ref().is_some_and(TreeGrid::grows)
     }
 
-    /// The formula's parameters at a column with fields `f`.
+    /// The column fields over columns `x0..=x1` by `z0..=z1`, with the relief's
+    /// masks; `None` without fields.
+    fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<CoarseGrid> {
+        let mut grid = self.fields.as_ref()?.grid(x0, z0, x1, z1);
+        if let Some(r) = &self.relief {
+            r.fill_masks(&mut grid);
+        }
+        Some(grid)
+    }
+
+    /// The formula's parameters at column `(x, z)`, which `grid` (from
+    /// [`DensityGen::grid`]) covers; with `eroded` false, without the relief's
+    /// erosion (see [`Relief::lift`]).
     #[inline]
-    fn shape(&self, f: &Fields) -> ColumnShape {
-        match &self.cfg.shape {
-            Some(s) => ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, f),
-            None => ColumnShape::flat(&self.cfg, self.surface.sea_level),
+    fn shape(&self, grid: Option<&CoarseGrid>, x: i32, z: i32, eroded: bool) -> ColumnShape {
+        match (&self.cfg.shape, grid) {
+            (Some(s), Some(g)) => {
+                let lift = self
+                    .relief
+                    .as_ref()
+                    .map_or(Lift::default(), |r| r.lift(x, z, g, eroded));
+                ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, &g.at(x, z), lift)
+            }
+            _ => self.flat,
         }
     }
 
@@ -234,11 +266,7 @@ impl DensityGen {
         for lz in r.lo..=r.hi {
             for lx in r.lo..=r.hi {
                 let (x, z) = (o.x + lx, o.z + lz);
-                let f = self
-                    .fields
-                    .as_ref()
-                    .map_or(Fields::default(), |f| f.at(x, z));
-                let s = self.shape(&f);
+                let s = self.shape(self.grid(x, z, x, z).as_ref(), x, z, true);
                 for ly in r.ylo..=TOP {
                     let y = (o.y + ly) as f64;
                     if self.value(&s, self.fbm.get3(x as f64, y, z as f64), y) > 0.0 {
