@@ -111,6 +111,41 @@ fn the_save_is_versioned_binary_naming_its_world_with_three_bytes_an_edit() {
 }
 
 #[test]
+fn every_block_is_saved_as_its_number_and_unknown_numbers_are_refused() {
+    let cfg = world();
+    let dir = SaveDir::new(temp_dir("numbers"));
+    // One edit of every block, all in one chunk.
+    let mut edits = Edits::new();
+    for (i, &b) in Block::ALL.iter().enumerate() {
+        edits.set(BlockPos::new(i as i32, 40, 0), b);
+    }
+    assert_eq!(edits.chunk_count(), 1);
+    dir.save(&cfg, &edits).unwrap();
+    let path = dir.path_for(&cfg);
+    let bytes = fs::read(&path).unwrap();
+    assert_eq!(dir.load(&cfg).unwrap(), edits);
+    // The last 3-byte edits before the checksum carry the block numbers.
+    let n = Block::ALL.len();
+    let body = &bytes[bytes.len() - 8 - n * 3..bytes.len() - 8];
+    let mut numbers: Vec<u8> = body.chunks_exact(3).map(|e| e[2]).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (0..n as u8).collect::<Vec<_>>());
+    assert_eq!(Block::Slate as u8, 30, "saved numbers never change");
+    // A number past the last block, with a good checksum, is refused as damaged.
+    let mut unknown = bytes[..bytes.len() - 8].to_vec();
+    let last = unknown.len() - 1;
+    unknown[last] = n as u8;
+    let mut h = terravox_voxel::Fnv64::new();
+    h.write(&unknown);
+    unknown.extend_from_slice(&h.finish().to_le_bytes());
+    fs::write(&path, &unknown).unwrap();
+    let err = dir.load(&cfg).unwrap_err();
+    assert!(err.is_damaged(), "{err}");
+    let expected = format!("unknown block number {n}");
+    assert!(err.to_string().contains(&expected), "{err}");
+}
+
+#[test]
 fn spellings_of_one_world_share_one_save() {
     let a = world().with_seed(Seed::new("42"));
     let b = world().with_seed(Seed::new(" 42"));

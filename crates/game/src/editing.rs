@@ -1,7 +1,7 @@
-//! Breaking and placing blocks: the hotbar (keys 1-9, mouse wheel), the click read in
-//! `Input`, the edit made in `Edit` through [`WorldBlocks`] against the block that was
-//! outlined on screen, and then the new target (an exact voxel ray from the eye, up to
-//! [`REACH`] blocks).
+//! Breaking and placing blocks: the hotbar (keys 1-9 and 0, mouse wheel), the click
+//! read in `Input`, the edit made in `Edit` through [`WorldBlocks`] against the block
+//! that was outlined on screen, and then the new target (an exact voxel ray from the
+//! eye, up to [`REACH`] blocks).
 
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::math::DVec3;
@@ -17,8 +17,8 @@ use crate::{GameSystems, Mode};
 /// How far the player reaches, in blocks.
 pub(crate) const REACH: f32 = 8.0;
 
-/// The blocks on the hotbar, keys 1 to 9.
-pub const HOTBAR: [Block; 9] = [
+/// The blocks on the hotbar, keys 1 to 9 and 0.
+pub const HOTBAR: [Block; 10] = [
     Block::Grass,
     Block::Dirt,
     Block::Stone,
@@ -28,10 +28,11 @@ pub const HOTBAR: [Block; 9] = [
     Block::Brick,
     Block::Sand,
     Block::Snow,
+    Block::Slate,
 ];
 
-/// The keys selecting hotbar slots 1 to 9.
-const DIGITS: [KeyCode; 9] = [
+/// The keys selecting hotbar slots 1 to 10.
+const DIGITS: [KeyCode; 10] = [
     KeyCode::Digit1,
     KeyCode::Digit2,
     KeyCode::Digit3,
@@ -41,6 +42,7 @@ const DIGITS: [KeyCode; 9] = [
     KeyCode::Digit7,
     KeyCode::Digit8,
     KeyCode::Digit9,
+    KeyCode::Digit0,
 ];
 
 /// The selected hotbar slot.

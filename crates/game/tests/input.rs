@@ -183,11 +183,16 @@ fn digits_and_the_wheel_select_hotbar_slots() {
     app.world_mut()
         .resource_mut::<AccumulatedMouseScroll>()
         .delta = Vec2::ZERO;
-    assert_eq!(selected(&app), 8);
+    assert_eq!(selected(&app), HOTBAR.len() - 1);
+    // 0 selects the tenth slot: slate.
+    tap(&mut app, KeyCode::Digit2);
+    tap(&mut app, KeyCode::Digit0);
+    assert_eq!(selected(&app), 9);
+    assert_eq!(app.world().resource::<Hotbar>().block(), Block::Slate);
     // The panel has the keys.
     tap(&mut app, KeyCode::Tab);
     tap(&mut app, KeyCode::Digit5);
-    assert_eq!(selected(&app), 8);
+    assert_eq!(selected(&app), 9);
 }
 
 #[test]

@@ -70,11 +70,13 @@ pub enum Block {
     IronOre = 28,
     /// Stone with gold, around deep caves.
     GoldOre = 29,
+    /// Slate: dark blue-grey layered rock of bare mountain faces.
+    Slate = 30,
 }
 
 impl Block {
     /// Every block, in discriminant order.
-    pub const ALL: [Block; 30] = [
+    pub const ALL: [Block; 31] = [
         Block::Air,
         Block::Water,
         Block::Stone,
@@ -105,6 +107,7 @@ impl Block {
         Block::CoalOre,
         Block::IronOre,
         Block::GoldOre,
+        Block::Slate,
     ];
 
     /// Whether light and sight stop at this block: faces are drawn where an opaque
@@ -159,6 +162,7 @@ impl Block {
             Block::CoalOre => [90, 90, 92],
             Block::IronOre => [150, 120, 100],
             Block::GoldOre => [170, 150, 80],
+            Block::Slate => [74, 80, 92],
         }
     }
 
@@ -195,6 +199,7 @@ impl Block {
             Block::CoalOre => "coal ore",
             Block::IronOre => "iron ore",
             Block::GoldOre => "gold ore",
+            Block::Slate => "slate",
         }
     }
 
@@ -256,5 +261,8 @@ mod tests {
         for (i, b) in Block::ALL.iter().enumerate() {
             assert_eq!(*b as usize, i);
         }
+        // Saves store these numbers: new blocks are appended, never renumbered.
+        assert_eq!(Block::GoldOre as u8, 29);
+        assert_eq!(Block::Slate as u8, 30);
     }
 }

@@ -60,11 +60,12 @@ pub enum Texture {
     CoalOre,
     IronOre,
     GoldOre,
+    Slate,
 }
 
 impl Texture {
     /// Every texture, in layer order.
-    pub const ALL: [Texture; 37] = [
+    pub const ALL: [Texture; 38] = [
         Texture::Stone,
         Texture::Dirt,
         Texture::GrassTop,
@@ -102,6 +103,7 @@ impl Texture {
         Texture::CoalOre,
         Texture::IronOre,
         Texture::GoldOre,
+        Texture::Slate,
     ];
 
     /// The texture's layer in the array.
@@ -132,6 +134,7 @@ impl Block {
             (Block::CoalOre, _) => T::CoalOre,
             (Block::IronOre, _) => T::IronOre,
             (Block::GoldOre, _) => T::GoldOre,
+            (Block::Slate, _) => T::Slate,
             (Block::Water, _) => T::Water,
             (Block::Grass, Top) => T::GrassTop,
             (Block::Grass, Bottom) | (Block::Dirt, _) => T::Dirt,
@@ -335,6 +338,46 @@ fn ore(x: i32, y: i32, salt: u32, colour: [u8; 3]) -> [u8; 4] {
     stone(x, y, Texture::Stone as u32 * 101 + 17)
 }
 
+/// Slate: thin beds of dark blue-grey rock, each its own tone and finely banded row by
+/// row, split by broken dark partings (a pale lip of lit edge under each) that each step
+/// down a pixel somewhere along the face, with faint grain streaks and a few pale mica
+/// flecks.
+fn slate(x: i32, y: i32, salt: u32) -> [u8; 4] {
+    // The first row of each bed, and the beds' tones.
+    const BEDS: [i32; 5] = [0, 3, 7, 10, 13];
+    const TONES: [[u8; 3]; 5] = [
+        [82, 89, 103],
+        [70, 76, 89],
+        [88, 94, 107],
+        [74, 80, 92],
+        [84, 91, 104],
+    ];
+    // Each parting steps down a pixel along part of the face (noise that tiles every
+    // 16 pixels), each at its own place.
+    let parting = |k: usize| BEDS[k] + (tiled_noise(x, 0, 8, salt + k as u32) > 0.5) as i32;
+    // The bed holding this row: under the last parting above it, or the last bed
+    // (wrapping) above the first parting.
+    let bed = (0..BEDS.len())
+        .rev()
+        .find(|&k| parting(k) <= y)
+        .unwrap_or(BEDS.len() - 1);
+    let tone = TONES[bed];
+    if parting(bed) == y && hash(x, bed as i32, salt + 8) > 0.1 {
+        return own(shade(tone, 0.6 + hash(x, y, salt + 9) * 0.08));
+    }
+    if hash(x, y, salt + 10) < 0.025 {
+        return own(shade([136, 144, 160], 0.96 + hash(x, y, salt + 11) * 0.1));
+    }
+    let lip = if parting(bed) == y - 1 { 0.08 } else { 0.0 };
+    let row = y - parting(bed);
+    let band = hash(bed as i32, row, salt + 12) * 0.07;
+    let streak = hash((x + y * 5) / 4, y, salt + 13) * 0.06;
+    own(shade(
+        tone,
+        0.92 + lip + band + streak + hash(x, y, salt + 14) * 0.04,
+    ))
+}
+
 fn pixel(t: Texture, x: i32, y: i32, salt: u32) -> [u8; 4] {
     use Texture as T;
     match t {
@@ -342,6 +385,7 @@ fn pixel(t: Texture, x: i32, y: i32, salt: u32) -> [u8; 4] {
         T::CoalOre => ore(x, y, salt, [38, 36, 38]),
         T::IronOre => ore(x, y, salt, [196, 150, 118]),
         T::GoldOre => ore(x, y, salt, [238, 206, 72]),
+        T::Slate => slate(x, y, salt),
         T::Dirt => dirt(x, y),
         T::GrassTop => grass(x, y),
         T::GrassSide => fringe(x, y, salt, || grass(x, y), || dirt(x, y)),
@@ -547,5 +591,36 @@ mod tests {
             "grass fringe on top"
         );
         assert!(side[SIZE * 15..].iter().all(|p| p[3] == 0), "dirt below");
+    }
+
+    #[test]
+    fn slate_is_dark_blue_grey_and_layered() {
+        let all = generate();
+        let mean = |t: Texture| {
+            let px = &all[t as usize];
+            [0, 1, 2].map(|c| px.iter().map(|p| p[c] as f32).sum::<f32>() / px.len() as f32)
+        };
+        let (slate, stone) = (mean(Texture::Slate), mean(Texture::Stone));
+        assert!(slate[2] > slate[0] + 12.0, "blue-grey: {slate:?}");
+        assert!(slate[1] < stone[1] - 30.0, "darker than stone: {slate:?}");
+        // Its colour is the mean of its texture, like stone's.
+        for (c, m) in Block::Slate.color().iter().zip(slate) {
+            assert!(
+                (*c as f32 - m).abs() < 1.5,
+                "{:?} vs {slate:?}",
+                Block::Slate.color()
+            );
+        }
+        // Strata: brightness changes far more down the face than along it.
+        let px = &all[Texture::Slate as usize];
+        let spread = |line: &dyn Fn(usize) -> f32| {
+            let v: Vec<f32> = (0..SIZE).map(line).collect();
+            let m = v.iter().sum::<f32>() / SIZE as f32;
+            v.iter().map(|x| (x - m) * (x - m)).sum::<f32>() / SIZE as f32
+        };
+        let rows = spread(&|y| (0..SIZE).map(|x| px[y * SIZE + x][1] as f32).sum::<f32>());
+        let cols = spread(&|x| (0..SIZE).map(|y| px[y * SIZE + x][1] as f32).sum::<f32>());
+        assert!(rows > cols * 4.0, "rows {rows} cols {cols}");
+        assert!(px.iter().all(|p| p[3] == 0), "slate is not tinted");
     }
 }

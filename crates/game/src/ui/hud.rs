@@ -97,7 +97,7 @@ pub(super) fn draw_hud(
                         p.text(
                             rect.left_top() + egui::vec2(6.0, 4.0),
                             egui::Align2::LEFT_TOP,
-                            (i + 1).to_string(),
+                            ((i + 1) % 10).to_string(),
                             egui::FontId::proportional(12.0),
                             egui::Color32::BLACK,
                         );
