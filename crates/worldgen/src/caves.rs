@@ -104,6 +104,22 @@ impl Caves {
         }
     }
 
+    /// Whether caves may open to the surface at block column `(x, z)`: one of the
+    /// four cave lattice columns around it (every `step` blocks, at `first` modulo
+    /// `step`) is open at all. Elsewhere the fade keeps the surface closed.
+    pub fn may_open_at(&self, x: i32, z: i32, step: i32, first: i32) -> bool {
+        let low = |v: i32| (v - first).div_euclid(step) * step + first;
+        let (x0, z0) = (low(x), low(z));
+        [
+            (x0, z0),
+            (x0 + step, z0),
+            (x0, z0 + step),
+            (x0 + step, z0 + step),
+        ]
+        .iter()
+        .any(|&(cx, cz)| self.openness(cx as f64, cz as f64) > 0.0)
+    }
+
     /// The carve value at a lattice point: positive inside a cave. `depth` is the
     /// terrain's density there, or `None` when it is known to be at least
     /// [`Caves::deep`].

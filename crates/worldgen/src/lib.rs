@@ -120,6 +120,7 @@ impl Generator {
                 d,
                 seed,
                 config.sea_level,
+                config.version,
                 config.nature.as_ref(),
             )),
             GeneratorConfig::Islands(i) => Kind::Islands(IslandGen::new(

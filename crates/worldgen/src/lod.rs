@@ -34,7 +34,7 @@
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, padded_index};
 
 use crate::biome::{self, Kind};
-use crate::surface::Surface;
+use crate::surface::{Face, Surface};
 use crate::trees::planting::TreeGrid;
 
 /// The coarsest level: 32-block cells in 1024-block chunks.
@@ -151,6 +151,9 @@ pub(crate) enum Look {
     Bands { top: Block, under: Block },
     /// A biome look ([`Surface::biome_block`]).
     Biome(Kind),
+    /// A biome look under a face other than soil (version 4, with relief): the face's
+    /// rules first ([`Surface::face_block`]); no tree grows there.
+    Face(Kind, Face),
 }
 
 /// What a generator says about one padded coarse column.
@@ -260,6 +263,9 @@ pub(crate) fn assemble(
                             _ => Block::Stone,
                         },
                         Look::Biome(k) => surface.biome_block(y, depth, k),
+                        Look::Face(k, f) => surface
+                            .face_block(y, depth, f)
+                            .unwrap_or_else(|| surface.biome_block(y, depth, k)),
                     }
                 };
             }
@@ -312,7 +318,9 @@ pub(crate) fn plant(
 pub(crate) fn tints(columns: &[CoarseColumn]) -> Option<Box<ColumnTints>> {
     let mut t = ColumnTints::boxed();
     for (i, c) in columns.iter().enumerate() {
-        let Look::Biome(k) = c.look else { return None };
+        let (Look::Biome(k) | Look::Face(k, _)) = c.look else {
+            return None;
+        };
         let b = biome::biome_of(k);
         (t.grass[i], t.water[i]) = (b.grass(), b.water());
     }

@@ -20,11 +20,12 @@
 //! the mask only scales it, so the bilinear fields' kinks at their grid lines never
 //! turn a gully.
 
-use crate::climate::{CoarseGrid, Fields, smoothstep};
+use crate::climate::{CoarseGrid, ColumnShape, Fields, smoothstep};
 use crate::config::{ErosionConfig, NoiseKind, ReliefConfig, ShapeConfig, Spline};
 use crate::erosion::{Erosion, ErosionParams};
 use crate::fbm::Fbm;
-use crate::seed::SplitMix64;
+use crate::seed::{SplitMix64, mix64};
+use crate::surface::Face;
 
 /// Half-width of a crest on the ridge noise: the crest falls to 0 where `|n|` reaches
 /// it.
@@ -45,6 +46,18 @@ const JAG_SPREAD: f64 = 1.6;
 /// Noise salts of the ridge and jag noises (the shape's fields use 10 to 14).
 const RIDGE_SALT: u64 = 20;
 const JAG_SALT: u64 = 21;
+/// Blocks under the snow line over which trees thin out to none.
+const TREE_LINE: f64 = 70.0;
+/// Separates the columns' dither and the trees' thinning from other draws.
+const FACE_SALT: u64 = 0x6661_6365_3400; // "face4"
+/// 2^-53: a 53-bit integer times this is in `[0, 1)`.
+const UNIT: f64 = 1.0 / (1u64 << 53) as f64;
+
+/// A 64-bit key of a block column.
+fn column_key(x: i32, z: i32) -> u64 {
+    mix64(((x as u32 as u64) << 32) | z as u32 as u64)
+}
+
 /// Separates the ranges' trend from the other draws of a world seed.
 const TREND_SALT: u64 = 0x7472_656e_6434; // "trend4"
 
@@ -80,6 +93,37 @@ pub(crate) struct Lift {
     pub gully: f64,
 }
 
+/// What the lattice says of the ground at a block column: the expected surface's
+/// height above sea level and slope, and the erosion's ridge map.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Ground {
+    /// Height above sea level, in blocks.
+    pub height: f64,
+    /// Blocks per block.
+    pub slope: f64,
+    /// Near -1 in a gully, near 1 on an eroded ridge.
+    pub gully: f64,
+}
+
+impl Ground {
+    /// The ground at fraction `(tx, tz)` of a cell `step` blocks wide whose corners
+    /// are shaped `c` (`[north-west, north-east, south-west, south-east]`): values
+    /// interpolated bilinearly, the slope that of the bilinear surface there.
+    pub(crate) fn between(c: [&ColumnShape; 4], tx: f64, tz: f64, step: f64) -> Self {
+        let lerp = |a: f64, b: f64, t: f64| a + (b - a) * t;
+        let dx = lerp(c[1].offset - c[0].offset, c[3].offset - c[2].offset, tz) / step;
+        let dz = lerp(c[2].offset - c[0].offset, c[3].offset - c[1].offset, tx) / step;
+        let at = |f: fn(&ColumnShape) -> f64| {
+            lerp(lerp(f(c[0]), f(c[1]), tx), lerp(f(c[2]), f(c[3]), tx), tz)
+        };
+        Self {
+            height: at(|s| s.height),
+            slope: (dx * dx + dz * dz).sqrt(),
+            gully: at(|s| s.gully),
+        }
+    }
+}
+
 /// A seeded [`ReliefConfig`], ready to lift columns.
 #[derive(Clone, Debug)]
 pub(crate) struct Relief {
@@ -93,6 +137,8 @@ pub(crate) struct Relief {
     trend: [f64; 2],
     jag: Fbm,
     erosion: Option<Erosion>,
+    /// The world seed, for the columns' dither.
+    seed: u64,
 }
 
 impl Relief {
@@ -122,7 +168,30 @@ impl Relief {
             river_width: shape.rivers.width,
             erosion,
             cfg,
+            seed,
         })
+    }
+
+    /// The face of block column `(x, z)` on `ground`: rock where steep, scree in
+    /// gullies (see [`Face::of`]).
+    pub(crate) fn face(&self, ground: &Ground, x: i32, z: i32) -> Face {
+        let dither = (mix64(self.seed ^ FACE_SALT ^ column_key(x, z)) >> 11) as f64 * UNIT;
+        Face::of(ground.slope, ground.gully, dither)
+    }
+
+    /// Whether a tree whose trunk has random bits `hash` may stand on `ground` with
+    /// face `face` under a snow line at `snow_above_sea` blocks above the sea: never
+    /// on rock or scree, always below the tree line ([`TREE_LINE`] blocks under the
+    /// snow line), never above the snow line, thinning out in between.
+    pub(crate) fn keeps_tree(
+        &self,
+        ground: &Ground,
+        face: Face,
+        hash: u64,
+        snow_above_sea: f64,
+    ) -> bool {
+        let share = smoothstep((snow_above_sea - ground.height) / TREE_LINE);
+        face == Face::Soil && ((mix64(hash ^ FACE_SALT) >> 11) as f64 * UNIT) < share
     }
 
     /// Stores in `grid` how much of the ranges stands at each of its points, for
@@ -192,5 +261,45 @@ impl Relief {
             }
         }
         lift
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trees_thin_out_over_the_tree_line_and_shun_rock_and_scree() {
+        let shape = match crate::presets::builtin("continents").unwrap().generator {
+            crate::GeneratorConfig::Density(d) => d.shape.unwrap(),
+            crate::GeneratorConfig::Islands(_) => unreachable!("continents is a density world"),
+        };
+        let relief = Relief::new(&shape, 7).expect("continents has relief");
+        let snow = 170.0;
+        // The share of 4000 trunks kept on gentle soil at a height above the sea.
+        let kept = |height: f64, face: Face| {
+            let ground = Ground {
+                height,
+                slope: 0.2,
+                gully: 0.0,
+            };
+            (0..4000u64)
+                .filter(|&h| relief.keeps_tree(&ground, face, mix64(h), snow))
+                .count() as f64
+                / 4000.0
+        };
+        assert_eq!(kept(40.0, Face::Soil), 1.0);
+        let (low, mid, high) = (
+            kept(snow - 60.0, Face::Soil),
+            kept(snow - 35.0, Face::Soil),
+            kept(snow - 10.0, Face::Soil),
+        );
+        assert!(
+            low > 0.9 && (0.4..0.6).contains(&mid) && high < 0.1,
+            "{low} {mid} {high}"
+        );
+        assert_eq!(kept(snow + 5.0, Face::Soil), 0.0);
+        assert_eq!(kept(40.0, Face::Rock), 0.0);
+        assert_eq!(kept(40.0, Face::Scree), 0.0);
     }
 }

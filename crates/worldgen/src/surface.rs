@@ -1,10 +1,52 @@
 //! Surface rules shared by both generators: the block of a solid by its height and
 //! depth below the surface (snow, gravel, sand, grass, dirt, stone), water at or below
-//! sea level, and chunks holding no solid at all.
+//! sea level, and chunks holding no solid at all; and (version 4, with relief) the
+//! [`Face`] a slope gives the ground: bare rock banded with slate on steep faces,
+//! scree in gullies.
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 
 use crate::biome::{self, Kind};
+
+/// Ground steeper than this (blocks per block of the expected surface, 49 degrees)
+/// is bare rock, give or take [`ROCK_DITHER`].
+const ROCK_SLOPE: f64 = 1.15;
+/// How far a column's own dither moves the rock slope either way, so the edge of a
+/// rock face frays rather than following the lattice.
+const ROCK_DITHER: f64 = 0.15;
+/// A gully (the erosion's ridge map below this) on a slope above [`SCREE_SLOPE`] holds
+/// scree.
+const SCREE_GULLY: f64 = -0.35;
+const SCREE_SLOPE: f64 = 0.3;
+/// Rock faces are slate in this many blocks of every [`STRATUM`].
+const SLATE_LAYERS: i32 = 3;
+const STRATUM: i32 = 9;
+
+/// What a slope makes of a column's ground (version 4, with relief).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Face {
+    /// The biome's blocks.
+    #[default]
+    Soil,
+    /// Bare rock: stone in strata of slate, down to the filler's depth.
+    Rock,
+    /// Scree: gravel on a gully's floor.
+    Scree,
+}
+
+impl Face {
+    /// The face of ground whose expected surface rises `slope` blocks per block, with
+    /// the erosion's ridge map `gully` there and a column's `dither` in `[0, 1)`.
+    pub fn of(slope: f64, gully: f64, dither: f64) -> Face {
+        if slope > ROCK_SLOPE + ROCK_DITHER * (2.0 * dither - 1.0) {
+            Face::Rock
+        } else if gully < SCREE_GULLY && slope > SCREE_SLOPE {
+            Face::Scree
+        } else {
+            Face::Soil
+        }
+    }
+}
 
 /// The block rules of a world's surface: which block a solid or a fluid is at a height.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +86,22 @@ impl Surface {
             1..=3 if y + depth <= sea + 1 => looks.shore,
             1..=3 => looks.filler,
             _ => Block::Stone,
+        }
+    }
+
+    /// The block of a solid at height `y` with `depth` solid blocks above it on a
+    /// `face` other than soil, where the face decides it: `None` leaves it to the
+    /// biome's rules (soil, shores, the sea floor, and below the filler).
+    #[inline]
+    pub fn face_block(self, y: i32, depth: i32, face: Face) -> Option<Block> {
+        match (face, depth) {
+            (Face::Soil, _) | (_, 4..) => None,
+            (Face::Rock, _) if y.rem_euclid(STRATUM) < SLATE_LAYERS => Some(Block::Slate),
+            (Face::Rock, _) => Some(Block::Stone),
+            (Face::Scree, _) if y <= self.sea_level + 1 => None,
+            (Face::Scree, 0) if y >= self.snow_line => Some(Block::Snow),
+            (Face::Scree, 0..=1) => Some(Block::Gravel),
+            (Face::Scree, _) => None,
         }
     }
 

@@ -164,3 +164,63 @@ fn older_worlds_and_caves_none_have_no_caves() {
         "caves need version 3: {problems:?}"
     );
 }
+
+/// Trees standing on a soil block with a cave right under it, among the chunks of
+/// `region`: the soil left floating over a cave's mouth.
+fn floating_trees(chunks: &[(ChunkPos, Chunk)]) -> usize {
+    let log = |b: Block| {
+        matches!(
+            b,
+            Block::OakLog | Block::BirchLog | Block::SpruceLog | Block::AcaciaLog
+        )
+    };
+    let mut floating = 0;
+    for (p, c) in chunks {
+        let o = p.origin();
+        for z in 0..CHUNK {
+            for x in 0..CHUNK {
+                for y in 0..CHUNK {
+                    let (wx, wy, wz) = (o.x + x, o.y + y, o.z + z);
+                    if !log(c.get(x, y, z)) {
+                        continue;
+                    }
+                    let soil = block_at(chunks, wx, wy - 1, wz);
+                    let under = block_at(chunks, wx, wy - 2, wz);
+                    if soil.is_some_and(|b| !log(b) && b.is_solid())
+                        && under == Some(Block::CaveAir)
+                    {
+                        floating += 1;
+                    }
+                }
+            }
+        }
+    }
+    floating
+}
+
+#[test]
+fn version_4_trees_never_stand_on_soil_floating_over_a_cave_mouth() {
+    // The same cliffs (version 4 changes nothing else there) and the default world,
+    // each as version 3 shipped it and as version 4 makes it.
+    for (preset, v3) in [
+        ("cliffs", include_str!("v3/cliffs.ron")),
+        ("continents", include_str!("v3/continents.ron")),
+    ] {
+        let v3 = terravox_worldgen::WorldConfig::from_ron(v3)
+            .expect("v3")
+            .with_seed(terravox_worldgen::Seed::new("caves"));
+        let v3 = Generator::new(&v3).expect("valid");
+        let v4 = generator(preset, "caves");
+        for (version, g, want_some) in [(3, &v3, true), (4, &v4, false)] {
+            let [sx, _, sz] = g.find_land(0, 0, 4096).expect("land");
+            let (cx, cz) = (sx.div_euclid(CHUNK) - 10, sz.div_euclid(CHUNK) - 10);
+            let floating = floating_trees(&region(g, cx, cz, 20, -1, 3));
+            eprintln!("{preset} version {version}: {floating} floating trees");
+            assert_eq!(
+                floating > 0,
+                want_some,
+                "{preset} version {version}: {floating}"
+            );
+        }
+    }
+}

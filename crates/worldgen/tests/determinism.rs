@@ -114,9 +114,46 @@ fn version_2_worlds_are_unchanged() {
 }
 
 #[test]
-fn version_3_golden_hashes_match() {
+fn version_3_worlds_are_unchanged() {
     check_golden(&GOLDEN_V3, generator_v3, golden_chunks);
-    assert_eq!(GOLDEN_V3.len(), V2_PRESETS.len() * SEEDS.len());
+    assert_eq!(GOLDEN_V3.len(), V3_PRESETS.len() * SEEDS.len());
+    for (name, text) in V3_PRESETS {
+        let cfg = terravox_worldgen::WorldConfig::from_ron(text).unwrap();
+        assert_eq!(cfg.version, 3, "{name}");
+        assert!(!cfg.to_world_code().contains("relief"), "{name}");
+    }
+}
+
+/// Golden world hashes of every built-in preset (version 4: ranges, faces and the
+/// tree line in `continents`, trees away from cave mouths in every density world;
+/// the island worlds as in version 2), over the same chunks. A
+/// change that alters these worlds must update them on purpose and bump
+/// `GENERATOR_VERSION`.
+const GOLDEN_V4: [(&str, &str, u64); 15] = [
+    ("continents", "terravox", 0xf9ab9f5aae04f7f5),
+    ("continents", "42", 0xba4f2cc65e32bf8a),
+    ("continents", "-7 islands and cliffs", 0xcab965dac08086c7),
+    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+    ("cliffs", "42", 0x49a11511d78bec4d),
+    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+    ("amplified", "terravox", 0xbc500043880cad81),
+    ("amplified", "42", 0xc55fa4af48174f2d),
+    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+    ("islands", "terravox", 0x37f5bbef62e41818),
+    ("islands", "42", 0x9e19e367ae03fa82),
+    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+    ("archipelago", "terravox", 0xfe6022c0d788f37f),
+    ("archipelago", "42", 0x2995aadc89e77648),
+    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+];
+
+#[test]
+fn version_4_golden_hashes_match() {
+    check_golden(&GOLDEN_V4, generator, golden_chunks);
+    assert_eq!(GOLDEN_V4.len(), presets::names().count() * SEEDS.len());
+    for name in presets::names() {
+        assert_eq!(presets::builtin(name).unwrap().version, 4, "{name}");
+    }
 }
 
 #[test]

@@ -8,7 +8,13 @@ use super::column::{BIOME_FIRST, Columns};
 use super::lattice::{Lattice, MAX_COLUMNS, PLAIN};
 use super::{DensityGen, TOP};
 use crate::biome::{self, Biome, Kind};
+use crate::surface::Face;
 use crate::trees::planting::Tree;
+
+/// Biome looks ([`Kind`]s).
+const LOOKS: usize = 2 * Biome::ALL.len();
+/// The faces, in the order of their discriminants.
+const FACES: [Face; 3] = [Face::Soil, Face::Rock, Face::Scree];
 
 /// All `TOP + 2` solidity bits set.
 const FULL: u64 = (1 << (TOP + 2)) - 1;
@@ -19,6 +25,8 @@ pub(super) struct Looks {
     kinds: Box<[Kind; PADDED * PADDED]>,
     /// The tints of the padded columns.
     tints: Box<ColumnTints>,
+    /// The face of every padded column (version 4, with relief), as `kinds`.
+    faces: Option<Box<[Face; PADDED * PADDED]>>,
     /// The region's columns where a tree's trunk stands.
     pub(super) needed: Box<[bool; MAX_COLUMNS]>,
     /// Those trees, and those on the region's high sides whose blocks may reach the
@@ -41,13 +49,20 @@ impl DensityGen {
             &mut kinds[..],
         );
         let (needed, trees) = if nature.grows() {
-            self.trees_in(*nature, o, lat, &kinds, biomes)
+            self.trees_in(*nature, o, lat, &kinds, cols)
         } else {
             (Box::new([false; MAX_COLUMNS]), Vec::new())
         };
+        let faces = self.relief.as_ref().map(|_| {
+            Box::new(std::array::from_fn(|c| {
+                let (lx, lz) = ((c % PADDED) as i32 - 1, (c / PADDED) as i32 - 1);
+                self.face(cols.corners(lat, lx, lz), o.x + lx, o.z + lz)
+            }))
+        });
         Some(Looks {
             kinds,
             tints,
+            faces,
             needed,
             trees,
         })
@@ -65,7 +80,8 @@ impl DensityGen {
         let (Some(looks), Some(cols)) = (looks, cols) else {
             return (self.blocks_from_masks(pos, lat, masks, None), None);
         };
-        let mut chunk = self.blocks_from_masks(pos, lat, masks, Some(&looks.kinds));
+        let looked = Some((&*looks.kinds, looks.faces.as_deref()));
+        let mut chunk = self.blocks_from_masks(pos, lat, masks, looked);
         self.plant(
             &mut chunk,
             pos.origin(),
@@ -78,13 +94,14 @@ impl DensityGen {
     }
 
     /// Turns the region's solidity bits into the padded chunk's blocks, layer by
-    /// layer, with each column's biome look when there are biomes.
+    /// layer, with each column's biome look (and face, with relief) when there are
+    /// biomes.
     fn blocks_from_masks(
         &self,
         pos: ChunkPos,
         lat: &Lattice,
         masks: &[u64; MAX_COLUMNS],
-        kinds: Option<&[Kind; PADDED * PADDED]>,
+        looks: Option<(&[Kind; PADDED * PADDED], Option<&[Face; PADDED * PADDED]>)>,
     ) -> Chunk {
         let r = lat.region;
         // The padded columns, shifted so bit 0 is local -1 (the plain region's masks
@@ -102,7 +119,16 @@ impl DensityGen {
             }
             &copy
         };
-        let present = kinds.map_or(0u32, |k| k.iter().fold(0, |p, &k| p | 1 << k));
+        // Each column's look: its kind, and its face's rules on top (`LOOKS` apart).
+        let looks: Option<Box<[u8; PADDED * PADDED]>> = looks.map(|(kinds, faces)| {
+            Box::new(std::array::from_fn(|c| {
+                kinds[c] + faces.map_or(0, |f| f[c] as u8 * LOOKS as u8)
+            }))
+        });
+        let mut present = [false; 3 * LOOKS];
+        for &l in looks.iter().flat_map(|l| l.iter()) {
+            present[l as usize] = true;
+        }
         let (all, any) = cols.iter().fold((u64::MAX, 0), |(a, o), &m| (a & m, o | m));
         if any == 0 {
             return self.surface.fluid_chunk(pos);
@@ -113,7 +139,7 @@ impl DensityGen {
         let oy = pos.y * CHUNK;
         // Every layer is written once, in order: no pre-filled array.
         let mut blocks: Vec<Block> = Vec::with_capacity(PADDED_VOLUME);
-        let mut luts = [[Block::Air; 32]; 2 * Biome::ALL.len()];
+        let mut luts = [[Block::Air; 32]; 3 * LOOKS];
         for ly in -1..=CHUNK {
             let (y, shift) = (oy + ly, ly + 1);
             let fluid = self.surface.fluid_block(y);
@@ -133,14 +159,19 @@ impl DensityGen {
                         }
                     })
                 };
-                match kinds {
+                match &looks {
                     None => {
                         let lut = lut(&|depth| self.surface.solid_block(y, depth));
                         blocks.extend(cols.iter().map(|&m| lut[(m >> shift) as usize & 31]));
                     }
                     Some(looks) => {
-                        for k in (0..luts.len()).filter(|k| present >> k & 1 == 1) {
-                            luts[k] = lut(&|depth| self.surface.biome_block(y, depth, k as Kind));
+                        for l in (0..luts.len()).filter(|&l| present[l]) {
+                            let (kind, face) = ((l % LOOKS) as Kind, FACES[l / LOOKS]);
+                            luts[l] = lut(&|depth| {
+                                self.surface
+                                    .face_block(y, depth, face)
+                                    .unwrap_or_else(|| self.surface.biome_block(y, depth, kind))
+                            });
                         }
                         blocks.extend(
                             cols.iter()

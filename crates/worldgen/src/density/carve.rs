@@ -13,11 +13,11 @@ use crate::climate::ColumnShape;
 
 /// Cave lattice spacing, across and up: every other terrain lattice column, every
 /// terrain level.
-const CAVE_STEP: i32 = 8;
+pub(super) const CAVE_STEP: i32 = 8;
 /// Local x and z of the cave lattice's first point (world-aligned: chunks are 32
 /// wide); its points run to local 36, the last lattice column whose shape a chunk
 /// with caves knows.
-const CAVE_FIRST: i32 = -4;
+pub(super) const CAVE_FIRST: i32 = -4;
 /// Cave lattice points a side: local -4, 4, ..., 36.
 const CAVE_POINTS: usize = 6;
 /// Cave lattice levels: local -8, 0, ..., 40 (the terrain's).

@@ -7,6 +7,8 @@ use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::biome;
 use crate::climate::ColumnShape;
 use crate::lod::{self, CoarseColumn, LodPos, Look};
+use crate::relief::Ground;
+use crate::surface::Face;
 
 /// Margin (in blocks) kept by the bounds that decide a node without noise.
 const MARGIN: f64 = 1e-3;
@@ -63,6 +65,42 @@ enum Node {
 }
 
 impl DensityGen {
+    /// The face of padded coarse column `(i, k)`, sampled at world column `(x, z)`
+    /// (version 4, with relief): its ground
+    /// interpolated between its nodes, the slope taken across the nodes either side
+    /// where the column stands on a node (so it is the slope over the column's width
+    /// at least, as seen from afar).
+    fn coarse_face(
+        &self,
+        ax: &Axis,
+        az: &Axis,
+        shapes: &[ColumnShape],
+        [i, k]: [usize; 2],
+        [x, z]: [i32; 2],
+    ) -> Face {
+        let Some(relief) = &self.relief else {
+            return Face::Soil;
+        };
+        let nx = ax.nodes.len();
+        let ((xa, xb, tx), (za, zb, tz)) = (ax.cells[i], az.cells[k]);
+        let s = |x: usize, z: usize| &shapes[z * nx + x];
+        let mut ground = Ground::between([s(xa, za), s(xb, za), s(xa, zb), s(xb, zb)], tx, tz, 1.0);
+        // Two nodes either side along each axis, and the slope between them.
+        let span = |a: &Axis, lo: usize, hi: usize| {
+            let (l, h) = if lo == hi {
+                (lo.saturating_sub(1), (hi + 1).min(a.nodes.len() - 1))
+            } else {
+                (lo, hi)
+            };
+            (l, h, (a.nodes[h] - a.nodes[l]).max(1) as f64)
+        };
+        let ((xl, xh, wx), (zl, zh, wz)) = (span(ax, xa, xb), span(az, za, zb));
+        let dx = (s(xh, za).offset - s(xl, za).offset) / wx;
+        let dz = (s(xa, zh).offset - s(xa, zl).offset) / wz;
+        ground.slope = (dx * dx + dz * dz).sqrt();
+        relief.face(&ground, x, z)
+    }
+
     /// The coarse chunk `lod` (level at least 1) and its tints.
     pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
         let [xs, ys, zs] = lod.samples();
@@ -108,7 +146,11 @@ impl DensityGen {
                 let look = match (nature, &grid) {
                     (Some(n), Some(g)) => {
                         let b = self.biome(g, x, z);
-                        Look::Biome(biome::kind(b, biome::column_hash(n.seed, x, z)))
+                        let kind = biome::kind(b, biome::column_hash(n.seed, x, z));
+                        match self.coarse_face(&ax, &az, &shapes, [i, k], [x, z]) {
+                            Face::Soil => Look::Biome(kind),
+                            face => Look::Face(kind, face),
+                        }
                     }
                     _ => Look::Plain,
                 };

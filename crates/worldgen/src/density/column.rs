@@ -6,10 +6,14 @@
 
 use terravox_voxel::BlockPos;
 
+use super::carve::{CAVE_FIRST, CAVE_STEP};
 use super::lattice::{Lattice, TREED, WIDE};
-use super::{DensityGen, STEP_XZ};
+use super::{DensityGen, STEP_XZ, frac};
 use crate::biome::{self, Biome, Kind};
 use crate::climate::{CoarseGrid, ColumnShape};
+use crate::relief::Ground;
+use crate::surface::Face;
+use crate::trees::Trunk;
 
 /// About the noise octaves [`DensityGen::surely_sea`] evaluates: the column fields at
 /// up to four coarse points.
@@ -31,7 +35,57 @@ pub(super) struct Columns {
     pub(super) biomes: Option<[Biome; BIOME_POINTS * BIOME_POINTS]>,
 }
 
+impl Columns {
+    /// The shapes of the lattice corners around local block column `(lx, lz)` of a
+    /// chunk with lattice `lat`: `[north-west, north-east, south-west, south-east]`
+    /// (a column on a lattice line repeats the last ones, which weigh nothing).
+    pub(super) fn corners(&self, lat: &Lattice, lx: i32, lz: i32) -> [&ColumnShape; 4] {
+        let cell = |l: i32| (((l - lat.lx0).div_euclid(STEP_XZ)) as usize).min(WIDE - 1);
+        let (i, k) = (cell(lx), cell(lz));
+        let (i1, k1) = ((i + 1).min(WIDE - 1), (k + 1).min(WIDE - 1));
+        let s = &self.shapes;
+        [
+            &s[k * WIDE + i],
+            &s[k * WIDE + i1],
+            &s[k1 * WIDE + i],
+            &s[k1 * WIDE + i1],
+        ]
+    }
+}
+
 impl DensityGen {
+    /// The ground at block column `(x, z)` between lattice corners `c`.
+    fn ground(c: [&ColumnShape; 4], x: i32, z: i32) -> Ground {
+        let (tx, tz) = (frac(x, STEP_XZ), frac(z, STEP_XZ));
+        Ground::between(c, tx, tz, STEP_XZ as f64)
+    }
+
+    /// The face of block column `(x, z)` between lattice corners `c` (version 4, with
+    /// relief and nature; soil otherwise).
+    pub(super) fn face(&self, c: [&ColumnShape; 4], x: i32, z: i32) -> Face {
+        match (&self.relief, &self.nature) {
+            (Some(r), Some(_)) => r.face(&Self::ground(c, x, z), x, z),
+            _ => Face::Soil,
+        }
+    }
+
+    /// Whether the tree grid's `trunk`, between lattice corners `c`, may grow: in
+    /// version 4 not where caves may open to the surface, and with relief not on rock
+    /// or scree, thinning towards the snow line.
+    pub(super) fn keeps_tree(&self, c: [&ColumnShape; 4], trunk: &Trunk) -> bool {
+        let mouth = self.trees_shun_cave_mouths
+            && self
+                .caves
+                .as_ref()
+                .is_some_and(|caves| caves.may_open_at(trunk.x, trunk.z, CAVE_STEP, CAVE_FIRST));
+        !mouth
+            && self.relief.as_ref().is_none_or(|r| {
+                let g = Self::ground(c, trunk.x, trunk.z);
+                let snow = (self.surface.snow_line - self.surface.sea_level) as f64;
+                r.keeps_tree(&g, r.face(&g, trunk.x, trunk.z), trunk.hash, snow)
+            })
+    }
+
     /// The shapes of a chunk's lattice columns and the biomes of its biome grid.
     /// `None` without fields (every column is shaped alike: `flat`).
     pub(super) fn columns(&self, o: BlockPos, lat: &Lattice) -> Option<Columns> {
@@ -84,9 +138,11 @@ impl DensityGen {
     }
 
     /// The shapes of the four lattice columns around block column `(x, z)`
-    /// (`[north-west, north-east, south-west, south-east]`) and the column's look.
-    pub(super) fn column(&self, x: i32, z: i32) -> ([ColumnShape; 4], Option<Kind>) {
+    /// (`[north-west, north-east, south-west, south-east]`), the column's look and its
+    /// face.
+    pub(super) fn column(&self, x: i32, z: i32) -> ([ColumnShape; 4], Option<Kind>, Face) {
         let shapes = self.corners(x, z, STEP_XZ, |g, cx, cz| self.shape(g, cx, cz, true));
+        let face = self.face(shapes.each_ref(), x, z);
         let kind = self.nature.as_ref().map(|n| {
             let biomes = self.corners(x, z, biome::STEP, |g, cx, cz| match g {
                 Some(g) => self.biome(g, cx, cz),
@@ -94,7 +150,7 @@ impl DensityGen {
             });
             biome::column_kind(n.seed, x, z, biomes)
         });
-        (shapes, kind)
+        (shapes, kind, face)
     }
 
     /// `at` of the four corners of the cell of a `step`-block grid holding column

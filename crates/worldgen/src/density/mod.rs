@@ -96,15 +96,19 @@ pub(crate) struct DensityGen {
     caves: Option<Box<Caves>>,
     /// Mountain ranges (version 4).
     relief: Option<Box<Relief>>,
+    /// Whether trees keep away from where caves open to the surface (version 4: in
+    /// version 3 a tree there could stand on a lone soil block over a cave's mouth).
+    trees_shun_cave_mouths: bool,
 }
 
 impl DensityGen {
-    /// The generator of a density world with seed `seed`, sea level `sea_level` and
-    /// `nature` (version 2).
+    /// The generator of a density world with seed `seed`, sea level `sea_level`,
+    /// generator version `version` and `nature` (version 2).
     pub(crate) fn new(
         cfg: &DensityConfig,
         seed: u64,
         sea_level: i32,
+        version: u32,
         nature: Option<&NatureConfig>,
     ) -> Self {
         let n = &cfg.noise;
@@ -139,6 +143,7 @@ impl DensityGen {
                 .caves
                 .as_ref()
                 .map(|c| Box::new(Caves::new(c, seed, sea_level))),
+            trees_shun_cave_mouths: version >= 4,
             relief: cfg
                 .shape
                 .as_ref()

@@ -7,10 +7,10 @@
 
 use terravox_voxel::{BlockPos, CHUNK, Chunk, PADDED};
 
-use super::column::BIOME_FIRST;
+use super::column::{BIOME_FIRST, Columns};
 use super::lattice::{LEVELS, LOWEST_SOIL, Lattice, MAX_COLUMNS, REACH_HI, WIDE};
 use super::{DensityGen, STEP_XZ, STEP_Y, frac, lerp};
-use crate::biome::{self, Biome, Kind};
+use crate::biome::{self, Kind};
 use crate::climate::ColumnShape;
 use crate::trees::planting::{self, Tree, TreeGrid};
 
@@ -25,13 +25,17 @@ impl DensityGen {
         o: BlockPos,
         lat: &Lattice,
         kinds: &[Kind; PADDED * PADDED],
-        biomes: &[Biome],
+        cols: &Columns,
     ) -> (Box<[bool; MAX_COLUMNS]>, Vec<Tree>) {
         let r = lat.region;
         let mut needed = Box::new([false; MAX_COLUMNS]);
         let area = [o.x + r.lo, o.z + r.lo, o.x + REACH_HI, o.z + REACH_HI];
+        let biomes = cols.biomes.as_ref().map_or(&[][..], |b| &b[..]);
         let trees = grid.trees(area, |t| {
             let (lx, lz) = (t.x - o.x, t.z - o.z);
+            if !self.keeps_tree(cols.corners(lat, lx, lz), t) {
+                return None;
+            }
             let padded = (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz);
             Some(if padded {
                 kinds[(lz + 1) as usize * PADDED + (lx + 1) as usize]

@@ -100,12 +100,15 @@ impl DensityGen {
     /// is at most four nodes' octaves, and the levels walked about the column's relief
     /// over [`STEP_Y`] at most (see [`crate::params::relief_work`]).
     pub(crate) fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
-        let (shapes, kind) = self.column(x, z);
+        let (shapes, kind, face) = self.column(x, z);
         let biome = kind.map(biome::biome_of);
         let (highest, lowest) = ColumnShape::bounds(shapes.iter(), self.cfg.threshold);
         let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
         let block = |y: i32| match kind {
-            Some(k) => self.surface.biome_block(y, 0, k),
+            Some(k) => self
+                .surface
+                .face_block(y, 0, face)
+                .unwrap_or_else(|| self.surface.biome_block(y, 0, k)),
             None => self.surface.solid_block(y, 0),
         };
         let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
@@ -191,12 +194,15 @@ mod tests {
     /// [`DensityGen::column_top`] as it was: every corner of every level walked fully
     /// evaluated.
     fn column_top_full(g: &DensityGen, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
-        let (shapes, kind) = g.column(x, z);
+        let (shapes, kind, face) = g.column(x, z);
         let biome = kind.map(biome::biome_of);
         let (highest, lowest) = ColumnShape::bounds(shapes.iter(), g.cfg.threshold);
         let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
         let block = |y: i32| match kind {
-            Some(k) => g.surface.biome_block(y, 0, k),
+            Some(k) => g
+                .surface
+                .face_block(y, 0, face)
+                .unwrap_or_else(|| g.surface.biome_block(y, 0, k)),
             None => g.surface.solid_block(y, 0),
         };
         let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
@@ -234,7 +240,13 @@ mod tests {
         let GeneratorConfig::Density(d) = &cfg.generator else {
             panic!("a density world")
         };
-        DensityGen::new(d, cfg.seed.value(), cfg.sea_level, cfg.nature.as_ref())
+        DensityGen::new(
+            d,
+            cfg.seed.value(),
+            cfg.sea_level,
+            cfg.version,
+            cfg.nature.as_ref(),
+        )
     }
 
     #[test]
