@@ -22,11 +22,25 @@ fn surface_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
     } else {
         [0, 0]
     };
+    surface_chunks_at(g, [x, z], n)
+}
+
+/// The highest column on a 64-block grid within 2 km of the origin: a mountain
+/// range's crest in version-4 `continents`.
+fn highest_column(g: &Generator) -> [i32; 2] {
+    let grid = (-32..32).flat_map(|z| (-32..32).map(move |x| [x * 64, z * 64]));
+    grid.max_by_key(|&[x, z]| g.surface_height(x, z))
+        .expect("a grid")
+}
+
+/// Up to `n` surface chunks around column `[x, z]`.
+fn surface_chunks_at(g: &Generator, [x, z]: [i32; 2], n: usize) -> Vec<ChunkPos> {
     let centre = terravox_voxel::BlockPos::new(x, 0, z).to_chunk().0;
     let mut v = Vec::new();
+    let top = g.surface_height(x, z).div_euclid(terravox_voxel::CHUNK);
     for cz in -3..3 {
         for cx in -3..3 {
-            for cy in -4..8 {
+            for cy in (-4..8).chain(8.max(top - 4)..top + 4) {
                 let p = ChunkPos::new(centre.x + cx, cy, centre.z + cz);
                 if let Some(blocks) = g.generate(p).dense()
                     && blocks.iter().any(|b| b.is_solid())
@@ -52,6 +66,8 @@ fn time_chunks(
     group.throughput(Throughput::Elements(chunks.len() as u64));
     group.bench_with_input(BenchmarkId::new(how, name), chunks, |b, chunks| {
         b.iter(|| {
+            // Each chunk as a game meets it: once, after its column's neighbours.
+            terravox_worldgen::forget_recent_columns();
             chunks
                 .iter()
                 .map(|&p| std::hint::black_box(generate(p)).is_uniform() as usize)
@@ -76,6 +92,10 @@ fn bench(c: &mut Criterion) {
         WorldConfig::from_ron(include_str!("../tests/v2/continents.ron")).expect("valid"),
     ));
     worlds.push((
+        "continents-v3".into(),
+        WorldConfig::from_ron(include_str!("../tests/v3/continents.ron")).expect("valid"),
+    ));
+    worlds.push((
         "cliffs-v1".into(),
         WorldConfig::from_ron(include_str!("../tests/v1/cliffs.ron")).expect("valid"),
     ));
@@ -91,6 +111,12 @@ fn bench(c: &mut Criterion) {
             g.generate_reference(p)
         });
     }
+    // On a range: the crest nearest the origin's, its flanks eroded, rock and snow.
+    let g = Generator::new(&presets::builtin("continents").expect("preset")).expect("valid");
+    let chunks = surface_chunks_at(&g, highest_column(&g), 8);
+    time_chunks(&mut group, "lattice", "continents-range", &chunks, |p| {
+        g.generate(p)
+    });
     group.finish();
 
     // Chunks wholly below the surface: solid rock without caves, a few noise lookups

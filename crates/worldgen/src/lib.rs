@@ -35,6 +35,8 @@ mod trees;
 mod validate;
 
 pub use biome::Biome;
+#[doc(hidden)]
+pub use density::forget_recent_columns;
 pub use config::{
     Bands, CaveConfig, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig,
     ErosionConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind,

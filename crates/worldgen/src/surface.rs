@@ -7,6 +7,7 @@
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 
 use crate::biome::{self, Kind};
+use crate::climate::ColumnShape;
 
 /// Ground steeper than this (blocks per block of the expected surface, 49 degrees)
 /// is bare rock, give or take [`ROCK_DITHER`].
@@ -35,6 +36,29 @@ pub(crate) enum Face {
 }
 
 impl Face {
+    /// Whether any block column among the lattice columns `shapes` (`width` a side,
+    /// `step` blocks apart) can have a face other than soil: a lattice edge rises
+    /// steeply enough, or a gully is deep enough on an edge that rises at all. The
+    /// slope of a cell's bilinear surface is at most its steepest edge's times
+    /// `sqrt(2)`.
+    pub fn possible(shapes: &[ColumnShape], width: usize, step: i32) -> bool {
+        let steepest = |lo: f64| {
+            // An edge rise (blocks) above which a cell may be steeper than `lo`.
+            let rise = lo * step as f64 / std::f64::consts::SQRT_2;
+            (0..shapes.len()).any(|c| {
+                let s = shapes[c].offset;
+                let right = (c % width + 1 < width).then(|| shapes[c + 1].offset);
+                let down = shapes.get(c + width).map(|d| d.offset);
+                [right, down]
+                    .into_iter()
+                    .flatten()
+                    .any(|o| (o - s).abs() > rise)
+            })
+        };
+        let gullies = shapes.iter().any(|s| s.gully < SCREE_GULLY);
+        steepest(ROCK_SLOPE - ROCK_DITHER) || (gullies && steepest(SCREE_SLOPE))
+    }
+
     /// The face of ground whose expected surface rises `slope` blocks per block, with
     /// the erosion's ridge map `gully` there and a column's `dither` in `[0, 1)`.
     pub fn of(slope: f64, gully: f64, dither: f64) -> Face {

@@ -5,8 +5,9 @@
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, PADDED_VOLUME};
 
 use super::column::{BIOME_FIRST, Columns};
+use super::lattice::WIDE;
 use super::lattice::{Lattice, MAX_COLUMNS, PLAIN};
-use super::{DensityGen, TOP};
+use super::{DensityGen, STEP_XZ, TOP};
 use crate::biome::{self, Biome, Kind};
 use crate::surface::Face;
 use crate::trees::planting::Tree;
@@ -53,12 +54,13 @@ impl DensityGen {
         } else {
             (Box::new([false; MAX_COLUMNS]), Vec::new())
         };
-        let faces = self.relief.as_ref().map(|_| {
-            Box::new(std::array::from_fn(|c| {
-                let (lx, lz) = ((c % PADDED) as i32 - 1, (c / PADDED) as i32 - 1);
-                self.face(cols.corners(lat, lx, lz), o.x + lx, o.z + lz)
-            }))
-        });
+        let faces =
+            (self.relief.is_some() && Face::possible(&cols.shapes, WIDE, STEP_XZ)).then(|| {
+                Box::new(std::array::from_fn(|c| {
+                    let (lx, lz) = ((c % PADDED) as i32 - 1, (c / PADDED) as i32 - 1);
+                    self.face(cols.corners(lat, lx, lz), o.x + lx, o.z + lz)
+                }))
+            });
         Some(Looks {
             kinds,
             tints,

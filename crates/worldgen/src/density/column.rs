@@ -4,10 +4,13 @@
 //! column ([`DensityGen::column`]), and what the shapes tell alone (a column surely
 //! under the sea, a column's biome).
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use terravox_voxel::BlockPos;
 
 use super::carve::{CAVE_FIRST, CAVE_STEP};
-use super::lattice::{Lattice, TREED, WIDE};
+use super::lattice::{Lattice, PLAIN, TREED, WIDE};
 use super::{DensityGen, STEP_XZ, frac};
 use crate::biome::{self, Biome, Kind};
 use crate::climate::{CoarseGrid, ColumnShape};
@@ -26,7 +29,33 @@ pub(super) const BIOME_FIRST: i32 = TREED.lo.div_euclid(biome::STEP) * biome::ST
 /// the next point.
 const BIOME_POINTS: usize = ((TREED.hi - BIOME_FIRST) / biome::STEP + 2) as usize;
 
+/// Chunk columns a thread remembers the [`Columns`] of (see
+/// [`DensityGen::columns_cached`]).
+const REMEMBERED: usize = 24;
+
+thread_local! {
+    /// The [`Columns`] of the chunk columns this thread computed last: the generator's
+    /// id, the chunk's origin `x` and `z`, whether its lattice has the trees' margin.
+    static RECENT: RefCell<Vec<((u64, i32, i32, bool), Columns)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// Forgets the columns this thread remembers, so that the next chunk of every column
+/// computes them: for benchmarks, which generate the same chunks over and over where a
+/// game generates each once.
+#[doc(hidden)]
+pub fn forget_recent_columns() {
+    RECENT.with_borrow_mut(Vec::clear);
+}
+
+/// A fresh id for a [`DensityGen`]: the key of its columns in [`RECENT`].
+pub(super) fn new_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 /// What a chunk knows about its lattice columns and block columns.
+#[derive(Clone)]
 pub(super) struct Columns {
     /// Formula parameters per lattice column, `[k][i]`.
     pub(super) shapes: [ColumnShape; WIDE * WIDE],
@@ -84,6 +113,30 @@ impl DensityGen {
                 let snow = (self.surface.snow_line - self.surface.sea_level) as f64;
                 r.keeps_tree(&g, r.face(&g, trunk.x, trunk.z), trunk.hash, snow)
             })
+    }
+
+    /// [`DensityGen::columns`], remembered for the last [`REMEMBERED`] chunk columns
+    /// of this thread: every chunk of a column has the same, and in mountains a
+    /// column has many surface chunks, whose relief (the erosion filter at every
+    /// lattice column) is the costliest part of them. The same value either way, so
+    /// chunks stay a pure function of their position.
+    pub(super) fn columns_cached(&self, o: BlockPos, lat: &Lattice) -> Option<Columns> {
+        if self.relief.is_none() {
+            return self.columns(o, lat);
+        }
+        let key = (self.id, o.x, o.z, lat.region != PLAIN);
+        let hit = RECENT.with_borrow(|r| r.iter().find(|(k, _)| *k == key).map(|(_, c)| c.clone()));
+        if hit.is_some() {
+            return hit;
+        }
+        let cols = self.columns(o, lat)?;
+        RECENT.with_borrow_mut(|r| {
+            if r.len() == REMEMBERED {
+                r.remove(0);
+            }
+            r.push((key, cols.clone()));
+        });
+        Some(cols)
     }
 
     /// The shapes of a chunk's lattice columns and the biomes of its biome grid.

@@ -41,6 +41,7 @@ mod top;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
 pub(crate) use column::SEA_CHECK_COST;
+pub use column::forget_recent_columns;
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 
@@ -96,6 +97,8 @@ pub(crate) struct DensityGen {
     caves: Option<Box<Caves>>,
     /// Mountain ranges (version 4).
     relief: Option<Box<Relief>>,
+    /// This generator's key among the columns a thread remembers.
+    id: u64,
     /// Whether trees keep away from where caves open to the surface (version 4: in
     /// version 3 a tree there could stand on a lone soil block over a cave's mouth).
     trees_shun_cave_mouths: bool,
@@ -143,6 +146,7 @@ impl DensityGen {
                 .caves
                 .as_ref()
                 .map(|c| Box::new(Caves::new(c, seed, sea_level))),
+            id: column::new_id(),
             trees_shun_cave_mouths: version >= 4,
             relief: cfg
                 .shape
@@ -212,7 +216,7 @@ impl DensityGen {
     pub(crate) fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
         let lat = Lattice::new(if self.trees() { TREED } else { PLAIN });
         let o = pos.origin();
-        let cols = self.columns(o, &lat);
+        let cols = self.columns_cached(o, &lat);
         // Without fields every column has the same shape: one is enough.
         let shapes: &[ColumnShape] = match &cols {
             Some(c) => &c.shapes,
