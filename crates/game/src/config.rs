@@ -56,7 +56,7 @@ pub struct PlayOptions {
     /// instead of on the surface.
     pub at: Option<[f64; 3]>,
     /// Start looking this way: yaw and pitch in degrees (yaw 0 looks towards -z, 90
-    /// towards -x; pitch up is positive) instead of the most open direction.
+    /// towards -x; pitch up is positive) instead of the spawn's (towards its relief).
     pub look: Option<[f32; 2]>,
     /// Start at this time of day, hours past midnight, instead of the morning; with a
     /// screenshot the clock stands still there.

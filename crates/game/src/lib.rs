@@ -73,7 +73,7 @@ pub use horizon::{CoarseMeshed, Horizon, RingFigures, Rings};
 pub use persistence::Saves;
 pub use physical_sky::SkyChoice;
 pub use player::body::{self, EYE, MoveInput};
-pub use player::{Player, spawn_point, spawn_view};
+pub use player::{Player, SPAWN_RADIUS, spawn_point, spawn_pose, spawn_view, yaw_towards};
 pub use signals::ExitOnSignal;
 pub use sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at};
 pub use streaming::{

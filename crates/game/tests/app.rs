@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use common::{app, feet, load, run_until, with_player, world};
 use terravox_game::body::overlaps_solid;
 use terravox_game::{
-    ActiveWorld, Chunks, EYE, PlayOptions, Player, StreamStats, SwitchWorld, ViewDistance, eye_ray,
-    should_unload, spawn_point, spawn_view, wanted_chunks,
+    ActiveWorld, Chunks, EYE, PlayOptions, Player, SPAWN_RADIUS, StreamStats, SwitchWorld,
+    ViewDistance, eye_ray, should_unload, spawn_pose, wanted_chunks, yaw_towards,
 };
 use terravox_voxel::raycast::{Probe, raycast};
 use terravox_voxel::{BlockPos, ChunkPos};
@@ -121,11 +121,42 @@ fn a_world_switch_drops_every_old_world_result_and_respawns_on_land() {
         );
     }
     assert!(app.world().resource::<StreamStats>().dropped > 0);
-    // The player was put on the new world's land.
+    // The player was put on the new world's land, facing the relief its spawn search
+    // chose.
     let feet = feet(&mut app);
+    let yaw = with_player(&mut app, |p| p.yaw);
     let generator = app.world().resource::<ActiveWorld>().generator();
     let top = generator.column_top(feet.x.floor() as i32, feet.z.floor() as i32);
     assert!(top.y >= generator.sea_level());
+    let spawn = generator.spawn(0, 0, SPAWN_RADIUS).expect("land");
+    if spawn.clear {
+        assert_eq!(yaw, yaw_towards(spawn.facing));
+    }
+}
+
+#[test]
+fn a_new_player_stands_at_the_spawn_facing_its_relief() {
+    let mut app = app(world("continents", "terravox"));
+    load(&mut app);
+    let p = with_player(&mut app, |p| p.clone());
+    let generator = app.world().resource::<ActiveWorld>().generator();
+    let spawn = generator.spawn(0, 0, SPAWN_RADIUS).expect("land");
+    let [x, y, z] = spawn.at;
+    let at = DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5);
+    assert!((p.position - at).length() < 0.01, "{} vs {at}", p.position);
+    assert!(!p.flying);
+    assert!(spawn.clear, "open land: nothing near hides the view");
+    assert_eq!(p.yaw, yaw_towards(spawn.facing));
+    assert!((-0.3..0.0).contains(&p.pitch), "a little down: {}", p.pitch);
+    // The yaw looks along the facing.
+    let (_, dir) = eye_ray(&p);
+    let flat = dir.xz().normalize();
+    let [fx, fz] = spawn.facing;
+    assert!(
+        (flat.x - fx).abs() < 1e-4 && (flat.y - fz).abs() < 1e-4,
+        "{flat} vs {:?}",
+        spawn.facing
+    );
 }
 
 #[test]
@@ -198,8 +229,7 @@ fn the_default_view_looks_over_open_land_not_into_a_wall() {
     for preset in ["cliffs", "amplified", "islands", "archipelago"] {
         for seed in ["vista-1", "vista-2", "42"] {
             let generator = Generator::new(&world(preset, seed)).unwrap();
-            let feet = spawn_point(&generator);
-            let [yaw, pitch] = spawn_view(&generator, feet);
+            let (feet, [yaw, pitch]) = spawn_pose(&generator);
             assert!((-0.3..0.0).contains(&pitch), "a little down onto the land");
             // At eye level, nothing blocks the view for a long way; in a world whose
             // land near the spawn is all woods, trunks are near, but not in the face.

@@ -30,10 +30,13 @@ fn save_dir(name: &str) -> PathBuf {
     d
 }
 
+/// A game of `world` saving under `dir`, started by the origin's column (the tests
+/// dig fixed columns near it).
 fn app(world: WorldConfig, dir: &Path) -> App {
     let mut app = terravox_game::headless_app(PlayOptions {
         view_distance: 4,
         save_dir: Some(dir.to_owned()),
+        at: Some(common::by_origin(&world)),
         ..PlayOptions::new(world)
     });
     // A quarter second of game time per frame: autosaves come within a few frames.
@@ -66,9 +69,11 @@ fn files_with(dir: &Path, part: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Switches to `world` and goes back to the origin's column from its spawn.
 fn switch(app: &mut App, world: &WorldConfig) {
     app.world_mut().write_message(SwitchWorld(world.clone()));
     load(app);
+    common::back_to_origin(app);
 }
 
 #[test]

@@ -12,7 +12,8 @@
 //! `validate` (parsing and validation), `presets` (built-in worlds, config files),
 //! [`reference`] (the generated parameter docs), `fbm` (seeded fractal noise),
 //! `surface` (block rules both generators share), `density` and `islands` (the two
-//! generators), [`map`] (top-down images), [`lod`] (coarse chunks for the horizon).
+//! generators), [`map`] (top-down images), [`lod`] (coarse chunks for the horizon),
+//! `search` (the spawn: [`Generator::find_land`], [`Generator::spawn`]).
 
 mod biome;
 mod caves;
@@ -28,6 +29,7 @@ pub mod params;
 pub mod presets;
 pub mod reference;
 mod relief;
+mod search;
 pub mod seed;
 pub mod stats;
 mod surface;
@@ -45,6 +47,7 @@ pub use config::{
 pub use islands::Island;
 pub use lod::{LodPos, MAX_LEVEL};
 pub use presets::LoadError;
+pub use search::Spawn;
 pub use seed::Seed;
 pub use stats::{ReliefStats, relief_stats};
 pub use trees::Species;
@@ -236,83 +239,6 @@ impl Generator {
         }
     }
 
-    /// A dry place to stand near `(x, z)`: the first column (searching outwards in
-    /// square rings: every 8 blocks up to 512 blocks away, then sparser rings up to
-    /// `max_radius`) whose top is above sea level and where no tree stands. Returns the
-    /// column and the height to stand at, or `None` if all of it is sea. A new player
-    /// should see the land around them: open land not in a hollow is taken at once,
-    /// else the first open land, else the first place in the woods. Looks at no
-    /// more than [`Generator::SPAWN_SAMPLES`] columns, and at fewer where a column
-    /// costs more (tall density worlds): the work stays within
-    /// [`Generator::SPAWN_WORK`] noise octaves. Columns whose shape alone shows they
-    /// lie under the sea cost little. Never looks outside the world.
-    pub fn find_land(&self, x: i32, z: i32, max_radius: i32) -> Option<[i32; 3]> {
-        let limit = WORLD_LIMIT - 1;
-        let (x, z) = (x.clamp(-limit, limit), z.clamp(-limit, limit));
-        let (mut samples, mut work) = (0, 0);
-        // The best place found so far and its rank: 1 open land in a hollow, 2 woods
-        // (0, open land with a view, is returned at once).
-        let mut found: Option<(u8, [i32; 3])> = None;
-        for (r, spacing) in search_rings(max_radius.max(0)) {
-            for (dx, dz) in ring(r, spacing) {
-                let (cx, cz) = (
-                    x.saturating_add(dx).clamp(-limit, limit),
-                    z.saturating_add(dz).clamp(-limit, limit),
-                );
-                samples += 1;
-                if samples > Self::SPAWN_SAMPLES || work > Self::SPAWN_WORK {
-                    return found.map(|(_, p)| p);
-                }
-                if let Kind::Density(g) = &self.kind
-                    && g.surely_sea(cx, cz)
-                {
-                    work += density::SEA_CHECK_COST;
-                    continue;
-                }
-                let open = self.config.nature.is_none() || {
-                    // Open land all around, not just at the edge of a wood.
-                    work += 5 * density::SEA_CHECK_COST;
-                    [(0, 0), (-24, -24), (24, -24), (-24, 24), (24, 24)]
-                        .iter()
-                        .all(|&(dx, dz)| {
-                            self.biome_at(cx.saturating_add(dx), cz.saturating_add(dz))
-                                .is_some_and(|b| !b.is_wooded())
-                        })
-                };
-                let best = found.map_or(u8::MAX, |(rank, _)| rank);
-                if !open && best <= 2 {
-                    continue;
-                }
-                work += self.column_cost().max(1);
-                let top = self.column_top(cx, cz);
-                if top.y < self.sea_level() || self.tree_near(cx, cz) {
-                    continue;
-                }
-                let place = [cx, top.y + 1, cz];
-                let rank = if !open {
-                    2
-                } else {
-                    // Not in a hollow: no ground 8 blocks away in the four compass
-                    // directions rises above eye level.
-                    work += 4 * self.column_cost().max(1);
-                    let lookout = [(8, 0), (-8, 0), (0, 8), (0, -8)].iter().all(|&(dx, dz)| {
-                        self.column_top(cx.saturating_add(dx), cz.saturating_add(dz))
-                            .y
-                            <= top.y + 1
-                    });
-                    if lookout {
-                        return Some(place);
-                    }
-                    1
-                };
-                if rank < best {
-                    found = Some((rank, place));
-                }
-            }
-        }
-        found.map(|(_, p)| p)
-    }
-
     /// A place to stand in a cave near column `(x, z)`, at least `min_depth` blocks
     /// under the surface: the feet on cave air with cave air for the eye above and a
     /// solid floor below. Searches the five chunk layers under the surface chunk of
@@ -371,12 +297,6 @@ impl Generator {
         })
     }
 
-    /// The most columns [`Generator::find_land`] looks at.
-    pub const SPAWN_SAMPLES: usize = 24_000;
-    /// The most noise octaves [`Generator::find_land`] evaluates (about 0.5 s on one
-    /// core in the worst case).
-    pub const SPAWN_WORK: usize = 8_000_000;
-
     /// About how many noise octaves [`Generator::column_top`] evaluates at most.
     pub fn column_cost(&self) -> usize {
         match &self.kind {
@@ -389,29 +309,4 @@ impl Generator {
 /// The nearest column coordinate inside the world.
 fn inside(v: i32) -> i32 {
     v.clamp(-WORLD_LIMIT, WORLD_LIMIT - 1)
-}
-
-/// The search rings of [`Generator::find_land`]: `(half-size, point spacing)`, every 8
-/// blocks with points 8 apart up to 512, then a quarter wider each time with about
-/// 128 points a ring.
-fn search_rings(max_radius: i32) -> impl Iterator<Item = (i32, i32)> {
-    let near = (0..=max_radius.min(512)).step_by(8).map(|r| (r, 8));
-    let far = std::iter::successors(Some(640i64), |r| Some(r + r / 4))
-        .take_while(move |&r| r <= max_radius as i64)
-        .map(|r| (r as i32, ((r / 16) as i32).max(8)));
-    near.chain(far)
-}
-
-/// The points of a square ring of half-size `r`, `spacing` blocks apart along it.
-fn ring(r: i32, spacing: i32) -> Vec<(i32, i32)> {
-    if r == 0 {
-        return vec![(0, 0)];
-    }
-    let mut v = Vec::new();
-    let mut t = -r;
-    while t <= r {
-        v.extend([(t, -r), (t, r), (-r, t), (r, t)]);
-        t += spacing;
-    }
-    v
 }

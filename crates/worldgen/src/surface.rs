@@ -1,27 +1,38 @@
 //! Surface rules shared by both generators: the block of a solid by its height and
 //! depth below the surface (snow, gravel, sand, grass, dirt, stone), water at or below
 //! sea level, and chunks holding no solid at all; and (version 4, with relief) the
-//! [`Face`] a slope gives the ground: bare rock banded with slate on steep faces,
-//! scree in gullies.
+//! [`Face`] a slope gives the ground: bare rock with beds of slate on steep faces and
+//! eroded ridges, scree in gullies.
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 
 use crate::biome::{self, Kind};
 use crate::climate::ColumnShape;
 
-/// Ground steeper than this (blocks per block of the expected surface, 49 degrees)
-/// is bare rock, give or take [`ROCK_DITHER`].
-const ROCK_SLOPE: f64 = 1.15;
-/// How far a column's own dither moves the rock slope either way, so the edge of a
+/// Ground steeper than this (blocks per block of the expected surface, 56 degrees) is
+/// bare rock, give or take [`ROCK_DITHER`].
+const ROCK_SLOPE: f64 = 1.5;
+/// An eroded ridge (the erosion's ridge map above [`RIDGE`]) is bare rock from this
+/// slope on (35 degrees), so ribs of rock stand between the gullies.
+const RIDGE_ROCK_SLOPE: f64 = 0.7;
+const RIDGE: f64 = 0.25;
+/// How far a column's own dither moves the rock slopes either way, so the edge of a
 /// rock face frays rather than following the lattice.
 const ROCK_DITHER: f64 = 0.15;
 /// A gully (the erosion's ridge map below this) on a slope above [`SCREE_SLOPE`] holds
 /// scree.
 const SCREE_GULLY: f64 = -0.35;
 const SCREE_SLOPE: f64 = 0.3;
-/// Rock faces are slate in this many blocks of every [`STRATUM`].
-const SLATE_LAYERS: i32 = 3;
-const STRATUM: i32 = 9;
+/// Rock faces are slate in the strata a hash of the height picks: this many out of
+/// 256, so beds of uneven thickness and spacing run through every face.
+const SLATE_SHARE: u64 = 80;
+
+/// Whether height `y` lies in a bed of slate: three-block layers, each slate when a
+/// hash of it says so, so beds of 3, 6 or more blocks lie at uneven spacing.
+fn slate_bed(y: i32) -> bool {
+    let layer = y.div_euclid(3) as u32 as u64;
+    crate::seed::mix64(layer ^ 0x51a7_e000) & 0xff < SLATE_SHARE
+}
 
 /// What a slope makes of a column's ground (version 4, with relief).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,7 +40,7 @@ pub(crate) enum Face {
     /// The biome's blocks.
     #[default]
     Soil,
-    /// Bare rock: stone in strata of slate, down to the filler's depth.
+    /// Bare rock: stone with beds of slate, down to the filler's depth.
     Rock,
     /// Scree: gravel on a gully's floor.
     Scree,
@@ -56,13 +67,17 @@ impl Face {
             })
         };
         let gullies = shapes.iter().any(|s| s.gully < SCREE_GULLY);
-        steepest(ROCK_SLOPE - ROCK_DITHER) || (gullies && steepest(SCREE_SLOPE))
+        let ridges = shapes.iter().any(|s| s.gully > RIDGE);
+        steepest(ROCK_SLOPE - ROCK_DITHER)
+            || (ridges && steepest(RIDGE_ROCK_SLOPE - ROCK_DITHER))
+            || (gullies && steepest(SCREE_SLOPE))
     }
 
     /// The face of ground whose expected surface rises `slope` blocks per block, with
     /// the erosion's ridge map `gully` there and a column's `dither` in `[0, 1)`.
     pub fn of(slope: f64, gully: f64, dither: f64) -> Face {
-        if slope > ROCK_SLOPE + ROCK_DITHER * (2.0 * dither - 1.0) {
+        let fray = ROCK_DITHER * (2.0 * dither - 1.0);
+        if slope > ROCK_SLOPE + fray || (gully > RIDGE && slope > RIDGE_ROCK_SLOPE + fray) {
             Face::Rock
         } else if gully < SCREE_GULLY && slope > SCREE_SLOPE {
             Face::Scree
@@ -120,7 +135,7 @@ impl Surface {
     pub fn face_block(self, y: i32, depth: i32, face: Face) -> Option<Block> {
         match (face, depth) {
             (Face::Soil, _) | (_, 4..) => None,
-            (Face::Rock, _) if y.rem_euclid(STRATUM) < SLATE_LAYERS => Some(Block::Slate),
+            (Face::Rock, _) if slate_bed(y) => Some(Block::Slate),
             (Face::Rock, _) => Some(Block::Stone),
             (Face::Scree, _) if y <= self.sea_level + 1 => None,
             (Face::Scree, 0) if y >= self.snow_line => Some(Block::Snow),

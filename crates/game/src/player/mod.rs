@@ -1,6 +1,7 @@
-//! The first-person player: spawning on the surface (or where `--at` says; above the
-//! sea, flying, in a world without land) looking along the most open direction (or
-//! where `--look` says) — found once per world on a worker —, input (`input`), body
+//! The first-person player: spawning on the surface facing the relief in sight (a
+//! mountain range or a valley: `Generator::spawn`), else where `--at` says or, in a
+//! world without land, above the sea, flying, looking along the most open direction;
+//! `--look` sets the view — found once per world on a worker —, input (`input`), body
 //! physics against the loaded blocks (`body`), the camera at eye height, and
 //! respawning after a world switch or a fall below the world.
 
@@ -67,18 +68,47 @@ pub(crate) fn plugin(app: &mut App) {
 /// How high above the sea a player of a world without land appears (flying).
 const ABOVE_SEA: f64 = 24.0;
 /// How far from the origin the spawn search looks for land.
-const SPAWN_RADIUS: i32 = 4096;
+pub const SPAWN_RADIUS: i32 = 4096;
+/// The pitch a new player starts with: a little down, so that both the land nearby and
+/// the relief they face (a range rising ahead, or a valley below) are in frame.
+const LOOK_DOWN: f32 = -0.15;
 
 /// Where to stand in a world: on land near the origin (searching outwards for
-/// islands, bounded), else above the sea at the origin.
+/// islands, bounded), else above the sea at the origin; the feet of [`spawn_pose`].
 pub fn spawn_point(generator: &Generator) -> DVec3 {
-    land(generator).unwrap_or_else(|| above_sea(generator))
+    spawn_pose(generator).0
 }
 
-/// The nearest land to stand on, if the bounded search finds some.
-fn land(generator: &Generator) -> Option<DVec3> {
-    let [x, y, z] = generator.find_land(0, 0, SPAWN_RADIUS)?;
-    Some(DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5))
+/// Where a new player stands and how they look, as feet and `[yaw, pitch]` in radians
+/// (unless `--at` or `--look` say otherwise): on land near the origin with relief in
+/// sight, facing it ([`Generator::spawn`]), looking a little down; where trees or
+/// ground close by hide every direction (in the woods), or in a world without land
+/// (above the sea at the origin), facing the most open direction ([`spawn_view`]).
+pub fn spawn_pose(generator: &Generator) -> (DVec3, [f32; 2]) {
+    land(generator).unwrap_or_else(|| {
+        let feet = above_sea(generator);
+        (feet, spawn_view(generator, feet))
+    })
+}
+
+/// The yaw in radians that looks along the horizontal direction `[x, z]` (yaw 0
+/// looks towards `-z`, a quarter turn towards `-x`).
+pub fn yaw_towards([x, z]: [f32; 2]) -> f32 {
+    (-x).atan2(-z)
+}
+
+/// The land the bounded search finds, if any: the feet there and the view of its
+/// relief (where nothing near blocks it, else the most open direction).
+fn land(generator: &Generator) -> Option<(DVec3, [f32; 2])> {
+    let spawn = generator.spawn(0, 0, SPAWN_RADIUS)?;
+    let [x, y, z] = spawn.at;
+    let feet = DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5);
+    let view = if spawn.clear {
+        [yaw_towards(spawn.facing), LOOK_DOWN]
+    } else {
+        spawn_view(generator, feet)
+    };
+    Some((feet, view))
 }
 
 /// Over the sea at the origin, for a world without land near it.
@@ -86,11 +116,12 @@ fn above_sea(generator: &Generator) -> DVec3 {
     DVec3::new(0.5, generator.sea_level() as f64 + ABOVE_SEA, 0.5)
 }
 
-/// The view a player standing at `feet` starts with, as `[yaw, pitch]` in radians:
-/// of 16 compass directions, the one where the terrain stays below the eye for the
-/// longest stretch with no tree in the way (up to 96 blocks; ties go to the lower
-/// land, a view over it),
-/// looking a little down onto the land. Water counts as flat.
+/// The view a player standing at `feet` starts with where the spawn search chose no
+/// view (placed by `--at` without `--look`, in the woods, or over a world without
+/// land), as `[yaw, pitch]` in radians: of 16 compass directions, the one where the
+/// terrain stays below the eye for the longest stretch with no tree in the way (up to
+/// 96 blocks; ties go to the lower land, a view over it), looking a little down onto
+/// the land. Water counts as flat.
 pub fn spawn_view(generator: &Generator, feet: DVec3) -> [f32; 2] {
     const DIRECTIONS: usize = 16;
     const REACH: u32 = 96;
@@ -116,22 +147,23 @@ pub fn spawn_view(generator: &Generator, feet: DVec3) -> [f32; 2] {
             best = (yaw, clear, mean);
         }
     }
-    [best.0, -0.15]
+    [best.0, LOOK_DOWN]
 }
 
 /// Feet position and `[yaw, pitch]` of a new player, and whether it starts flying
-/// (when placed by `--at`, so the view stays where it was put).
+/// (when placed by `--at`, so the view stays where it was put, or over the sea).
+/// `--look` wins over the view the spawn search chose.
 fn find_pose(generator: &Generator, start: StartView) -> Pose {
-    let (feet, flying) = match start.at {
-        Some(at) => (at, true),
+    let (feet, view, flying) = match start.at {
+        Some(at) => (at, None, true),
         None => match land(generator) {
-            Some(feet) => (feet, false),
-            None => (above_sea(generator), true),
+            Some((feet, view)) => (feet, Some(view), false),
+            None => (above_sea(generator), None, true),
         },
     };
     let view = match start.look {
         Some([yaw, pitch]) => [yaw.to_radians(), pitch.to_radians()],
-        None => spawn_view(generator, feet),
+        None => view.unwrap_or_else(|| spawn_view(generator, feet)),
     };
     Pose { feet, view, flying }
 }
@@ -203,7 +235,7 @@ fn spawn_player(
         });
 }
 
-/// Looks for the new world's spawn (on land, facing its most open direction).
+/// Looks for the new world's spawn (on land, facing the relief in sight).
 fn respawn_on_world_change(
     mut changed: MessageReader<WorldChanged>,
     world: Res<ActiveWorld>,

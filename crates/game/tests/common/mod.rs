@@ -8,7 +8,7 @@ use bevy::math::DVec3;
 use bevy::prelude::*;
 use terravox_game::{ActiveWorld, PlayOptions, Player, WorldBlocks};
 use terravox_voxel::{Block, BlockPos};
-use terravox_worldgen::{Seed, WorldConfig, presets};
+use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
 
 /// A built-in preset with a seed.
 pub fn world(preset: &str, seed: &str) -> WorldConfig {
@@ -25,6 +25,31 @@ pub fn app(world: WorldConfig) -> App {
         horizon: 0,
         ..PlayOptions::new(world)
     })
+}
+
+/// Feet on the top of the origin's column of `world`: where a test that edits fixed
+/// columns near the origin starts (`PlayOptions::at`), wherever the spawn is.
+pub fn by_origin(world: &WorldConfig) -> [f64; 3] {
+    let top = Generator::new(world)
+        .expect("a valid world")
+        .surface_height(0, 0);
+    [0.5, top as f64 + 1.0, 0.5]
+}
+
+/// Puts the player, flying, on the top of the origin's column and waits until the view
+/// around it is loaded: after a world switch has put them at the new world's spawn.
+pub fn back_to_origin(app: &mut App) {
+    let top = app
+        .world()
+        .resource::<ActiveWorld>()
+        .generator()
+        .surface_height(0, 0);
+    with_player(app, |p| {
+        p.position = DVec3::new(0.5, top as f64 + 1.0, 0.5);
+        p.velocity = Vec3::ZERO;
+        p.flying = true;
+    });
+    load(app);
 }
 
 /// Updates `app` until `done` says so, or panics after `secs` seconds.

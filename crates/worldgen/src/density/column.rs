@@ -33,11 +33,13 @@ const BIOME_POINTS: usize = ((TREED.hi - BIOME_FIRST) / biome::STEP + 2) as usiz
 /// [`DensityGen::columns_cached`]).
 const REMEMBERED: usize = 24;
 
+/// The key of a chunk column's [`Columns`]: the generator's id, the chunk's origin `x`
+/// and `z`, whether its lattice has the trees' margin.
+type ColumnsKey = (u64, i32, i32, bool);
+
 thread_local! {
-    /// The [`Columns`] of the chunk columns this thread computed last: the generator's
-    /// id, the chunk's origin `x` and `z`, whether its lattice has the trees' margin.
-    static RECENT: RefCell<Vec<((u64, i32, i32, bool), Columns)>> =
-        const { RefCell::new(Vec::new()) };
+    /// The [`Columns`] of the chunk columns this thread computed last.
+    static RECENT: RefCell<Vec<(ColumnsKey, Columns)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Forgets the columns this thread remembers, so that the next chunk of every column
