@@ -42,42 +42,30 @@ pub const V3_PRESETS: [(&str, &str); 3] = [
     ("amplified", include_str!("v3/amplified.ron")),
 ];
 
+/// A preset of `table` (presets as they shipped) with a seed, validated into a
+/// generator; `None` if the table does not hold it.
+fn shipped(table: &[(&str, &str)], preset: &str, seed: &str) -> Option<Generator> {
+    let (_, text) = table.iter().find(|(n, _)| *n == preset)?;
+    let cfg = WorldConfig::from_ron(text)
+        .expect("shipped configs stay valid")
+        .with_seed(Seed::new(seed));
+    Some(Generator::new(&cfg).expect("valid"))
+}
+
 /// A version-3 density preset with a seed, as it shipped.
 pub fn generator_v3(preset: &str, seed: &str) -> Generator {
-    let (_, text) = V3_PRESETS
-        .iter()
-        .find(|(n, _)| *n == preset)
-        .expect("a version-3 density preset");
-    let cfg = WorldConfig::from_ron(text)
-        .expect("version-3 configs stay valid")
-        .with_seed(Seed::new(seed));
-    Generator::new(&cfg).expect("valid")
+    shipped(&V3_PRESETS, preset, seed).expect("a version-3 density preset")
 }
 
 /// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
 /// changed since.
 pub fn generator_v2(preset: &str, seed: &str) -> Generator {
-    match V2_PRESETS.iter().find(|(n, _)| *n == preset) {
-        Some((_, text)) => {
-            let cfg = WorldConfig::from_ron(text)
-                .expect("version-2 configs stay valid")
-                .with_seed(Seed::new(seed));
-            Generator::new(&cfg).expect("valid")
-        }
-        None => generator(preset, seed),
-    }
+    shipped(&V2_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
 }
 
 /// A version-1 preset with a seed, validated into a generator.
 pub fn generator_v1(preset: &str, seed: &str) -> Generator {
-    let (_, text) = V1_PRESETS
-        .iter()
-        .find(|(n, _)| *n == preset)
-        .expect("a version-1 preset");
-    let cfg = WorldConfig::from_ron(text)
-        .expect("version-1 configs stay valid")
-        .with_seed(Seed::new(seed));
-    Generator::new(&cfg).expect("valid")
+    shipped(&V1_PRESETS, preset, seed).expect("a version-1 preset")
 }
 
 /// The chunks every golden and determinism test looks at: a column through the
