@@ -169,11 +169,15 @@ impl DensityGen {
                     Some(looks) => {
                         for l in (0..luts.len()).filter(|&l| present[l]) {
                             let (kind, face) = ((l % LOOKS) as Kind, FACES[l / LOOKS]);
-                            luts[l] = lut(&|depth| {
-                                self.surface
-                                    .face_block(y, depth, face)
-                                    .unwrap_or_else(|| self.surface.biome_block(y, depth, kind))
-                            });
+                            let biome = |depth| self.surface.biome_block(y, depth, kind);
+                            luts[l] = match face {
+                                Face::Soil => lut(&biome),
+                                face => lut(&|depth| {
+                                    self.surface
+                                        .face_block(y, depth, face)
+                                        .unwrap_or_else(|| biome(depth))
+                                }),
+                            };
                         }
                         blocks.extend(
                             cols.iter()

@@ -31,17 +31,20 @@ impl DensityGen {
         let mut needed = Box::new([false; MAX_COLUMNS]);
         let area = [o.x + r.lo, o.z + r.lo, o.x + REACH_HI, o.z + REACH_HI];
         let biomes = cols.biomes.as_ref().map_or(&[][..], |b| &b[..]);
-        let trees = grid.trees(area, |t| {
+        let mut trees = grid.trees(area, |t| {
             let (lx, lz) = (t.x - o.x, t.z - o.z);
-            if !self.keeps_tree(cols.corners(lat, lx, lz), t) {
-                return None;
-            }
             let padded = (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz);
             Some(if padded {
                 kinds[(lz + 1) as usize * PADDED + (lx + 1) as usize]
             } else {
                 biome::lattice_kind(grid.seed, [o.x, o.z], BIOME_FIRST, biomes, lx, lz)
             })
+        });
+        // The trees the biomes grow, then those the ground and the caves allow (the
+        // dearer test, on fewer trunks).
+        trees.retain(|t| {
+            let (lx, lz) = (t.trunk.x - o.x, t.trunk.z - o.z);
+            self.keeps_tree(cols.corners(lat, lx, lz), &t.trunk)
         });
         for t in &trees {
             let (lx, lz) = (t.trunk.x - o.x, t.trunk.z - o.z);
