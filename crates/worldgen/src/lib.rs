@@ -37,13 +37,13 @@ mod trees;
 mod validate;
 
 pub use biome::Biome;
-#[doc(hidden)]
-pub use density::forget_recent_columns;
 pub use config::{
-    Bands, CaveConfig, ConfigError, DensityConfig, GENERATOR_VERSION, GeneratorConfig,
-    ErosionConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind,
+    Bands, CaveConfig, ConfigError, DensityConfig, ErosionConfig, GENERATOR_VERSION,
+    GeneratorConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind,
     ReliefConfig, RiverConfig, SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
 };
+#[doc(hidden)]
+pub use density::forget_recent_columns;
 pub use islands::Island;
 pub use lod::{LodPos, MAX_LEVEL};
 pub use presets::LoadError;
