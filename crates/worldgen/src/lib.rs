@@ -100,8 +100,8 @@ pub struct Generator {
 
 #[derive(Clone, Debug)]
 enum Kind {
-    Density(DensityGen),
-    Islands(IslandGen),
+    Density(Box<DensityGen>),
+    Islands(Box<IslandGen>),
 }
 
 /// The top of one column: its highest solid block.
@@ -121,20 +121,20 @@ impl Generator {
         config.validate()?;
         let seed = config.seed.value();
         let kind = match &config.generator {
-            GeneratorConfig::Density(d) => Kind::Density(DensityGen::new(
+            GeneratorConfig::Density(d) => Kind::Density(Box::new(DensityGen::new(
                 d,
                 seed,
                 config.sea_level,
                 config.version,
                 config.nature.as_ref(),
-            )),
-            GeneratorConfig::Islands(i) => Kind::Islands(IslandGen::new(
+            ))),
+            GeneratorConfig::Islands(i) => Kind::Islands(Box::new(IslandGen::new(
                 i,
                 seed,
                 config.sea_level,
                 config.version,
                 config.nature.as_ref(),
-            )),
+            ))),
         };
         Ok(Self {
             config: config.clone(),
