@@ -17,7 +17,6 @@
 
 use crate::config::{DensityConfig, NatureConfig, NoiseKind, ShapeConfig};
 use crate::fbm::Fbm;
-use crate::relief::Lift;
 
 /// Spacing of the coarse grid, in blocks.
 pub(crate) const COARSE: i32 = 32;
@@ -202,6 +201,16 @@ fn catmull_rom(t: f64) -> [f64; 4] {
         0.5 * (-3.0 * t3 + 4.0 * t2 + t),
         0.5 * (t3 - t2),
     ]
+}
+
+/// What the relief (version 4, `relief`) does to one column's shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Lift {
+    /// Blocks added to the column's `offset`.
+    pub height: f64,
+    /// The erosion's ridge map where the ranges stand: near -1 in gullies, near 1 on
+    /// eroded ridges, 0 elsewhere.
+    pub gully: f64,
 }
 
 /// The density formula's parameters at one column, and what the biome choice needs.

@@ -20,7 +20,7 @@
 //! the mask only scales it, so the bilinear fields' kinks at their grid lines never
 //! turn a gully.
 
-use crate::climate::{CoarseGrid, ColumnShape, Fields, smoothstep};
+use crate::climate::{CoarseGrid, ColumnShape, Fields, Lift, smoothstep};
 use crate::config::{ErosionConfig, NoiseKind, ReliefConfig, ShapeConfig, Spline};
 use crate::erosion::{Erosion, ErosionParams};
 use crate::fbm::Fbm;
@@ -81,16 +81,6 @@ pub(crate) fn highest_lift(r: &ReliefConfig) -> f64 {
         .as_ref()
         .map_or(0.0, |e| 2.0 * erosion_params(e).magnitude());
     r.range_height * r.ranges.range().1.max(0.0) + erosion + r.jaggedness
-}
-
-/// What the relief does to one column.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Lift {
-    /// Blocks added to the column's `offset`.
-    pub height: f64,
-    /// The erosion's ridge map where the ranges stand: near -1 in gullies, near 1 on
-    /// eroded ridges, 0 elsewhere.
-    pub gully: f64,
 }
 
 /// What the lattice says of the ground at a block column: the expected surface's

@@ -46,10 +46,10 @@ use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 
 use crate::caves::Caves;
-use crate::climate::{CoarseGrid, ColumnShape, FieldNoise};
+use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
 use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
-use crate::relief::{Lift, Relief};
+use crate::relief::Relief;
 use crate::surface::Surface;
 use crate::trees::TALLEST;
 use crate::trees::planting::TreeGrid;
