@@ -7,8 +7,9 @@ use terravox_voxel::Block;
 
 use super::lattice::Sign;
 use super::{DensityGen, STEP_XZ, STEP_Y, frac, lerp};
-use crate::biome::{self, Biome};
+use crate::biome::{self, Biome, Kind};
 use crate::climate::ColumnShape;
+use crate::surface::Face;
 
 /// A lattice node of [`DensityGen::column_top`]'s walk, summed octave by octave: as
 /// far as its sign needs, or to its exact value.
@@ -79,6 +80,18 @@ impl DensityGen {
         self.value(s, n, y)
     }
 
+    /// The block of a column's highest solid at height `y`, in a column of look
+    /// `kind` (with nature) and face `face`.
+    fn top_block(&self, y: i32, kind: Option<Kind>, face: Face) -> Block {
+        match kind {
+            Some(k) => self
+                .surface
+                .face_block(y, 0, face)
+                .unwrap_or_else(|| self.surface.biome_block(y, 0, k)),
+            None => self.surface.solid_block(y, 0),
+        }
+    }
+
     /// The most noise octaves [`DensityGen::column_top`] evaluates: four lattice
     /// columns at every level between the highest and lowest possible surface.
     pub(crate) fn column_cost(&self) -> usize {
@@ -104,13 +117,7 @@ impl DensityGen {
         let biome = kind.map(biome::biome_of);
         let (highest, lowest) = ColumnShape::bounds(shapes.iter(), self.cfg.threshold);
         let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
-        let block = |y: i32| match kind {
-            Some(k) => self
-                .surface
-                .face_block(y, 0, face)
-                .unwrap_or_else(|| self.surface.biome_block(y, 0, k)),
-            None => self.surface.solid_block(y, 0),
-        };
+        let block = |y: i32| self.top_block(y, kind, face);
         let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
         let (zi, tz) = (z.div_euclid(STEP_XZ), frac(z, STEP_XZ));
         // Corners `[north-west, north-east, south-west, south-east]` that count.
@@ -198,13 +205,7 @@ mod tests {
         let biome = kind.map(biome::biome_of);
         let (highest, lowest) = ColumnShape::bounds(shapes.iter(), g.cfg.threshold);
         let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
-        let block = |y: i32| match kind {
-            Some(k) => g
-                .surface
-                .face_block(y, 0, face)
-                .unwrap_or_else(|| g.surface.biome_block(y, 0, k)),
-            None => g.surface.solid_block(y, 0),
-        };
+        let block = |y: i32| g.top_block(y, kind, face);
         let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
         let (zi, tz) = (z.div_euclid(STEP_XZ), frac(z, STEP_XZ));
         let level = |ly: i32| {
