@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 
-use noise::{NoiseFn, OpenSimplex, Perlin, SuperSimplex};
+use noise::{NoiseFn, OpenSimplex, Perlin, Seedable, SuperSimplex};
 
 use crate::config::NoiseKind;
 use crate::seed::SplitMix64;
@@ -66,12 +66,25 @@ const FOLD_PERIOD: f64 = (1u64 << 60) as f64;
 /// Perlin noise; smaller coordinates (every ordinary world) are untouched, so worlds
 /// stay bit-identical.
 #[inline]
-fn fold(v: f64) -> f64 {
+pub(crate) fn fold(v: f64) -> f64 {
     if v.abs() < FOLD_FROM {
         v
     } else {
         v % FOLD_PERIOD
     }
+}
+
+/// The 2D parameters of an OpenSimplex octave ([`Fbm::open_simplex_octaves`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SimplexOctave2 {
+    /// The seed of its `noise::OpenSimplex`.
+    pub seed: u32,
+    /// Its frequency.
+    pub frequency: f64,
+    /// Its amplitude.
+    pub amplitude: f64,
+    /// Its `[x, z]` offsets.
+    pub offset: [f64; 2],
 }
 
 #[derive(Clone, Debug)]
@@ -180,6 +193,33 @@ impl Fbm {
         self.finish(sum)
     }
 
+    /// The weighted, clamped contribution of octave `i` at a 2D column. Summing these
+    /// for every octave in order and passing the sum to [`Fbm::finish`] is [`Fbm::get2`].
+    #[inline]
+    pub(crate) fn octave2(&self, i: usize, x: f64, z: f64) -> f64 {
+        count(1);
+        let o = &self.octaves[i];
+        let p = [x * o.frequency + o.offset[0], z * o.frequency + o.offset[2]];
+        unit(o.base.get2(p)) * o.amplitude
+    }
+
+    /// Each octave's 2D parameters where the base noise is OpenSimplex (else `None`),
+    /// for code that evaluates those octaves itself as [`Fbm::octave2`] does.
+    pub(crate) fn open_simplex_octaves(&self) -> Option<Vec<SimplexOctave2>> {
+        self.octaves
+            .iter()
+            .map(|o| match &o.base {
+                Base::OpenSimplex(n) => Some(SimplexOctave2 {
+                    seed: n.seed(),
+                    frequency: o.frequency,
+                    amplitude: o.amplitude,
+                    offset: [o.offset[0], o.offset[2]],
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The 2D field at a world column, in `[-1, 1]`.
     #[inline]
     pub fn get2(&self, x: f64, z: f64) -> f64 {
@@ -200,7 +240,7 @@ thread_local! {
 
 /// Counts `n` octaves evaluated on this thread.
 #[inline(always)]
-fn count(n: usize) {
+pub(crate) fn count(n: usize) {
     OCTAVES.with(|c| c.set(c.get().wrapping_add(n as u64)));
 }
 

@@ -3,7 +3,7 @@
 
 use terravox_voxel::{Block, Chunk, ColumnTints, PADDED};
 
-use super::IslandGen;
+use super::{IslandGen, Shape};
 use crate::biome;
 use crate::lod::{self, CoarseColumn, LodPos, Look};
 use crate::trees::TALLEST;
@@ -27,41 +27,52 @@ impl IslandGen {
             return (Chunk::Uniform(Block::Stone), None);
         }
         let last = |s: &[i32; PADDED]| s[PADDED - 1].saturating_add(cell - 1);
-        let islands = self.islands_near(
-            xs[0] as f64,
-            zs[0] as f64,
-            last(&xs) as f64,
-            last(&zs) as f64,
-        );
+        let islands = self.near(xs[0], zs[0], last(&xs), last(&zs));
         let climate = self
             .nature
             .as_ref()
             .map(|(noise, _)| noise.grid(xs[0], zs[0], xs[PADDED - 1], zs[PADDED - 1]));
+        // Every sample column's height, the octaves of those the islands reach summed
+        // `LANES` columns at a time.
+        let at: Vec<(i32, i32)> = zs
+            .iter()
+            .flat_map(|&z| xs.iter().map(move |&x| (x, z)))
+            .collect();
+        let shapes: Vec<Option<Shape>> = at
+            .iter()
+            .map(|&(x, z)| self.shape(&islands, x as f64, z as f64))
+            .collect();
+        let reached: Vec<(i32, i32)> = at
+            .iter()
+            .zip(&shapes)
+            .filter_map(|(&c, shape)| shape.map(|_| c))
+            .collect();
+        let mut sums = self.sums(&reached).into_iter();
         let mut columns = Vec::with_capacity(PADDED * PADDED);
-        for &z in &zs {
-            for &x in &xs {
-                let h = self.height01(&islands, x as f64, z as f64);
-                let c = self.column_at(h);
-                let solid = ys
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |bits, (j, &y)| bits | ((y <= c.surface) as u64) << j);
-                let look = match &climate {
-                    Some(g) => {
-                        let b = self.biome(h, &g.at(x, z));
-                        Look::Biome(biome::kind(b, biome::column_hash(self.seed, x, z)))
-                    }
-                    None => Look::Bands {
-                        top: c.top,
-                        under: c.under,
-                    },
-                };
-                columns.push(CoarseColumn {
-                    solid,
-                    look,
-                    tree: None,
-                });
-            }
+        for (&(x, z), shape) in at.iter().zip(shapes) {
+            let h = shape.map_or(0.0, |shape| {
+                self.height_of(shape, sums.next().expect("a sum for every reached column"))
+            });
+            let c = self.column_at(h);
+            let solid = ys
+                .iter()
+                .enumerate()
+                .fold(0u64, |bits, (j, &y)| bits | ((y <= c.surface) as u64) << j);
+            let look = match &climate {
+                Some(g) => {
+                    let b = self.biome(h, &g.at(x, z));
+                    Look::Biome(biome::kind(b, biome::column_hash(self.seed, x, z)))
+                }
+                None => Look::Bands {
+                    top: c.top,
+                    under: c.under,
+                },
+            };
+            columns.push(CoarseColumn {
+                solid,
+                look,
+                tree: None,
+            });
         }
         if let Some(grid) = self.tree_grid() {
             lod::plant(&mut columns, grid, lod, &xs, &zs);
