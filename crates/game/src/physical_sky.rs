@@ -25,8 +25,7 @@ use bevy::render::renderer::{RenderAdapter, RenderAdapterInfo, RenderDevice};
 
 use crate::GameSystems;
 use crate::player::PlayerCamera;
-use crate::render::Sun;
-use crate::sky::{SUN_LUX, SkyLight};
+use crate::sky::{SUN_LUX, SkyLight, Sun};
 
 /// The sky a player asks for (`--sky`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

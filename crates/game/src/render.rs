@@ -18,7 +18,7 @@ use crate::horizon::{CoarseMeshed, Horizon};
 use crate::persistence::Saves;
 use crate::physical_sky::SkyKind;
 use crate::player::{Player, PlayerCamera, Spawn};
-use crate::sky::{SUN_LUX, TimeOfDay, sky_at};
+use crate::sky::{SUN_LUX, Sun, TimeOfDay, sky_at};
 use crate::streaming::{ChunkMeshed, Culling};
 use crate::world::{Chunks, RenderOrigin};
 
@@ -50,10 +50,6 @@ pub(crate) fn plugin(app: &mut App) {
                 .in_set(GameSystems::Present),
         );
 }
-
-/// The sun by day, the moon by night: one light, turned and dimmed by [`apply_sky`].
-#[derive(Component)]
-pub(crate) struct Sun;
 
 fn spawn_sun(mut commands: Commands) {
     commands.spawn((

@@ -8,6 +8,11 @@ use bevy::prelude::*;
 use crate::GameSystems;
 use crate::config::AutoScreenshot;
 
+/// The sun by day, the moon by night: one light, spawned, turned and dimmed by the
+/// render plugin; under the physical sky it gets the atmosphere's sun disk.
+#[derive(Component)]
+pub(crate) struct Sun;
+
 /// Real seconds in one game day.
 pub const DAY_SECONDS: f32 = 1200.0;
 

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::panel::PanelState;
+use super::panel_state::PanelState;
 use crate::persistence::Saves;
 use crate::world::{DiscardEdits, WorldEdits};
 

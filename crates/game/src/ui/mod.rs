@@ -1,6 +1,6 @@
-//! The egui user interface: the generator panel (`panel`, with `generator_form` and
-//! `preview`), the "Your edits" window (`edits_window`), the stats overlay (`stats`)
-//! and the HUD (`hud`: notices, crosshair, hotbar). Drawing runs in egui's pass after
+//! The egui user interface: the generator panel (`panel`, with `generator_form`,
+//! `preview` and their `panel_state`), the "Your edits" window (`edits_window`), the
+//! stats overlay (`stats`) and the HUD (`hud`: notices, crosshair, hotbar). Drawing runs in egui's pass after
 //! `Update`; the bookkeeping around it (the preview task, whether the pointer is over
 //! a window) runs in [`GameSystems::Present`].
 
@@ -8,6 +8,7 @@ mod edits_window;
 mod generator_form;
 mod hud;
 mod panel;
+mod panel_state;
 mod preview;
 mod stats;
 
@@ -19,7 +20,7 @@ use bevy_egui::input::EguiWantsInput;
 use crate::mode::PointerOverUi;
 use crate::world::ActiveWorld;
 use crate::{GameSystems, Mode};
-use panel::PanelState;
+use panel_state::PanelState;
 use preview::Preview;
 
 /// The UI plugin.

@@ -7,31 +7,13 @@ use bevy_egui::{EguiContexts, egui};
 use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
 
 use super::generator_form;
+use super::panel_state::PanelState;
 use super::preview::{Preview, show_preview};
 use crate::config::{HorizonDistance, ViewDistance};
 use crate::persistence::Saves;
 use crate::player::Player;
 use crate::sky::TimeOfDay;
 use crate::world::{ActiveWorld, SwitchWorld};
-
-/// The config being edited, and the panel's text fields.
-#[derive(Resource, Clone, Debug)]
-pub(super) struct PanelState {
-    /// The pending config (applied with Apply).
-    pub pending: WorldConfig,
-    /// The seed text box.
-    pub seed: String,
-    /// The world code box.
-    pub code: String,
-    /// Folder for Save RON (shown and editable).
-    pub save_folder: String,
-    /// File name for Save RON.
-    pub save_file: String,
-    /// Last status or error message.
-    pub message: Option<(bool, String)>,
-    /// The discard button was pressed once; a second button confirms.
-    pub confirm_discard: bool,
-}
 
 /// What a world's generator version means, for the panel.
 fn version_note(version: u32) -> String {
@@ -43,23 +25,6 @@ fn version_note(version: u32) -> String {
         )
     } else {
         format!("Generator version {version}: biomes, rivers and trees.")
-    }
-}
-
-impl PanelState {
-    /// The panel for `world`.
-    pub(super) fn new(world: &WorldConfig) -> Self {
-        Self {
-            pending: world.clone(),
-            seed: world.seed.text().to_owned(),
-            code: world.to_world_code(),
-            save_folder: std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or_else(|_| ".".into()),
-            save_file: "world.ron".into(),
-            message: None,
-            confirm_discard: false,
-        }
     }
 }
 

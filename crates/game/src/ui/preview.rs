@@ -9,7 +9,7 @@ use bevy_egui::egui;
 use terravox_worldgen::map::{self, Layer, MapImage, MapView};
 use terravox_worldgen::{Generator, GeneratorConfig, WorldConfig};
 
-use super::panel::PanelState;
+use super::panel_state::PanelState;
 use crate::player::Player;
 
 /// Preview map size in pixels.
