@@ -24,7 +24,7 @@ fn version_note(version: u32) -> String {
             terravox_worldgen::GENERATOR_VERSION
         )
     } else {
-        format!("Generator version {version}: biomes, rivers and trees.")
+        format!("Generator version {version}: biomes, rivers, trees, caves and mountain ranges.")
     }
 }
 
