@@ -15,7 +15,7 @@ pub struct BenchArgs {
     /// Preset to measure.
     #[arg(long, default_value = "continents")]
     preset: String,
-    /// Measure only the horizon: loading 4 and 8 km, and paced sprint flights at the
+    /// Measure only the horizon: loading 4, 8 and 16 km, and paced sprint flights at the
     /// 8 km horizon.
     #[arg(long)]
     horizon: bool,
@@ -41,7 +41,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 /// Median, 10th and 90th percentile.
 fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
-    let q = terravox_game::quantiles(v);
+    let q = terravox_game::bench::quantiles(v);
     (q(0.5), q(0.1), q(0.9))
 }
 
@@ -136,7 +136,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         horizon: 0,
         ..terravox_game::PlayOptions::new(cfg.clone())
     };
-    let (f, mut app) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
+    let (f, mut app) = terravox_game::bench::measure_streaming(options, Duration::from_secs(600))?;
     println!(
         "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",
         terravox_game::DEFAULT_VIEW_DISTANCE,
@@ -154,7 +154,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             horizon: 0,
             ..terravox_game::PlayOptions::new(cfg.clone())
         };
-        let (f, _) = terravox_game::measure_streaming(options, Duration::from_secs(600))?;
+        let (f, _) = terravox_game::bench::measure_streaming(options, Duration::from_secs(600))?;
         println!(
             "in a cave at {cave:?}: fully loaded after {:.2} s; main-thread time per frame: median {:?}, p90 {:?}",
             f.time_to_load.as_secs_f64(),
@@ -165,7 +165,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     } else {
         println!("no cave near the spawn to measure culling in");
     }
-    let e = terravox_game::measure_editing(&mut app, 200)?;
+    let e = terravox_game::bench::measure_editing(&mut app, 200)?;
     println!(
         "editing: {} blocks broken one at a time; remeshed (with border neighbours) after median {:?}, p90 {:?}, max {:?}",
         e.edits, e.median, e.p90, e.max
@@ -174,7 +174,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 }
 
 /// Prints what cave culling does in a loaded headless game.
-fn print_culling(place: &str, f: &terravox_game::StreamingFigures) {
+fn print_culling(place: &str, f: &terravox_game::bench::StreamingFigures) {
     let c = f.culling;
     println!(
         "cave culling {place}: {} chunk meshes drawn of {} ({:.0}% skipped); {} chunks loaded without a mesh; last walk {:?}",
@@ -241,7 +241,7 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
         save_dir: Some(dir.clone()),
         ..terravox_game::PlayOptions::new(world.clone())
     };
-    let f = terravox_game::measure_save_loading(options, Duration::from_secs(600));
+    let f = terravox_game::bench::measure_save_loading(options, Duration::from_secs(600));
     let _ = std::fs::remove_dir_all(&dir);
     let f = f?;
     println!(
@@ -263,7 +263,7 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
 const SPRINT_FLYING: f64 = 40.0;
 
 /// `terravox bench --horizon`: the view plus the horizon loaded from a cold start at
-/// 4 and 8 km, figures per ring, and sprint flights at the 8 km horizon for
+/// 4, 8 and 16 km, figures per ring, and sprint flights at the 8 km horizon for
 /// `seconds` paced at each of `fps`, from a fresh load each, counting frames with a
 /// hole and the longest time a spot stayed uncovered.
 fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> Result<(), String> {
@@ -272,8 +272,9 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
         horizon: blocks,
         ..terravox_game::PlayOptions::new(cfg.clone())
     };
-    for blocks in [4096, 8192] {
-        let (f, _) = terravox_game::measure_horizon(options(blocks), Duration::from_secs(600))?;
+    for blocks in [4096, 8192, 16384] {
+        let (f, _) =
+            terravox_game::bench::measure_horizon(options(blocks), Duration::from_secs(600))?;
         println!(
             "horizon {blocks} blocks (view distance {}): loaded after {:.2} s ({} frames); main-thread time per frame: median {:?}, p99 {:?}, max {:?}; coarse chunk generate + mesh mean {:?}; walk over the levels {:?}",
             terravox_game::DEFAULT_VIEW_DISTANCE,
@@ -304,8 +305,10 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
         println!("  all meshes on the GPU: {:.1} MiB", mib(total));
     }
     for &rate in fps {
-        let (_, mut app) = terravox_game::measure_horizon(options(8192), Duration::from_secs(600))?;
-        let fl = terravox_game::measure_flight(&mut app, SPRINT_FLYING, rate as f64, seconds)?;
+        let (_, mut app) =
+            terravox_game::bench::measure_horizon(options(8192), Duration::from_secs(600))?;
+        let fl =
+            terravox_game::bench::measure_flight(&mut app, SPRINT_FLYING, rate as f64, seconds)?;
         let cpu = fl.cpu_cores.map_or(String::new(), |c| {
             let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
             format!("; CPU {c:.2} of {cores} cores busy")

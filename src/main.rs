@@ -81,9 +81,9 @@ struct PlayArgs {
     /// View distance in chunks (4..=32).
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(4..=32))]
     view_distance: Option<u32>,
-    /// How far coarse chunks reach, in blocks (0..=8192; default 4096; 0 or anything
+    /// How far coarse chunks reach, in blocks (0..=16384; default 4096; 0 or anything
     /// within the view distance: full-detail chunks only).
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=8192))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=16384))]
     horizon: Option<u32>,
     /// Take a screenshot once the view distance and the horizon are loaded, then exit.
     #[arg(long)]

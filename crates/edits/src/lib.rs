@@ -10,6 +10,7 @@
 //!
 //! [`WorldConfig`]: terravox_worldgen::WorldConfig
 
+mod coarse;
 pub mod lock;
 pub mod overlay;
 pub mod save;

@@ -74,6 +74,20 @@ impl Edits {
         self.chunks.iter().map(|(c, blocks)| (c, blocks.as_ref()))
     }
 
+    /// The edits of the chunks from `lo` to `hi` (inclusive, in the map's order:
+    /// by x, then y, then z), each as a world position and block.
+    pub(crate) fn in_range(
+        &self,
+        lo: ChunkPos,
+        hi: ChunkPos,
+    ) -> impl Iterator<Item = (BlockPos, Block)> + '_ {
+        self.chunks.range(lo..=hi).flat_map(|(c, blocks)| {
+            blocks
+                .iter()
+                .map(move |(&i, &b)| (c.local_to_world(local(i)), b))
+        })
+    }
+
     /// Number of chunks holding an edited block.
     pub fn chunk_count(&self) -> usize {
         self.chunks.len()

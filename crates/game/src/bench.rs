@@ -10,8 +10,8 @@ use terravox_voxel::{Block, BlockPos};
 use crate::PlayOptions;
 use crate::persistence::Saves;
 use crate::player::Player;
+use crate::streaming::{Chunks, WorldBlocks};
 use crate::streaming::{Culling, CullingCounts};
-use crate::world::{Chunks, WorldBlocks};
 
 /// Updates `app` until `done` says so, a millisecond apart (leaving the workers the
 /// cores, as a frame at 60 FPS would). Returns the time taken and each frame's
@@ -338,7 +338,7 @@ fn visit_spots(
                 .entry((x, z))
                 .or_insert_with(|| generator.surface_height(x, z));
             let (c, _) = BlockPos::new(x, y, z).to_chunk();
-            each((x, z), chunks.loaded.contains_key(&c) || h.covers(c));
+            each((x, z), chunks.is_loaded(c) || h.covers(c));
         }
     }
 }

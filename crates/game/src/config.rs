@@ -11,7 +11,7 @@ pub const DEFAULT_VIEW_DISTANCE: u32 = 12;
 
 /// The camera's far plane, in blocks: beyond the corners of the chunks at the widest
 /// horizon.
-pub(crate) const FAR_PLANE: f32 = 20_000.0;
+pub(crate) const FAR_PLANE: f32 = 40_000.0;
 
 /// Default horizon distance in blocks.
 pub const DEFAULT_HORIZON: u32 = 4096;
@@ -24,7 +24,7 @@ pub struct HorizonDistance(pub u32);
 
 impl HorizonDistance {
     /// Allowed range.
-    pub const RANGE: std::ops::RangeInclusive<u32> = 0..=8192;
+    pub const RANGE: std::ops::RangeInclusive<u32> = 0..=16384;
 }
 
 /// An automated screenshot: taken once the view distance is loaded and at least

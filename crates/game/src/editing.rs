@@ -9,10 +9,12 @@ use bevy::prelude::*;
 use terravox_voxel::raycast::{Probe, RayHit, raycast};
 use terravox_voxel::{Block, BlockPos};
 
+use crate::mode::Mode;
 use crate::player::Player;
-use crate::player::body::{EYE, overlaps_solid};
-use crate::world::{Chunks, EditRefused, WorldBlocks};
-use crate::{GameSystems, Mode};
+use crate::player::body::overlaps_solid;
+use crate::player::eye::eye_ray;
+use crate::schedule::GameSystems;
+use crate::streaming::{Chunks, EditRefused, WorldBlocks};
 
 /// How far the player reaches, in blocks.
 pub(crate) const REACH: f32 = 8.0;
@@ -76,20 +78,6 @@ enum EditIntent {
     None,
     Break,
     Place,
-}
-
-/// The eye position (world coordinates) and view direction of a player.
-pub fn eye_ray(player: &Player) -> (DVec3, Vec3) {
-    let rotation = Quat::from_euler(EulerRot::YXZ, player.yaw, player.pitch, 0.0);
-    (
-        player.position + DVec3::Y * EYE as f64,
-        rotation * Vec3::NEG_Z,
-    )
-}
-
-/// The block holding a player's eye.
-pub(crate) fn eye_block(player: &Player) -> BlockPos {
-    BlockPos::containing_f64(eye_ray(player).0.to_array())
 }
 
 /// The first solid block along a ray from `origin` (world coordinates) within

@@ -7,7 +7,19 @@
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 
-use crate::{GameSystems, Mode};
+use crate::schedule::GameSystems;
+
+/// What the player's input goes to.
+#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// The cursor is free and the world is idle; a click in the world starts playing.
+    #[default]
+    Released,
+    /// The cursor is grabbed: mouse look, movement, breaking and placing.
+    Playing,
+    /// The generator panel has focus (Tab); gameplay keys are off.
+    Panel,
+}
 
 /// Whether the pointer was over a UI window last frame (kept by the UI plugin; always
 /// `false` without a UI).

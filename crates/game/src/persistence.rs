@@ -29,7 +29,7 @@ use terravox_edits::{Edits, Opened, SaveDir, SaveError, WorldLock};
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::WorldConfig;
 
-use crate::GameSystems;
+use crate::schedule::GameSystems;
 use crate::world::{ActiveWorld, DiscardEdits, Notices, ReloadChunks, WorldChanged, WorldEdits};
 
 /// Seconds between autosaves (and retries) while there are unsaved edits.

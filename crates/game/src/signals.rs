@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use bevy::prelude::*;
 
-use crate::GameSystems;
+use crate::schedule::GameSystems;
 
 /// Set by the signal handler; one per process.
 #[derive(Resource, Clone)]

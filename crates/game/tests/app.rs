@@ -46,8 +46,8 @@ fn the_full_view_set_loads_with_the_generators_blocks() {
     let chunks = app.world().resource::<Chunks>();
     assert_eq!(chunks.loaded_count(), chunks.wanted().len());
     let generator = app.world().resource::<ActiveWorld>().generator();
-    for p in chunks.wanted().iter().take(20) {
-        assert_eq!(**chunks.blocks(*p).unwrap(), generator.generate(*p));
+    for p in chunks.wanted().take(20) {
+        assert_eq!(**chunks.blocks(p).unwrap(), generator.generate(p));
     }
     assert_eq!(app.world().resource::<ViewDistance>().0, 4);
 }

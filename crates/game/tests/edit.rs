@@ -39,8 +39,9 @@ fn save_dir(name: &str) -> PathBuf {
 struct Meshed(HashMap<ChunkPos, (Surface, Surface)>);
 
 fn record_meshes(mut meshed: MessageReader<ChunkMeshed>, mut out: ResMut<Meshed>) {
-    for m in meshed.read() {
-        out.0.insert(m.pos, (m.opaque.clone(), m.water.clone()));
+    // Full-detail chunks only (coarse ones are the horizon's).
+    for m in meshed.read().filter(|m| m.lod.level == 0) {
+        out.0.insert(m.lod.pos, (m.opaque.clone(), m.water.clone()));
     }
 }
 

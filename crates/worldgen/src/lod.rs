@@ -37,8 +37,9 @@ use crate::biome::{self, Kind};
 use crate::surface::{Face, Surface};
 use crate::trees::planting::TreeGrid;
 
-/// The coarsest level: 32-block cells in 1024-block chunks.
-pub const MAX_LEVEL: u8 = 5;
+/// The coarsest level: 64-block cells in 2048-block chunks (the 16,384-block
+/// horizon's outer ring).
+pub const MAX_LEVEL: u8 = 6;
 
 /// A chunk of some level of detail: `pos` counts chunks of that level, each
 /// `32 * 2^level` blocks a side.

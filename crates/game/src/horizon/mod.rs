@@ -19,15 +19,16 @@ use std::time::{Duration, Instant};
 use bevy::math::DVec3;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
-use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
+use bevy::tasks::AsyncComputeTaskPool;
+use terravox_mesher::Surface;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::{Generator, LodPos};
 
-use crate::GameSystems;
 use crate::config::{HorizonDistance, StreamBudget, ViewDistance};
-use crate::streaming::take_finished;
-use crate::world::{ActiveWorld, Chunks, StreamCenter, WorldChanged};
+use crate::schedule::GameSystems;
+use crate::streaming::pipeline::{Drained, Pipeline};
+use crate::streaming::{ChunkMeshed, ChunkUnloaded, Chunks, mesh};
+use crate::world::{ActiveWorld, StreamCenter, WorldChanged, WorldEdits};
 pub use rings::Rings;
 use schedule::{Cover, Depth, Urgency, urgency};
 
@@ -43,19 +44,16 @@ const TRAVEL_WEIGHT: f64 = 0.1;
 const FIRST_TASK_TIME: Duration = Duration::from_millis(1);
 const TASK_TIME_WEIGHT: f64 = 0.05;
 
-/// A loaded coarse chunk.
-pub(crate) struct CoarseChunk {
-    /// Entities drawing it (opaque and water), if it has faces.
-    pub entities: Vec<Entity>,
+/// A loaded coarse chunk's mesh figures.
+#[derive(Clone, Copy, Debug, Default)]
+struct CoarseChunk {
     /// Its quads and mesh bytes (vertices and indices as uploaded).
-    pub quads: usize,
-    pub bytes: usize,
+    quads: usize,
+    bytes: usize,
 }
 
 /// What a coarse worker task returns.
-pub(crate) struct CoarseResult {
-    lod: LodPos,
-    epoch: u64,
+struct CoarseResult {
     /// How urgent it was when its task started.
     urgency: Urgency,
     opaque: Surface,
@@ -63,43 +61,21 @@ pub(crate) struct CoarseResult {
     time: Duration,
 }
 
-/// Sent when a coarse chunk's meshes are ready; the render plugin draws them.
-#[derive(Message)]
-pub struct CoarseMeshed {
-    /// Which chunk.
-    pub lod: LodPos,
-    /// Opaque surface.
-    pub opaque: Surface,
-    /// Water surface.
-    pub water: Surface,
-}
-
-/// The coarse chunks: wanted, loaded, in flight, drawn.
-#[derive(Resource, Default)]
-pub struct Horizon {
+/// Everything the horizon holds about the current world.
+#[derive(Default)]
+struct HorizonWorld {
     /// The player's chunk and the rings the wanted set was made for.
     wanted_for: Option<(ChunkPos, Rings)>,
-    /// Wanted coarse chunks, finer levels and nearer ones first, and as a set.
-    wanted: Vec<LodPos>,
-    wanted_set: HashSet<LodPos>,
+    /// Wanted coarse chunks (finer levels and nearer ones first), tasks, results.
+    pipeline: Pipeline<CoarseResult>,
     /// How the last walk found the place of each wanted chunk not loaded covered.
     cover: HashMap<LodPos, Cover>,
-    /// Wanted chunks not started when it was made, most urgent first; every one
-    /// before `queued_up_to` was started since. Made again when the wanted set
-    /// moved (after the walk that notes `cover`; between moves, the order of what
-    /// is left changes little).
-    queue: Vec<(Urgency, LodPos)>,
-    queued_up_to: usize,
+    /// The urgency of each chunk in the pipeline's start order, made again when the
+    /// wanted set moved (after the walk that notes `cover`; between moves, the order
+    /// of what is left changes little).
+    urgency: HashMap<LodPos, Urgency>,
     queue_stale: bool,
-    /// The stream centre last frame, and the direction of travel (a running mean
-    /// of its steps).
-    last_centre: Option<DVec3>,
-    travel: DVec3,
-    /// Running mean of a coarse task's time (generate + mesh).
-    task_time: Option<Duration>,
-    pub(crate) loaded: HashMap<LodPos, CoarseChunk>,
-    in_flight: HashMap<LodPos, Task<CoarseResult>>,
-    ready: Vec<CoarseResult>,
+    loaded: HashMap<LodPos, CoarseChunk>,
     /// Coarse chunks drawn now.
     drawn: HashSet<LodPos>,
     /// Something loaded or unloaded since the last walk, and frames since.
@@ -109,6 +85,19 @@ pub struct Horizon {
     moved: bool,
     /// [`Chunks::changes`] at the last walk.
     chunk_changes: u64,
+}
+
+/// The coarse chunks: wanted, loaded, in flight, drawn.
+#[derive(Resource, Default)]
+pub struct Horizon {
+    /// The current world's coarse chunks and work; replaced whole on a world switch.
+    world: HorizonWorld,
+    /// The stream centre last frame, and the direction of travel (a running mean
+    /// of its steps).
+    last_centre: Option<DVec3>,
+    travel: DVec3,
+    /// Running mean of a coarse task's time (generate + mesh).
+    task_time: Option<Duration>,
     /// Generate + mesh time of every coarse chunk so far, and their count.
     pub work: Duration,
     /// Coarse chunks finished.
@@ -133,62 +122,64 @@ pub struct RingFigures {
 impl Horizon {
     /// Whether coarse chunk `lod` is drawn now.
     pub fn draws(&self, lod: LodPos) -> bool {
-        self.drawn.contains(&lod)
+        self.world.drawn.contains(&lod)
     }
 
     /// Whether full-detail chunk `p` is covered by a drawn coarse chunk (so its own
     /// mesh is hidden).
     pub fn covers(&self, p: ChunkPos) -> bool {
-        let Some((_, rings)) = self.wanted_for else {
+        let Some((_, rings)) = self.world.wanted_for else {
             return false;
         };
         let mut n = LodPos::new(0, p);
         (1..=rings.top()).any(|_| {
             n = n.parent();
-            self.drawn.contains(&n)
+            self.world.drawn.contains(&n)
         })
     }
 
     /// Whether every wanted coarse chunk is loaded.
     pub fn complete(&self) -> bool {
-        self.wanted.iter().all(|n| self.loaded.contains_key(n))
+        let w = &self.world;
+        w.pipeline.wanted().iter().all(|n| w.loaded.contains_key(n))
     }
 
     /// Wanted coarse chunks.
     pub fn wanted(&self) -> &[LodPos] {
-        &self.wanted
+        self.world.pipeline.wanted()
     }
 
     /// Loaded coarse chunks.
     pub fn loaded(&self) -> impl Iterator<Item = LodPos> + '_ {
-        self.loaded.keys().copied()
+        self.world.loaded.keys().copied()
     }
 
     /// Chunks in flight (tasks started, not applied).
     pub fn pending(&self) -> usize {
-        self.in_flight.len() + self.ready.len()
+        self.world.pipeline.pending()
     }
 
     /// Coarse tasks started whose work has not finished yet.
     pub fn tasks_running(&self) -> usize {
-        self.in_flight.values().filter(|t| !t.is_finished()).count()
+        self.world.pipeline.tasks_running()
     }
 
     /// For the stats overlay: coarse chunks wanted, loaded (wanted or kept while
     /// they cover a place) and drawn.
     pub(crate) fn counts(&self) -> [usize; 3] {
-        [self.wanted.len(), self.loaded.len(), self.drawn.len()]
+        let w = &self.world;
+        [w.pipeline.wanted().len(), w.loaded.len(), w.drawn.len()]
     }
 
-    /// Per level `1..=5` (index 0 is level 1): loaded chunks, drawn ones, quads and
-    /// mesh bytes.
+    /// Per level `1..=MAX_LEVEL` (index 0 is level 1): loaded chunks, drawn ones,
+    /// quads and mesh bytes.
     pub fn rings(&self) -> Vec<RingFigures> {
         let mut v = vec![RingFigures::default(); terravox_worldgen::MAX_LEVEL as usize];
-        for (lod, c) in &self.loaded {
+        for (lod, c) in &self.world.loaded {
             let r = &mut v[lod.level as usize - 1];
             r.chunks += 1;
             r.bytes += c.bytes;
-            if self.drawn.contains(lod) && c.quads > 0 {
+            if self.world.drawn.contains(lod) && c.quads > 0 {
                 r.drawn += 1;
                 r.quads += c.quads;
             }
@@ -198,15 +189,17 @@ impl Horizon {
 
     /// The rings the wanted set was made for, if any.
     pub fn rings_now(&self) -> Option<Rings> {
-        self.wanted_for.map(|(_, r)| r)
+        self.world.wanted_for.map(|(_, r)| r)
     }
+}
 
+impl HorizonWorld {
     /// Walks the tree of levels from the top chunks down and decides what is drawn:
     /// a leaf once loaded; a split chunk's children once all of them cover their
     /// places, else the chunk itself if it is still loaded. A leaf not loaded yet is
     /// covered by its old children where all of them are still loaded. Full-detail
     /// chunks that cover their place while no longer wanted are kept
-    /// ([`Chunks::kept`]), the nearest [`Chunks::max_kept`] of them. With
+    /// ([`Chunks::set_kept`]), the nearest [`Chunks::max_kept`] of them. With
     /// `note_cover`, notes how each leaf not loaded is covered. Returns whether
     /// what is drawn changed.
     fn resolve(&mut self, chunks: &mut Chunks, note_cover: bool) -> bool {
@@ -235,7 +228,7 @@ impl Horizon {
             self.cover = missing.into_iter().collect();
         }
         nearest(&mut kept, centre, chunks.max_kept());
-        chunks.kept = kept.into_iter().collect();
+        chunks.set_kept(kept);
         changed
     }
 
@@ -245,7 +238,7 @@ impl Horizon {
     /// lookup per loaded chunk.
     fn occupied(&self, chunks: &Chunks, top: u8) -> HashSet<LodPos> {
         let mut occupied = HashSet::new();
-        let full = chunks.loaded.keys().map(|p| LodPos::new(0, *p));
+        let full = chunks.loaded().map(|p| LodPos::new(0, p));
         for mut n in full.chain(self.loaded.keys().copied()) {
             while n.level < top {
                 n = n.parent();
@@ -267,7 +260,7 @@ impl Horizon {
         walk: &mut Walk,
     ) -> bool {
         if n.level == 0 {
-            return chunks.loaded.contains_key(&n.pos);
+            return chunks.is_loaded(n.pos);
         }
         if !rings.split(centre, n) {
             if self.loaded.contains_key(&n) {
@@ -308,7 +301,7 @@ impl Horizon {
         let mut all = true;
         for c in n.children() {
             all &= if c.level == 0 {
-                let here = chunks.loaded.contains_key(&c.pos);
+                let here = chunks.is_loaded(c.pos);
                 if here {
                     walk.kept.push(c.pos);
                 }
@@ -326,7 +319,7 @@ impl Horizon {
 
 /// What a walk over the tree of levels gathers.
 struct Walk {
-    /// See [`Horizon::occupied`].
+    /// See [`HorizonWorld::occupied`].
     occupied: HashSet<LodPos>,
     /// Coarse chunks drawn, and full-detail chunks kept while they cover a place.
     drawn: Vec<LodPos>,
@@ -353,38 +346,34 @@ fn nearest(kept: &mut Vec<ChunkPos>, centre: ChunkPos, most: usize) {
 
 /// The horizon plugin.
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Horizon>()
-        .add_message::<CoarseMeshed>()
-        .add_systems(
-            Update,
-            (
-                clear_on_world_change.run_if(on_message::<WorldChanged>),
-                update_wanted,
-                poll_tasks.run_if(|h: Res<Horizon>| !h.in_flight.is_empty()),
-                apply_ready.run_if(|h: Res<Horizon>| !h.ready.is_empty()),
-                resolve_and_unload,
-                spawn_tasks,
-            )
-                .chain()
-                .in_set(GameSystems::Horizon),
-        );
+    app.init_resource::<Horizon>().add_systems(
+        Update,
+        (
+            clear_on_world_change.run_if(on_message::<WorldChanged>),
+            update_wanted,
+            poll_tasks.run_if(|h: Res<Horizon>| h.world.pipeline.in_flight() > 0),
+            apply_ready.run_if(|h: Res<Horizon>| h.world.pipeline.has_ready()),
+            resolve_and_unload,
+            spawn_tasks,
+        )
+            .chain()
+            .in_set(GameSystems::Horizon),
+    );
 }
 
-thread_local! {
-    static BUFFERS: std::cell::RefCell<MeshBuffers> = std::cell::RefCell::new(MeshBuffers::default());
-}
-
-/// Generates and meshes one coarse chunk: the body of a worker task.
-fn build(generator: &Generator, lod: LodPos, epoch: u64, urgency: Urgency) -> CoarseResult {
+/// Generates and meshes one coarse chunk with the player's edits in it: the body of
+/// a worker task.
+fn build(
+    generator: &Generator,
+    edits: &terravox_edits::Edits,
+    lod: LodPos,
+    urgency: Urgency,
+) -> CoarseResult {
     let t0 = Instant::now();
-    let (blocks, tints) = generator.generate_coarse(lod);
-    let (opaque, water) = BUFFERS.with_borrow_mut(|b| {
-        mesh_chunk_tinted(&blocks, tints.as_deref(), b);
-        (b.opaque.clone(), b.water.clone())
-    });
+    let (mut blocks, tints) = generator.generate_coarse(lod);
+    edits.apply_coarse(lod, &mut blocks);
+    let (opaque, water, _) = mesh(&blocks, tints.as_deref());
     CoarseResult {
-        lod,
-        epoch,
         urgency,
         opaque,
         water,
@@ -396,22 +385,12 @@ fn clear_on_world_change(
     mut changed: MessageReader<WorldChanged>,
     mut horizon: ResMut<Horizon>,
     mut chunks: ResMut<Chunks>,
-    mut commands: Commands,
 ) {
+    // The render plugin removes every mesh on the same message; dropping a task
+    // cancels it.
     changed.clear();
-    for (_, c) in horizon.loaded.drain() {
-        for e in c.entities {
-            commands.entity(e).despawn();
-        }
-    }
-    // Dropping a task cancels it.
-    *horizon = Horizon {
-        work: horizon.work,
-        finished: horizon.finished,
-        task_time: horizon.task_time,
-        ..default()
-    };
-    chunks.kept.clear();
+    horizon.world = HorizonWorld::default();
+    chunks.set_kept([]);
 }
 
 fn update_wanted(
@@ -428,19 +407,17 @@ fn update_wanted(
         view: view.0,
         horizon: distance.0,
     };
-    if h.wanted_for == Some((c, rings)) {
+    let w = &mut h.world;
+    if w.wanted_for == Some((c, rings)) {
         return;
     }
-    let h = &mut *horizon;
-    h.wanted = rings.leaves(c);
-    h.wanted_set = h.wanted.iter().copied().collect();
-    h.wanted_for = Some((c, rings));
-    h.queue_stale = true;
-    h.dirty = true;
-    h.moved = true;
     // Tasks for chunks no longer wanted are cancelled.
-    let wanted = &h.wanted_set;
-    h.in_flight.retain(|n, _| wanted.contains(n));
+    w.pipeline.set_wanted(rings.leaves(c));
+    w.wanted_for = Some((c, rings));
+    w.queue_stale = true;
+    w.dirty = true;
+    w.moved = true;
+    horizon.set_changed();
 }
 
 /// The direction of travel after the stream centre stepped from `last` to `now`:
@@ -453,29 +430,27 @@ fn travel(mean: DVec3, last: Option<DVec3>, now: DVec3) -> DVec3 {
     mean * (1.0 - TRAVEL_WEIGHT) + step * TRAVEL_WEIGHT
 }
 
-impl Horizon {
-    /// The wanted chunks not started yet, most urgent first (see [`urgency`]).
-    fn make_queue(&mut self, feet: DVec3) {
+impl HorizonWorld {
+    /// Orders the wanted chunks not started yet, most urgent first (see
+    /// [`urgency`]), for the player's feet at `feet` heading along `travel`.
+    fn make_queue(&mut self, feet: DVec3, travel: DVec3) {
         let Some((_, rings)) = self.wanted_for else {
             return;
         };
-        let ready: HashSet<LodPos> = self.ready.iter().map(|r| r.lod).collect();
-        let mut queue: Vec<(Urgency, LodPos)> = self
-            .wanted
+        let p = &self.pipeline;
+        let mut queue: Vec<(Urgency, LodPos)> = p
+            .wanted()
             .iter()
-            .filter(|&n| {
-                !(self.loaded.contains_key(n)
-                    || self.in_flight.contains_key(n)
-                    || ready.contains(n))
-            })
+            .filter(|&&n| !(self.loaded.contains_key(&n) || p.is_pending(n)))
             .map(|&n| {
                 let cover = self.cover.get(&n).copied().unwrap_or(Cover::Hole);
-                (urgency(rings, feet, self.travel, n, cover), n)
+                (urgency(rings, feet, travel, n, cover), n)
             })
             .collect();
         queue.sort_unstable();
-        self.queue = queue;
-        self.queued_up_to = 0;
+        self.urgency = queue.iter().map(|&(u, n)| (n, u)).collect();
+        self.pipeline
+            .set_order(queue.into_iter().map(|(_, n)| n).collect());
         self.queue_stale = false;
     }
 }
@@ -483,6 +458,7 @@ impl Horizon {
 /// Starts coarse tasks, most urgent first, until [`Depth::tasks`] are in flight.
 fn spawn_tasks(
     world: Res<ActiveWorld>,
+    edits: Res<WorldEdits>,
     chunks: Res<Chunks>,
     center: Res<StreamCenter>,
     budget: Res<StreamBudget>,
@@ -500,74 +476,73 @@ fn spawn_tasks(
         streaming: !chunks.all_started(),
     }
     .tasks();
+    let w = &mut h.world;
     // Results waiting for an upload slot count: work started and not applied.
-    if h.pending() >= most {
+    if w.pipeline.pending() >= most {
         return;
     }
-    if h.queue_stale {
-        h.make_queue(center.0);
+    if w.queue_stale {
+        w.make_queue(center.0, h.travel);
     }
-    while h.queued_up_to < h.queue.len() && h.pending() < most {
-        let (urgent, lod) = h.queue[h.queued_up_to];
-        h.queued_up_to += 1;
-        if h.loaded.contains_key(&lod) || h.in_flight.contains_key(&lod) {
-            continue;
-        }
-        let (generator, epoch) = (world.generator().clone(), world.epoch());
-        h.in_flight.insert(
-            lod,
-            pool.spawn(async move { build(&generator, lod, epoch, urgent) }),
-        );
-    }
+    let (loaded, urgencies) = (&w.loaded, &w.urgency);
+    w.pipeline.start(
+        most,
+        world.epoch(),
+        |n| loaded.contains_key(&n),
+        |_| false,
+        |n| {
+            let (generator, edits) = (world.generator().clone(), edits.edits().clone());
+            let urgent = urgencies[&n];
+            async move { build(&generator, &edits, n, urgent) }
+        },
+    );
 }
 
 fn poll_tasks(mut horizon: ResMut<Horizon>) {
     // What is drawn changes only in the walk, which says so.
-    let h = horizon.bypass_change_detection();
-    let done = take_finished(&mut h.in_flight, |task| task);
-    h.ready.extend(done.into_iter().map(|(_, r)| r));
+    horizon.bypass_change_detection().world.pipeline.poll();
 }
 
 fn apply_ready(
     world: Res<ActiveWorld>,
     mut horizon: ResMut<Horizon>,
-    mut meshed: MessageWriter<CoarseMeshed>,
+    mut meshed: MessageWriter<ChunkMeshed>,
     budget: Res<StreamBudget>,
 ) {
     let h = horizon.bypass_change_detection();
-    // The most urgent last, to pop first.
-    h.ready.sort_by_key(|r| std::cmp::Reverse(r.urgency));
-    let mut uploads = 0;
-    while uploads < budget.uploads {
-        let Some(r) = h.ready.pop() else { break };
-        h.work += r.time;
-        h.finished += 1;
-        h.task_time = Some(h.task_time.map_or(r.time, |mean| {
-            mean.mul_f64(1.0 - TASK_TIME_WEIGHT) + r.time.mul_f64(TASK_TIME_WEIGHT)
-        }));
-        if r.epoch != world.epoch() || !h.wanted_set.contains(&r.lod) {
-            continue;
-        }
-        let quads = r.opaque.quads.len() + r.water.quads.len();
-        let bytes = r.opaque.gpu_bytes() + r.water.gpu_bytes();
-        h.loaded.insert(
-            r.lod,
-            CoarseChunk {
-                entities: Vec::new(),
-                quads,
-                bytes,
-            },
-        );
-        h.dirty = true;
-        if quads > 0 {
-            uploads += 1;
-            meshed.write(CoarseMeshed {
-                lod: r.lod,
+    let w = &mut h.world;
+    let loaded = &mut w.loaded;
+    let mut applied = false;
+    let (work, finished, task_time) = (&mut h.work, &mut h.finished, &mut h.task_time);
+    w.pipeline.drain(
+        budget.uploads,
+        world.epoch(),
+        |_, r| r.urgency,
+        |lod, r, wanted| {
+            *work += r.time;
+            *finished += 1;
+            *task_time = Some(task_time.map_or(r.time, |mean| {
+                mean.mul_f64(1.0 - TASK_TIME_WEIGHT) + r.time.mul_f64(TASK_TIME_WEIGHT)
+            }));
+            if !wanted {
+                return Drained::Dropped;
+            }
+            let quads = r.opaque.quads.len() + r.water.quads.len();
+            let bytes = r.opaque.gpu_bytes() + r.water.gpu_bytes();
+            loaded.insert(lod, CoarseChunk { quads, bytes });
+            applied = true;
+            if quads == 0 {
+                return Drained::Applied;
+            }
+            meshed.write(ChunkMeshed {
+                lod,
                 opaque: r.opaque,
                 water: r.water,
             });
-        }
-    }
+            Drained::Counted
+        },
+    );
+    w.dirty |= applied;
 }
 
 /// Walks the tree when something changed (at once when chunks unloaded or the wanted
@@ -576,33 +551,29 @@ fn apply_ready(
 fn resolve_and_unload(
     mut horizon: ResMut<Horizon>,
     mut chunks: ResMut<Chunks>,
-    mut commands: Commands,
+    mut unloaded: MessageWriter<ChunkUnloaded>,
 ) {
     let h = horizon.bypass_change_detection();
-    h.frames += 1;
-    let l0_changed = chunks.changes != h.chunk_changes;
-    if !(h.dirty || l0_changed) || (h.frames < RESOLVE_EVERY && !h.moved) {
+    let w = &mut h.world;
+    w.frames += 1;
+    let l0_changed = chunks.changes() != w.chunk_changes;
+    if !(w.dirty || l0_changed) || (w.frames < RESOLVE_EVERY && !w.moved) {
         return;
     }
-    let moved = std::mem::take(&mut h.moved);
-    h.frames = 0;
-    h.dirty = false;
-    h.chunk_changes = chunks.changes;
+    let moved = std::mem::take(&mut w.moved);
+    w.frames = 0;
+    w.dirty = false;
+    w.chunk_changes = chunks.changes();
     let start = Instant::now();
-    let changed = h.resolve(&mut chunks, moved);
-    let gone: Vec<LodPos> = h
-        .loaded
-        .keys()
-        .copied()
-        .filter(|n| !h.drawn.contains(n) && !h.wanted_set.contains(n))
-        .collect();
-    for n in gone {
-        if let Some(c) = h.loaded.remove(&n) {
-            for e in c.entities {
-                commands.entity(e).despawn();
-            }
+    let changed = w.resolve(&mut chunks, moved);
+    let (drawn, pipeline) = (&w.drawn, &w.pipeline);
+    w.loaded.retain(|n, _| {
+        let keep = drawn.contains(n) || pipeline.is_wanted(*n);
+        if !keep {
+            unloaded.write(ChunkUnloaded(*n));
         }
-    }
+        keep
+    });
     h.resolve_time = start.elapsed();
     if changed {
         horizon.set_changed();
@@ -614,11 +585,7 @@ mod tests {
     use super::*;
 
     fn coarse() -> CoarseChunk {
-        CoarseChunk {
-            entities: Vec::new(),
-            quads: 0,
-            bytes: 0,
-        }
+        CoarseChunk::default()
     }
 
     /// The bound on chunks kept for cover keeps the nearest ones, horizontally
@@ -665,7 +632,7 @@ mod tests {
     #[test]
     fn occupied_marks_every_ancestor_of_every_loaded_chunk() {
         let top = 5;
-        let mut h = Horizon::default();
+        let mut h = HorizonWorld::default();
         let mut loaded = Vec::new();
         // Chunks at every level, some sharing ancestors, some far apart.
         for (i, level) in (1..=4).cycle().take(40).enumerate() {

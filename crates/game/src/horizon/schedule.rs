@@ -5,7 +5,7 @@
 //! The order is by what the player will need: first the places nothing covers
 //! (holes), those on screen and those the player flies towards before they come
 //! within the horizon; then chunks that let finer ones unload (full-detail chunks
-//! kept for cover are bounded, [`crate::world::Chunks::max_kept`]); then chunks that
+//! kept for cover are bounded, [`crate::streaming::Chunks::max_kept`]); then chunks that
 //! refine what a coarser one covers, finer levels first; last the holes beyond the
 //! horizon that the player is not heading towards.
 //!

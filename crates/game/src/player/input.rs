@@ -5,7 +5,7 @@ use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
 
 use super::body::{MoveInput, Player};
-use crate::Mode;
+use crate::mode::Mode;
 
 /// Radians of turn per pixel of mouse motion.
 const MOUSE_SENSITIVITY: f32 = 0.0025;

@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use crate::Mode;
 use crate::editing::{HOTBAR, Hotbar};
+use crate::mode::Mode;
 use crate::persistence::Saves;
 use crate::world::Notices;
 

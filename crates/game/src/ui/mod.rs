@@ -17,9 +17,10 @@ use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::input::EguiWantsInput;
 
+use crate::mode::Mode;
 use crate::mode::PointerOverUi;
+use crate::schedule::GameSystems;
 use crate::world::ActiveWorld;
-use crate::{GameSystems, Mode};
 use panel_state::PanelState;
 use preview::Preview;
 

@@ -8,8 +8,9 @@ use crate::config::HorizonDistance;
 use crate::horizon::Horizon;
 use crate::player::Player;
 use crate::sky::TimeOfDay;
+use crate::streaming::Chunks;
 use crate::streaming::{Culling, StreamStats};
-use crate::world::{ActiveWorld, Chunks};
+use crate::world::ActiveWorld;
 
 /// The overlay at the top right: frame rate, chunks, timings, position, seed, time.
 pub(super) fn draw_stats(

@@ -1,11 +1,10 @@
 //! The world's state, the lowest layer the systems share: the active world (config,
-//! generator, epoch), the loaded chunks, the player's edit overlay, [`WorldBlocks`]
-//! (the one way to change a block) and on-screen notices. Switching worlds happens
-//! here (in `Input`, on a [`SwitchWorld`] request); discarding edits too (in `Edit`).
+//! generator, epoch), the player's edit overlay, where things are (the stream
+//! centre, the render origin) and on-screen notices. Switching worlds happens here
+//! (in `Input`, on a [`SwitchWorld`] request); discarding edits too (in `Edit`).
 
-mod blocks;
-mod chunks;
 mod edits;
+mod frame;
 mod notices;
 
 use std::sync::Arc;
@@ -13,13 +12,11 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use terravox_worldgen::{ConfigError, Generator, WorldConfig};
 
-use crate::GameSystems;
+use crate::schedule::GameSystems;
 
-pub use blocks::{EditRefused, WorldBlocks};
-pub use chunks::Chunks;
-pub(crate) use chunks::{ChunkResult, LoadedChunk, Remeshed, RenderOrigin, StreamCenter};
 pub(crate) use edits::ReloadChunks;
 pub use edits::{DiscardEdits, WorldEdits};
+pub(crate) use frame::{RenderOrigin, StreamCenter};
 pub use notices::Notices;
 
 /// The world being played. `epoch` changes on every switch, so results computed for
@@ -83,7 +80,6 @@ pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
         let active = ActiveWorld::new(world.clone()).expect("the start world is validated first");
         app.insert_resource(WorldEdits::new(world.clone()))
             .insert_resource(active)
-            .init_resource::<Chunks>()
             .init_resource::<StreamCenter>()
             .init_resource::<RenderOrigin>()
             .init_resource::<Notices>()

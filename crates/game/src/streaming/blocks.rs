@@ -5,7 +5,8 @@ use bevy::prelude::*;
 use terravox_voxel::{Block, BlockPos};
 use thiserror::Error;
 
-use super::{Chunks, WorldEdits};
+use super::Chunks;
+use crate::world::WorldEdits;
 
 /// Why an edit was not made.
 #[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]

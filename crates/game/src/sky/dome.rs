@@ -8,15 +8,17 @@ use bevy::asset::RenderAssetUsages;
 use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
 
-use crate::GameSystems;
-use crate::physical_sky::SkyKind;
+use super::clock::TimeOfDay;
+use super::kind::SkyKind;
+use super::light::sky_at;
+use super::underwater::HiddenUnderwater;
 use crate::player::PlayerCamera;
-use crate::render::HiddenUnderwater;
-use crate::sky::{TimeOfDay, sky_at};
+use crate::schedule::GameSystems;
 
 /// The dome's radius: inside the camera's far plane, beyond any chunk drawn (the
-/// horizon reaches 8192 blocks, its chunks' corners a little further).
-const RADIUS: f32 = 19_000.0;
+/// horizon reaches 16,384 blocks, its chunks' corners 2048 blocks further and
+/// diagonally about 26,000).
+const RADIUS: f32 = 38_000.0;
 
 /// The dome's mesh.
 #[derive(Resource)]
@@ -45,7 +47,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// zenith.
 pub(crate) fn dome_color(hours: f32, e: f32, kind: Option<&SkyKind>) -> [f32; 4] {
     let sky = sky_at(hours);
-    let horizon = crate::render::fog_colour(hours, kind).to_linear();
+    let horizon = super::fog::fog_colour(hours, kind).to_linear();
     let day = (sky.sun_height + 0.15).clamp(0.0, 0.4) / 0.4;
     let h = [horizon.red, horizon.green, horizon.blue];
     // A deeper blue overhead by day, a darker one by night.
@@ -62,7 +64,7 @@ fn spawn_dome(
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let mut mesh = Sphere::new(RADIUS).mesh().uv(48, 24);
-    recolour(&mut mesh, crate::sky::DEFAULT_HOUR, None);
+    recolour(&mut mesh, super::clock::DEFAULT_HOUR, None);
     mesh.asset_usage = RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD;
     let handle = meshes.add(mesh);
     // The dome's and the bodies' material. Opaque, so clouds (translucent, drawn

@@ -27,10 +27,10 @@ use terravox_mesher::Surface;
 use terravox_voxel::textures::{SIZE, Texture};
 
 /// The committed block textures: a vertical strip of 16x16 RGBA tiles.
-const BLOCKS_PNG: &[u8] = include_bytes!("../../../assets/textures/blocks.png");
+const BLOCKS_PNG: &[u8] = include_bytes!("../../../../assets/textures/blocks.png");
 
-const SHADER: &str = "embedded://terravox_game/shaders/chunk.wgsl";
-const PREPASS_SHADER: &str = "embedded://terravox_game/shaders/chunk_prepass.wgsl";
+const SHADER: &str = "embedded://terravox_game/render/shaders/chunk.wgsl";
+const PREPASS_SHADER: &str = "embedded://terravox_game/render/shaders/chunk_prepass.wgsl";
 
 /// The packed vertex attribute: two `u32`s (see `terravox_mesher::vertex`).
 const ATTRIBUTE_PACKED: MeshVertexAttribute =

@@ -10,9 +10,10 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use terravox_worldgen::seed::mix64;
 
-use crate::GameSystems;
+use super::clock::TimeOfDay;
+use super::light::sky_at;
 use crate::player::Player;
-use crate::sky::{TimeOfDay, sky_at};
+use crate::schedule::GameSystems;
 use crate::world::{ActiveWorld, RenderOrigin};
 
 /// Height of the cloud layer's underside, in blocks.
@@ -200,7 +201,7 @@ fn place_clouds(
                     // Blocky cloud shadows from a low-resolution cascade read as
                     // dark stains on the ground and water.
                     bevy::light::NotShadowCaster,
-                    crate::render::HiddenUnderwater,
+                    super::underwater::HiddenUnderwater,
                 ))
                 .id(),
         );
