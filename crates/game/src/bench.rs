@@ -266,7 +266,7 @@ pub struct HorizonFigures {
     /// The slowest frame.
     pub frame_max: Duration,
     /// Per level 1 and up: chunks, drawn ones, quads, mesh bytes.
-    pub rings: Vec<crate::RingFigures>,
+    pub rings: Vec<crate::horizon::RingFigures>,
     /// Mesh bytes of the full-detail chunks.
     pub view_bytes: usize,
     /// Generate + mesh time per coarse chunk, mean.
@@ -277,7 +277,7 @@ pub struct HorizonFigures {
 
 /// Whether the view and the horizon are loaded.
 fn horizon_settled(world: &World) -> bool {
-    crate::settled(world) && world.resource::<crate::Horizon>().complete()
+    crate::settled(world) && world.resource::<crate::horizon::Horizon>().complete()
 }
 
 /// Loads the view and the horizon of `options` around the spawn in a headless app;
@@ -291,7 +291,7 @@ pub fn measure_horizon(
         .map_err(|t| format!("the horizon did not load within {t:?}"))?;
     let n = frames.len() as u32;
     let q = quantiles(frames);
-    let h = app.world().resource::<crate::Horizon>();
+    let h = app.world().resource::<crate::horizon::Horizon>();
     let figures = HorizonFigures {
         time_to_load,
         frames: n,
@@ -317,10 +317,10 @@ fn visit_spots(
     heights: &mut std::collections::HashMap<(i32, i32), i32>,
     mut each: impl FnMut((i32, i32), bool),
 ) {
-    let horizon = world.resource::<crate::HorizonDistance>().0 as f64;
+    let horizon = world.resource::<crate::config::HorizonDistance>().0 as f64;
     let (chunks, h) = (
         world.resource::<Chunks>(),
-        world.resource::<crate::Horizon>(),
+        world.resource::<crate::horizon::Horizon>(),
     );
     let r = (horizon / 256.0) as i32;
     let (cx, cz) = (
@@ -454,7 +454,7 @@ pub fn measure_flight(
     use bevy::time::TimeUpdateStrategy;
     let generator = app
         .world()
-        .resource::<crate::ActiveWorld>()
+        .resource::<crate::world::ActiveWorld>()
         .generator()
         .clone();
     let mut heights = std::collections::HashMap::new();

@@ -120,13 +120,13 @@ pub(crate) struct StreamBudget {
 
 impl StreamBudget {
     /// The budget of a played game.
-    pub const PLAYED: Self = Self {
+    pub(crate) const PLAYED: Self = Self {
         uploads: 12,
         coarse_frames: 1.5,
         coarse_per_worker: 256,
     };
     /// The budget of an automated screenshot.
-    pub const AUTOMATED: Self = Self {
+    pub(crate) const AUTOMATED: Self = Self {
         uploads: usize::MAX,
         coarse_frames: 4.0,
         coarse_per_worker: 1024,

@@ -31,6 +31,14 @@
 //! Headless games (tests, `terravox bench`) drop `render`, the drawn `sky`, `ui` and
 //! `signals`: they carry no render data.
 
+#![warn(unreachable_pub)]
+// What only the tests use is reachable only with `test-support`: dead code is found
+// in that build (the one `clippy --all-targets` and the tests make).
+#![cfg_attr(
+    not(feature = "test-support"),
+    allow(dead_code, unused_imports, unreachable_pub)
+)]
+
 pub mod bench;
 mod config;
 mod editing;
@@ -51,26 +59,32 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 
-pub use config::{
-    DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, HorizonDistance, PlayOptions, ScreenshotPlan,
-    ViewDistance,
-};
-pub use editing::{HOTBAR, Hotbar, Target, break_block, find_target, place_block};
-pub use horizon::{Horizon, RingFigures, Rings};
+pub use config::{DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, PlayOptions, ScreenshotPlan};
 pub use launch::run;
-pub use mode::Mode;
-pub use persistence::Saves;
-pub use player::body::{self, EYE, MoveInput};
-pub use player::eye::eye_ray;
-pub use player::{Player, SPAWN_RADIUS, spawn_point, spawn_pose, spawn_view, yaw_towards};
-pub use schedule::GameSystems;
-pub use signals::ExitOnSignal;
-pub use sky::{DAY_SECONDS, DEFAULT_HOUR, SkyChoice, SkyLight, TimeOfDay, sky_at};
-pub use streaming::{
-    ChunkMeshed, Chunks, Culling, CullingCounts, EditRefused, StreamStats, WorldBlocks, in_view,
-    should_unload, wanted_chunks,
+pub use sky::SkyChoice;
+
+/// What the tests reach into: the game's state, messages and pure functions
+/// (feature `test-support`, which the crate's own and the root package's tests turn
+/// on; the game and the CLI do not need it).
+#[cfg(feature = "test-support")]
+pub use {
+    config::{HorizonDistance, ViewDistance},
+    editing::{HOTBAR, Hotbar, Target, break_block, find_target, place_block},
+    horizon::{Horizon, RingFigures, Rings},
+    mode::Mode,
+    persistence::Saves,
+    player::body::{self, EYE, MoveInput},
+    player::eye::eye_ray,
+    player::{Player, SPAWN_RADIUS, spawn_pose, spawn_view, yaw_towards},
+    schedule::GameSystems,
+    signals::ExitOnSignal,
+    sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at},
+    streaming::{
+        ChunkMeshed, ChunkUnloaded, Chunks, Culling, CullingCounts, EditRefused, StreamStats,
+        WorldBlocks, in_view, should_unload, wanted_chunks,
+    },
+    world::{ActiveWorld, DiscardEdits, Notices, SwitchWorld, WorldChanged, WorldEdits},
 };
-pub use world::{ActiveWorld, DiscardEdits, Notices, SwitchWorld, WorldChanged, WorldEdits};
 
 /// All game plugins on top of Bevy's (and egui's, unless headless).
 pub struct GamePlugin {
@@ -94,9 +108,9 @@ impl Plugin for GamePlugin {
                 .init_resource::<AccumulatedMouseScroll>();
         }
         let start = if self.options.panel_open {
-            Mode::Panel
+            mode::Mode::Panel
         } else {
-            Mode::Released
+            mode::Mode::Released
         };
         app.insert_state(start)
             .edit_schedule(StateTransition, |s| {
@@ -119,7 +133,7 @@ impl Plugin for GamePlugin {
                 sky::plugin(self.options.sky),
                 render::plugin,
                 ui::plugin,
-                ExitOnSignal,
+                signals::ExitOnSignal,
             ));
         }
     }
@@ -130,8 +144,8 @@ impl Plugin for GamePlugin {
 /// over it.
 pub fn settled(world: &World) -> bool {
     world.resource::<player::Spawn>().placed()
-        && world.resource::<Chunks>().fully_loaded()
-        && !world.resource::<Saves>().loading()
+        && world.resource::<streaming::Chunks>().fully_loaded()
+        && !world.resource::<persistence::Saves>().loading()
 }
 
 /// A windowless game on `MinimalPlugins`: for tests and `terravox bench`.

@@ -11,7 +11,7 @@
 //! is unloaded only when nothing needs it to cover a place, and full-detail chunks
 //! kept for that are bounded ([`Chunks::max_kept`]). Far levels ignore edits.
 
-pub mod rings;
+mod rings;
 mod schedule;
 
 use std::time::{Duration, Instant};

@@ -22,12 +22,6 @@ pub const SPAWN_RADIUS: i32 = 4096;
 /// the relief they face (a range rising ahead, or a valley below) are in frame.
 const LOOK_DOWN: f32 = -0.15;
 
-/// Where to stand in a world: on land near the origin (searching outwards for
-/// islands, bounded), else above the sea at the origin; the feet of [`spawn_pose`].
-pub fn spawn_point(generator: &Generator) -> DVec3 {
-    spawn_pose(generator).0
-}
-
 /// Where a new player stands and how they look, as feet and `[yaw, pitch]` in radians
 /// (unless `--at` or `--look` say otherwise): on land near the origin with relief in
 /// sight, facing it ([`Generator::spawn`]), looking a little down; where trees or
