@@ -127,12 +127,16 @@ impl<R: Send + 'static> Pipeline<R> {
     }
 
     /// Cancels the task or result pending for `k`, if any, and returns whether there
-    /// was one; starting goes on from the first wanted chunk again.
+    /// was one; then starting goes on from the first wanted chunk again (a chunk not
+    /// loaded and not pending is either not reached yet or was dropped, which
+    /// already sent starting back).
     pub(crate) fn cancel(&mut self, k: LodPos) -> bool {
         let ready = self.ready.len();
         self.ready.retain(|(r, _, _)| *r != k);
         let had = self.in_flight.remove(&k).is_some() | (self.ready.len() != ready);
-        self.started_up_to = 0;
+        if had {
+            self.started_up_to = 0;
+        }
         had
     }
 
