@@ -83,7 +83,10 @@ pub use {
         ChunkMeshed, ChunkUnloaded, Chunks, Culling, CullingCounts, EditRefused, StreamStats,
         WorldBlocks, in_view, should_unload, wanted_chunks,
     },
-    world::{ActiveWorld, DiscardEdits, Notices, SwitchWorld, WorldChanged, WorldEdits},
+    world::{
+        ActiveWorld, DEBOUNCE, DiscardEdits, Draft, Notices, ReshapeWorld, SwitchWorld,
+        WorldChanged, WorldEdits, WorldReshaped,
+    },
 };
 
 /// All game plugins on top of Bevy's (and egui's, unless headless).

@@ -30,7 +30,9 @@ use terravox_voxel::ChunkPos;
 use terravox_worldgen::WorldConfig;
 
 use crate::schedule::GameSystems;
-use crate::world::{ActiveWorld, DiscardEdits, Notices, ReloadChunks, WorldChanged, WorldEdits};
+use crate::world::{
+    ActiveWorld, DiscardEdits, Notices, ReloadChunks, WorldChanged, WorldEdits, WorldReshaped,
+};
 
 /// Seconds between autosaves (and retries) while there are unsaved edits.
 const AUTOSAVE_SECONDS: f32 = 5.0;
@@ -76,6 +78,8 @@ pub struct Saves {
     lock: Option<WorldLock>,
     /// Other worlds' unsaved edits.
     others: Vec<Pending>,
+    /// The active world is a draft of the panel: no save, no edits.
+    draft: bool,
 }
 
 impl Saves {
@@ -91,6 +95,7 @@ impl Saves {
             writing: None,
             lock: None,
             others: Vec::new(),
+            draft: false,
         }
     }
 
@@ -129,9 +134,48 @@ impl Saves {
         self.others.len()
     }
 
+    /// Follows the active world after a switch or reshape: the old world's edits
+    /// (unless it was a draft, which has none) are kept until written; the new
+    /// world's are read (or taken from memory), or, for a draft, there are none and
+    /// nothing is saved.
+    fn follow(
+        &mut self,
+        world: &ActiveWorld,
+        now: f32,
+        edits: &mut WorldEdits,
+        notices: &mut Notices,
+    ) {
+        if edits.world() == world.config() && self.draft == world.is_draft() {
+            return;
+        }
+        if !self.draft {
+            // A read under way must be merged first, or saving would drop what it holds.
+            self.finish_loading(edits, notices);
+            self.keep_unsaved(edits, now);
+        }
+        if world.is_draft() {
+            self.open_draft(world.config(), edits);
+        } else {
+            self.open(world.config(), edits);
+        }
+    }
+
+    /// Starts on a draft: no edits, no save, no lock.
+    fn open_draft(&mut self, world: &WorldConfig, edits: &mut WorldEdits) {
+        edits.replace(world.clone(), Edits::new());
+        self.draft = true;
+        self.dir = None;
+        self.lock = None;
+        self.loading = None;
+        self.failing = None;
+        self.saved = Some(edits.revision());
+        self.status = "a draft: nothing is saved until you Apply it".to_owned();
+    }
+
     /// Starts on `world`: its unsaved edits from memory if it has some, else no edits
     /// while its save is read on the I/O pool.
     fn open(&mut self, world: &WorldConfig, edits: &mut WorldEdits) {
+        self.draft = false;
         self.dir = self.setting.clone();
         self.failing = None;
         let canonical = world.canonical();
@@ -396,6 +440,7 @@ pub(crate) fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
                 Update,
                 (
                     switch_saves.run_if(on_message::<WorldChanged>),
+                    switch_saves_in_place.run_if(on_message::<WorldReshaped>),
                     take_in_loaded.run_if(|s: Res<Saves>| s.loading()),
                     delete_discarded.run_if(on_message::<DiscardEdits>),
                     autosave,
@@ -427,13 +472,21 @@ fn switch_saves(
     mut notices: ResMut<Notices>,
 ) {
     changed.clear();
-    if edits.world() == world.config() {
-        return;
-    }
-    // A read under way must be merged first, or saving would drop what it holds.
-    saves.finish_loading(&mut edits, &mut notices);
-    saves.keep_unsaved(&edits, time.elapsed_secs());
-    saves.open(world.config(), &mut edits);
+    saves.follow(&world, time.elapsed_secs(), &mut edits, &mut notices);
+}
+
+/// On a reshape in place, the same: a draft has no save and no edits; Apply of a
+/// draft reads the world's save.
+fn switch_saves_in_place(
+    mut reshaped: MessageReader<WorldReshaped>,
+    world: Res<ActiveWorld>,
+    time: Res<Time>,
+    mut saves: ResMut<Saves>,
+    mut edits: ResMut<WorldEdits>,
+    mut notices: ResMut<Notices>,
+) {
+    reshaped.clear();
+    saves.follow(&world, time.elapsed_secs(), &mut edits, &mut notices);
 }
 
 /// Takes in the active world's edits once read, and has their chunks generated again.

@@ -28,7 +28,7 @@ use crate::config::{HorizonDistance, StreamBudget, ViewDistance};
 use crate::schedule::GameSystems;
 use crate::streaming::pipeline::{Drained, Pipeline};
 use crate::streaming::{ChunkMeshed, ChunkUnloaded, Chunks, mesh};
-use crate::world::{ActiveWorld, StreamCenter, WorldChanged, WorldEdits};
+use crate::world::{ActiveWorld, StreamCenter, WorldChanged, WorldEdits, WorldReshaped};
 pub use rings::Rings;
 use schedule::{Cover, Depth, Urgency, urgency};
 
@@ -50,6 +50,9 @@ struct CoarseChunk {
     /// Its quads and mesh bytes (vertices and indices as uploaded).
     quads: usize,
     bytes: usize,
+    /// The world epoch it was made for: one older than the horizon's is made again
+    /// (a live reshape) and stays drawn until then.
+    epoch: u64,
 }
 
 /// What a coarse worker task returns.
@@ -85,6 +88,8 @@ struct HorizonWorld {
     moved: bool,
     /// [`Chunks::changes`] at the last walk.
     chunk_changes: u64,
+    /// The world epoch coarse chunks are made for now.
+    epoch: u64,
 }
 
 /// The coarse chunks: wanted, loaded, in flight, drawn.
@@ -138,10 +143,10 @@ impl Horizon {
         })
     }
 
-    /// Whether every wanted coarse chunk is loaded.
+    /// Whether every wanted coarse chunk is loaded (for the current epoch).
     pub fn complete(&self) -> bool {
         let w = &self.world;
-        w.pipeline.wanted().iter().all(|n| w.loaded.contains_key(n))
+        w.pipeline.wanted().iter().all(|&n| w.is_current(n))
     }
 
     /// Wanted coarse chunks.
@@ -194,6 +199,11 @@ impl Horizon {
 }
 
 impl HorizonWorld {
+    /// Whether coarse chunk `n` is loaded for the current epoch.
+    fn is_current(&self, n: LodPos) -> bool {
+        self.loaded.get(&n).is_some_and(|c| c.epoch == self.epoch)
+    }
+
     /// Walks the tree of levels from the top chunks down and decides what is drawn:
     /// a leaf once loaded; a split chunk's children once all of them cover their
     /// places, else the chunk itself if it is still loaded. A leaf not loaded yet is
@@ -350,6 +360,7 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         (
             clear_on_world_change.run_if(on_message::<WorldChanged>),
+            remake_on_reshape.run_if(on_message::<WorldReshaped>),
             update_wanted,
             poll_tasks.run_if(|h: Res<Horizon>| h.world.pipeline.in_flight() > 0),
             apply_ready.run_if(|h: Res<Horizon>| h.world.pipeline.has_ready()),
@@ -383,14 +394,32 @@ fn build(
 
 fn clear_on_world_change(
     mut changed: MessageReader<WorldChanged>,
+    world: Res<ActiveWorld>,
     mut horizon: ResMut<Horizon>,
     mut chunks: ResMut<Chunks>,
 ) {
     // The render plugin removes every mesh on the same message; dropping a task
     // cancels it.
     changed.clear();
-    horizon.world = HorizonWorld::default();
+    horizon.world = HorizonWorld {
+        epoch: world.epoch(),
+        ..default()
+    };
     chunks.set_kept([]);
+}
+
+/// The world was regenerated in place: every loaded coarse chunk is made again, most
+/// urgent first, and stays drawn until its new version replaces it.
+fn remake_on_reshape(
+    mut reshaped: MessageReader<WorldReshaped>,
+    world: Res<ActiveWorld>,
+    mut horizon: ResMut<Horizon>,
+) {
+    reshaped.clear();
+    let w = &mut horizon.world;
+    w.epoch = world.epoch();
+    w.queue_stale = true;
+    w.pipeline.rewind();
 }
 
 fn update_wanted(
@@ -441,7 +470,7 @@ impl HorizonWorld {
         let mut queue: Vec<(Urgency, LodPos)> = p
             .wanted()
             .iter()
-            .filter(|&&n| !(self.loaded.contains_key(&n) || p.is_pending(n)))
+            .filter(|&&n| !(self.is_current(n) || p.is_pending(n)))
             .map(|&n| {
                 let cover = self.cover.get(&n).copied().unwrap_or(Cover::Hole);
                 (urgency(rings, feet, travel, n, cover), n)
@@ -484,11 +513,11 @@ fn spawn_tasks(
     if w.queue_stale {
         w.make_queue(center.0, h.travel);
     }
-    let (loaded, urgencies) = (&w.loaded, &w.urgency);
+    let (loaded, urgencies, epoch) = (&w.loaded, &w.urgency, w.epoch);
     w.pipeline.start(
         most,
-        world.epoch(),
-        |n| loaded.contains_key(&n),
+        epoch,
+        |n| loaded.get(&n).is_some_and(|c| c.epoch == epoch),
         |_| false,
         |n| {
             let (generator, edits) = (world.generator().clone(), edits.edits().clone());
@@ -511,7 +540,7 @@ fn apply_ready(
 ) {
     let h = horizon.bypass_change_detection();
     let w = &mut h.world;
-    let loaded = &mut w.loaded;
+    let (loaded, epoch) = (&mut w.loaded, w.epoch);
     let mut applied = false;
     let (work, finished, task_time) = (&mut h.work, &mut h.finished, &mut h.task_time);
     w.pipeline.drain(
@@ -529,9 +558,18 @@ fn apply_ready(
             }
             let quads = r.opaque.quads.len() + r.water.quads.len();
             let bytes = r.opaque.gpu_bytes() + r.water.gpu_bytes();
-            loaded.insert(lod, CoarseChunk { quads, bytes });
+            // A chunk made again (a reshape) replaces the old meshes, even with none.
+            let replaces = loaded.get(&lod).is_some_and(|c| c.quads > 0);
+            loaded.insert(
+                lod,
+                CoarseChunk {
+                    quads,
+                    bytes,
+                    epoch,
+                },
+            );
             applied = true;
-            if quads == 0 {
+            if quads == 0 && !replaces {
                 return Drained::Applied;
             }
             meshed.write(ChunkMeshed {

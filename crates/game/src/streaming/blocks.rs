@@ -6,7 +6,7 @@ use terravox_voxel::{Block, BlockPos};
 use thiserror::Error;
 
 use super::Chunks;
-use crate::world::WorldEdits;
+use crate::world::{ActiveWorld, WorldEdits};
 
 /// Why an edit was not made.
 #[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
@@ -23,6 +23,9 @@ pub enum EditRefused {
     /// The chunk is not loaded.
     #[error("that part of the world is not loaded")]
     NotLoaded,
+    /// The world is a live draft of the panel, which keeps no edits.
+    #[error("this is a draft of the world: Apply it to build")]
+    Draft,
 }
 
 /// Reads blocks of the loaded world and changes them: a change updates every loaded
@@ -33,6 +36,7 @@ pub enum EditRefused {
 pub struct WorldBlocks<'w> {
     chunks: ResMut<'w, Chunks>,
     edits: ResMut<'w, WorldEdits>,
+    world: Res<'w, ActiveWorld>,
 }
 
 impl WorldBlocks<'_> {
@@ -48,6 +52,9 @@ impl WorldBlocks<'_> {
 
     /// Sets the block at `p` and records the edit.
     pub fn set(&mut self, p: BlockPos, block: Block) -> Result<(), EditRefused> {
+        if self.world.is_draft() {
+            return Err(EditRefused::Draft);
+        }
         if !self.chunks.set_block(p, block) {
             return Err(EditRefused::NotLoaded);
         }

@@ -39,6 +39,9 @@ pub(super) struct LoadedChunk {
     pub(super) has_faces: bool,
     /// Its mesh's bytes on the GPU (vertices and indices).
     pub(super) bytes: usize,
+    /// The world epoch it was generated for: one older than the store's is made
+    /// again (a live reshape) and stays until then.
+    pub(super) epoch: u64,
 }
 
 /// What a remesh task returns.
@@ -93,6 +96,16 @@ pub(super) struct WorldChunks {
     /// coarse chunk replacing them is not loaded yet (set by the horizon, at most
     /// [`Chunks::max_kept`], the nearest): not unloaded.
     pub(super) kept: HashSet<ChunkPos>,
+    /// The world epoch chunks are made for now.
+    pub(super) epoch: u64,
+}
+
+impl WorldChunks {
+    /// Whether loaded chunk `c` is of the current epoch (not waiting to be made
+    /// again after a reshape).
+    pub(super) fn is_current(&self, c: ChunkPos) -> bool {
+        self.loaded.get(&c).is_some_and(|lc| lc.epoch == self.epoch)
+    }
 }
 
 /// The loaded full-detail chunks and the work pending on them.
@@ -111,13 +124,29 @@ pub(super) fn key(p: ChunkPos) -> LodPos {
 
 impl Chunks {
     /// Forgets everything about the current world: loaded chunks, tasks (dropping a
-    /// task cancels it), results, queues. Returns how many tasks and results were
-    /// dropped.
-    pub(crate) fn clear(&mut self) -> usize {
+    /// task cancels it), results, queues; chunks are made for world epoch `epoch`
+    /// from now on. Returns how many tasks and results were dropped.
+    pub(crate) fn clear(&mut self, epoch: u64) -> usize {
         let dropped = self.world.pipeline.pending();
-        self.world = WorldChunks::default();
+        self.world = WorldChunks {
+            epoch,
+            ..WorldChunks::default()
+        };
         self.note_change();
         dropped
+    }
+
+    /// The world was regenerated in place (epoch `epoch`): every loaded chunk is made
+    /// again, nearest first, and stays (blocks and mesh) until its new version
+    /// replaces it. Remeshes of the old blocks are dropped.
+    pub(crate) fn reshape(&mut self, epoch: u64) {
+        let w = &mut self.world;
+        w.epoch = epoch;
+        w.pipeline.rewind();
+        w.remesh.clear();
+        w.remesh_wanted.clear();
+        w.reload.clear();
+        self.note_change();
     }
 
     /// Notes that chunks loaded or unloaded.
@@ -217,9 +246,9 @@ impl Chunks {
         KEPT_PER_WANTED * self.world.pipeline.wanted().len()
     }
 
-    /// Chunks wanted but not yet loaded.
+    /// Chunks wanted but not yet loaded (or loaded for an older epoch of the world).
     pub fn missing(&self) -> usize {
-        self.wanted().filter(|p| !self.is_loaded(*p)).count()
+        self.wanted().filter(|p| !self.world.is_current(*p)).count()
     }
 
     /// Whether loaded chunk `c` was meshed (or its mesh is queued); `false` for a

@@ -26,7 +26,9 @@ use terravox_worldgen::{Generator, LodPos};
 
 use crate::config::{StreamBudget, ViewDistance};
 use crate::schedule::GameSystems;
-use crate::world::{ActiveWorld, ReloadChunks, StreamCenter, WorldChanged, WorldEdits};
+use crate::world::{
+    ActiveWorld, ReloadChunks, StreamCenter, WorldChanged, WorldEdits, WorldReshaped,
+};
 pub use blocks::{EditRefused, WorldBlocks};
 pub use chunks::Chunks;
 use chunks::{ChunkResult, LoadedChunk, Remeshed, key};
@@ -80,6 +82,7 @@ pub(crate) fn plugin(culling: bool) -> impl Fn(&mut App) {
                 Update,
                 (
                     clear_on_world_change.run_if(on_message::<WorldChanged>),
+                    remake_on_reshape.run_if(on_message::<WorldReshaped>),
                     reload_chunks.run_if(on_message::<ReloadChunks>),
                     update_wanted,
                     unload_far_chunks,
@@ -141,6 +144,7 @@ fn build_chunk(
 
 fn clear_on_world_change(
     mut changed: MessageReader<WorldChanged>,
+    world: Res<ActiveWorld>,
     mut chunks: ResMut<Chunks>,
     mut stats: ResMut<StreamStats>,
     mut culling: ResMut<Culling>,
@@ -149,7 +153,18 @@ fn clear_on_world_change(
     // removes every mesh on the same message.
     changed.clear();
     culling.clear();
-    stats.dropped += chunks.clear() as u64;
+    stats.dropped += chunks.clear(world.epoch()) as u64;
+}
+
+/// The world was regenerated in place: every loaded chunk is made again and replaced
+/// when ready (the old one is drawn until then).
+fn remake_on_reshape(
+    mut reshaped: MessageReader<WorldReshaped>,
+    world: Res<ActiveWorld>,
+    mut chunks: ResMut<Chunks>,
+) {
+    reshaped.clear();
+    chunks.reshape(world.epoch());
 }
 
 fn update_wanted(center: Res<StreamCenter>, view: Res<ViewDistance>, mut chunks: ResMut<Chunks>) {
@@ -216,12 +231,13 @@ fn spawn_chunk_tasks(
     for pos in w.reload.drain() {
         w.pipeline.restart(key(pos), epoch, work(pos));
     }
-    // Nearest first, and the chunks culling hides only once all others are started.
+    // Nearest first, and the chunks culling hides only once all others are started;
+    // chunks of an older epoch (a reshape) are made again.
     let loaded = &w.loaded;
     w.pipeline.start(
         MAX_IN_FLIGHT,
         epoch,
-        |k| loaded.contains_key(&k.pos),
+        |k| loaded.get(&k.pos).is_some_and(|lc| lc.epoch == epoch),
         |k| culling.hides(k.pos),
         |k| work(k.pos),
     );
@@ -304,6 +320,7 @@ fn apply_ready_chunks(
     let chunks = &mut *chunks;
     let w = &mut chunks.world;
     let loaded = &mut w.loaded;
+    let epoch = world.epoch();
     let mut applied = 0;
     let stats = &mut *stats;
     let dropped = w.pipeline.drain(
@@ -333,6 +350,7 @@ fn apply_ready_chunks(
                     meshed: r.meshed,
                     has_faces,
                     bytes: r.opaque.gpu_bytes() + r.water.gpu_bytes(),
+                    epoch,
                 },
             );
             // A reloaded chunk keeps its meshes until the new ones replace them.

@@ -60,6 +60,12 @@ impl<R: Send + 'static> Pipeline<R> {
         self.ready.retain(|(k, _, _)| set.contains(k));
     }
 
+    /// Starts over from the first wanted chunk (chunks loaded for an older world
+    /// epoch are to be made again).
+    pub(crate) fn rewind(&mut self) {
+        self.started_up_to = 0;
+    }
+
     /// Changes the order tasks start in, keeping the wanted set (`order` should hold
     /// only wanted chunks; others are skipped).
     pub(crate) fn set_order(&mut self, order: Vec<LodPos>) {

@@ -13,7 +13,7 @@ use crate::config::{HorizonDistance, ViewDistance};
 use crate::persistence::Saves;
 use crate::player::Player;
 use crate::sky::TimeOfDay;
-use crate::world::{ActiveWorld, SwitchWorld};
+use crate::world::{ActiveWorld, Draft, ReshapeWorld, SwitchWorld};
 
 /// What a world's generator version means, for the panel.
 fn version_note(version: u32) -> String {
@@ -28,23 +28,47 @@ fn version_note(version: u32) -> String {
     }
 }
 
+/// A change the panel asks of the draft this frame, besides edits of its fields.
+enum Step {
+    /// Load a whole config (a preset, a world code).
+    Load(Box<WorldConfig>),
+    Undo,
+    Redo,
+    Reset,
+}
+
 /// The generator panel (run while it is open).
 pub(super) fn draw_panel(
     mut contexts: EguiContexts,
     mut state: ResMut<PanelState>,
-    (world, saves): (Res<ActiveWorld>, Res<Saves>),
+    (world, saves, real): (Res<ActiveWorld>, Res<Saves>, Res<Time<Real>>),
     (mut view, mut time, mut horizon): (
         ResMut<ViewDistance>,
         ResMut<TimeOfDay>,
         ResMut<HorizonDistance>,
     ),
-    mut switch: MessageWriter<SwitchWorld>,
-    mut preview: ResMut<Preview>,
+    (mut switch, mut reshape): (MessageWriter<SwitchWorld>, MessageWriter<ReshapeWorld>),
+    (mut draft, mut preview): (ResMut<Draft>, ResMut<Preview>),
     player: Query<&Player>,
 ) -> Result {
     let feet = player.single().map(|p| p.position).unwrap_or_default();
+    let now = real.elapsed();
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
+    let mut pending = draft.pending().clone();
+    let mut step = None;
+    // Ctrl+Z / Ctrl+Shift+Z, unless a text field has the keys (it undoes its text).
+    if !ctx.egui_wants_keyboard_input() {
+        ctx.input(|i| {
+            if i.modifiers.command && i.key_pressed(egui::Key::Z) {
+                step = Some(if i.modifiers.shift {
+                    Step::Redo
+                } else {
+                    Step::Undo
+                });
+            }
+        });
+    }
     egui::Window::new("World generator")
         .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
         .default_width(360.0)
@@ -60,7 +84,9 @@ pub(super) fn draw_panel(
                             if ui.button(name).clicked() {
                                 match presets::builtin(name) {
                                     Ok(cfg) => {
-                                        state.pending = cfg.with_seed(Seed::new(state.seed.clone()))
+                                        step = Some(Step::Load(Box::new(
+                                            cfg.with_seed(pending.seed.clone()),
+                                        )))
                                     }
                                     Err(e) => state.message = Some((false, e.to_string())),
                                 }
@@ -69,44 +95,76 @@ pub(super) fn draw_panel(
                     });
                     ui.horizontal(|ui| {
                         ui.label("Generator:");
-                        let is_density =
-                            matches!(state.pending.generator, GeneratorConfig::Density(_));
+                        let is_density = matches!(pending.generator, GeneratorConfig::Density(_));
                         if ui
                             .selectable_label(is_density, "Cliffs (3D density)")
                             .clicked()
                             && !is_density
                         {
-                            state.pending.generator = presets::builtin("cliffs")
+                            pending.generator = presets::builtin("cliffs")
                                 .map(|c| c.generator)
-                                .unwrap_or(state.pending.generator.clone());
+                                .unwrap_or(pending.generator.clone());
                         }
                         if ui.selectable_label(!is_density, "Islands (2D)").clicked() && is_density
                         {
-                            state.pending.generator = presets::builtin("islands")
+                            pending.generator = presets::builtin("islands")
                                 .map(|c| c.generator)
-                                .unwrap_or(state.pending.generator.clone());
+                                .unwrap_or(pending.generator.clone());
                         }
                     });
                     ui.horizontal(|ui| {
                         ui.label("Seed:");
-                        ui.text_edit_singleline(&mut state.seed);
+                        let mut seed = pending.seed.text().to_owned();
+                        if ui.text_edit_singleline(&mut seed).changed() {
+                            pending.seed = Seed::new(seed);
+                        }
                         if ui.button("🎲").on_hover_text("Random seed").clicked() {
-                            let t = std::time::SystemTime::now()
-                                .duration_since(std::time::UNIX_EPOCH)
-                                .map(|d| d.as_nanos())
-                                .unwrap_or(0);
-                            state.seed = (terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000)
-                                .to_string();
+                            pending.seed = Seed::new(random_seed().to_string());
                         }
                     });
-                    state.pending.seed = Seed::new(state.seed.clone());
-                    ui.label(version_note(state.pending.version));
-                    generator_form::sliders(ui, &params::WORLD, &mut state.pending);
+                    ui.horizontal(|ui| {
+                        let (can_undo, can_redo) = (draft.can_undo(), draft.can_redo());
+                        if ui
+                            .add_enabled(can_undo, egui::Button::new("⟲ Undo"))
+                            .on_hover_text("Ctrl+Z")
+                            .clicked()
+                        {
+                            step = Some(Step::Undo);
+                        }
+                        if ui
+                            .add_enabled(can_redo, egui::Button::new("⟳ Redo"))
+                            .on_hover_text("Ctrl+Shift+Z")
+                            .clicked()
+                        {
+                            step = Some(Step::Redo);
+                        }
+                        if ui
+                            .button("Reset")
+                            .on_hover_text("Back to the preset or world code last loaded")
+                            .clicked()
+                        {
+                            step = Some(Step::Reset);
+                        }
+                        let mut live = draft.live();
+                        if ui
+                            .checkbox(&mut live, "Live")
+                            .on_hover_text(
+                                "Regenerate the world around you a moment after each change, \
+                                 without moving you. The result is a draft: nothing is saved \
+                                 and you cannot build until you Apply it.",
+                            )
+                            .changed()
+                        {
+                            draft.set_live(live, now);
+                        }
+                    });
+                    ui.label(version_note(pending.version));
+                    generator_form::sliders(ui, &params::WORLD, &mut pending);
                     show_preview(ui, &mut preview, feet);
                     ui.separator();
-                    generator_form::edit_generator(ui, &mut state.pending);
+                    generator_form::edit_generator(ui, &mut pending);
                     ui.separator();
-                    let problems = state.pending.problems();
+                    let problems = pending.problems();
                     for p in &problems {
                         ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
                     }
@@ -119,14 +177,33 @@ pub(super) fn draw_panel(
                             ),
                         );
                     }
+                    if world.is_draft() {
+                        ui.colored_label(
+                            egui::Color32::from_rgb(230, 190, 60),
+                            "You are in a draft: Apply keeps it (and brings its saved edits).",
+                        );
+                    }
+                    let hover = if draft.live() {
+                        "Make the draft the world: its save is read, you can build"
+                    } else {
+                        "Rebuild the world around you"
+                    };
                     if ui
                         .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
-                        .on_hover_text("Rebuild the world around you")
+                        .on_hover_text(hover)
                         .clicked()
                     {
-                        switch.write(SwitchWorld(state.pending.clone()));
-                        state.code = state.pending.to_world_code();
-                        state.message = Some((true, "world rebuilt".into()));
+                        if draft.live() {
+                            reshape.write(ReshapeWorld {
+                                config: pending.clone(),
+                                draft: false,
+                            });
+                            state.message = Some((true, "world applied".into()));
+                        } else {
+                            switch.write(SwitchWorld(pending.clone()));
+                            state.message = Some((true, "world rebuilt".into()));
+                        }
+                        state.code = pending.to_world_code();
                     }
                     ui.separator();
                     ui.label("World code (copy to share, paste to load):");
@@ -143,8 +220,7 @@ pub(super) fn draw_panel(
                         if ui.button("Load code").clicked() {
                             match WorldConfig::from_ron(&state.code) {
                                 Ok(cfg) => {
-                                    state.seed = cfg.seed.text().to_owned();
-                                    state.pending = cfg;
+                                    step = Some(Step::Load(Box::new(cfg)));
                                     state.message = Some((true, "code loaded: press Apply".into()));
                                 }
                                 Err(e) => {
@@ -199,8 +275,7 @@ pub(super) fn draw_panel(
                         )
                         .on_hover_text(
                             "How far coarse chunks reach beyond the view distance (0: none). \
-                             Far levels show the generated world: edits appear only within \
-                             the view distance.",
+                             Far levels show your builds down-sampled.",
                         )
                         .changed()
                     {
@@ -227,7 +302,29 @@ pub(super) fn draw_panel(
                     });
                 });
         });
+    match step {
+        Some(Step::Load(cfg)) => draft.load(*cfg, now),
+        Some(Step::Undo) => {
+            draft.undo(now);
+        }
+        Some(Step::Redo) => {
+            draft.redo(now);
+        }
+        Some(Step::Reset) => draft.reset(now),
+        None => {
+            draft.set(pending, now);
+        }
+    }
     Ok(())
+}
+
+/// A random seed from the clock (the dice button).
+fn random_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000
 }
 
 /// Writes `config` as pretty RON to `file` in `folder` atomically (a crash leaves the

@@ -1,16 +1,12 @@
-//! The generator panel's state ([`PanelState`]): what the panel (`panel`) edits and
-//! the preview (`preview`) draws, below both.
+//! The generator panel's own state ([`PanelState`]): its text fields and messages.
+//! The config being edited is the world's [`crate::world::Draft`].
 
 use bevy::prelude::*;
 use terravox_worldgen::WorldConfig;
 
-/// The config being edited, and the panel's text fields.
+/// The panel's text fields and messages.
 #[derive(Resource, Clone, Debug)]
 pub(super) struct PanelState {
-    /// The pending config (applied with Apply).
-    pub pending: WorldConfig,
-    /// The seed text box.
-    pub seed: String,
     /// The world code box.
     pub code: String,
     /// Folder for Save RON (shown and editable).
@@ -27,8 +23,6 @@ impl PanelState {
     /// The panel for `world`.
     pub(super) fn new(world: &WorldConfig) -> Self {
         Self {
-            pending: world.clone(),
-            seed: world.seed.text().to_owned(),
             code: world.to_world_code(),
             save_folder: std::env::current_dir()
                 .map(|d| d.display().to_string())

@@ -9,8 +9,8 @@ use bevy_egui::egui;
 use terravox_worldgen::map::{self, Layer, MapImage, MapView};
 use terravox_worldgen::{Generator, GeneratorConfig, WorldConfig};
 
-use super::panel_state::PanelState;
 use crate::player::Player;
+use crate::world::Draft;
 
 /// Preview map size in pixels.
 const PREVIEW_PIXELS: u32 = 192;
@@ -52,7 +52,7 @@ fn preview_view(cfg: &WorldConfig, feet: DVec3) -> MapView {
 /// Keeps the preview of the pending config around the player (run while the panel is
 /// open): takes in a finished image, starts a new one when the config or place moved.
 pub(super) fn update_preview(
-    state: Res<PanelState>,
+    draft: Res<Draft>,
     player: Query<&Player>,
     mut preview: ResMut<Preview>,
 ) {
@@ -67,8 +67,8 @@ pub(super) fn update_preview(
     }
     let feet = player.single().map(|p| p.position).unwrap_or_default();
     let wanted = (
-        state.pending.clone(),
-        preview_view(&state.pending, feet),
+        draft.pending().clone(),
+        preview_view(draft.pending(), feet),
         preview.layer,
     );
     if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {

@@ -3,6 +3,7 @@
 //! centre, the render origin) and on-screen notices. Switching worlds happens here
 //! (in `Input`, on a [`SwitchWorld`] request); discarding edits too (in `Edit`).
 
+mod draft;
 mod edits;
 mod frame;
 mod notices;
@@ -14,6 +15,7 @@ use terravox_worldgen::{ConfigError, Generator, WorldConfig};
 
 use crate::schedule::GameSystems;
 
+pub use draft::{DEBOUNCE, Draft};
 pub(crate) use edits::ReloadChunks;
 pub use edits::{DiscardEdits, WorldEdits};
 pub(crate) use frame::{RenderOrigin, StreamCenter};
@@ -26,6 +28,8 @@ pub struct ActiveWorld {
     config: WorldConfig,
     generator: Arc<Generator>,
     epoch: u64,
+    /// A live draft of the panel: regenerated in place, no save, no edits.
+    draft: bool,
 }
 
 impl ActiveWorld {
@@ -36,6 +40,7 @@ impl ActiveWorld {
             config,
             generator,
             epoch: 0,
+            draft: false,
         })
     }
 
@@ -54,12 +59,19 @@ impl ActiveWorld {
         self.epoch
     }
 
-    /// Replaces the world (validating first); on error nothing changes.
-    fn replace(&mut self, config: WorldConfig) -> Result<(), ConfigError> {
+    /// Whether the world is a live draft (not saved; edits refused until Apply).
+    pub fn is_draft(&self) -> bool {
+        self.draft
+    }
+
+    /// Replaces the world (validating first), as a draft or not; on error nothing
+    /// changes.
+    fn replace(&mut self, config: WorldConfig, draft: bool) -> Result<(), ConfigError> {
         let generator = Arc::new(Generator::new(&config)?);
         self.config = config;
         self.generator = generator;
         self.epoch += 1;
+        self.draft = draft;
         Ok(())
     }
 }
@@ -74,23 +86,46 @@ pub struct SwitchWorld(pub WorldConfig);
 #[derive(Message, Clone, Copy, Debug)]
 pub struct WorldChanged;
 
+/// Asks to regenerate the world in place with another config (the panel's *Live*):
+/// the player stays, every chunk is replaced as its new version is ready. A `draft`
+/// writes no save and takes no edits; Apply makes it real (`draft: false`).
+#[derive(Message, Clone, Debug)]
+pub struct ReshapeWorld {
+    /// The new config.
+    pub config: WorldConfig,
+    /// Whether it is a draft.
+    pub draft: bool,
+}
+
+/// Sent when the world was regenerated in place: chunks of the old epoch are
+/// replaced as new ones finish; saves follow the world (none for a draft).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct WorldReshaped;
+
 /// The world plugin, starting in `world` (validated by the caller).
 pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
     move |app: &mut App| {
         let active = ActiveWorld::new(world.clone()).expect("the start world is validated first");
         app.insert_resource(WorldEdits::new(world.clone()))
+            .insert_resource(Draft::new(&world))
             .insert_resource(active)
             .init_resource::<StreamCenter>()
             .init_resource::<RenderOrigin>()
             .init_resource::<Notices>()
             .add_message::<SwitchWorld>()
             .add_message::<WorldChanged>()
+            .add_message::<ReshapeWorld>()
+            .add_message::<WorldReshaped>()
             .add_message::<DiscardEdits>()
             .add_message::<ReloadChunks>()
             .add_systems(
                 Update,
-                switch_world
-                    .run_if(on_message::<SwitchWorld>)
+                (
+                    draft::reshape_when_due,
+                    switch_world.run_if(on_message::<SwitchWorld>),
+                    reshape_world.run_if(on_message::<ReshapeWorld>),
+                )
+                    .chain()
                     .in_set(GameSystems::Input),
             )
             .add_systems(
@@ -109,12 +144,33 @@ fn switch_world(
     mut changed: MessageWriter<WorldChanged>,
 ) {
     for SwitchWorld(config) in asked.read() {
-        match world.replace(config.clone()) {
+        match world.replace(config.clone(), false) {
             Ok(()) => {
                 changed.write(WorldChanged);
             }
             Err(e) => {
                 let msg = format!("cannot switch worlds: {e}");
+                error!("{msg}");
+                notices.push(msg);
+            }
+        }
+    }
+}
+
+/// Regenerates the world in place (a live draft, or Apply of one).
+fn reshape_world(
+    mut asked: MessageReader<ReshapeWorld>,
+    mut world: ResMut<ActiveWorld>,
+    mut notices: ResMut<Notices>,
+    mut reshaped: MessageWriter<WorldReshaped>,
+) {
+    for ReshapeWorld { config, draft } in asked.read() {
+        match world.replace(config.clone(), *draft) {
+            Ok(()) => {
+                reshaped.write(WorldReshaped);
+            }
+            Err(e) => {
+                let msg = format!("cannot reshape the world: {e}");
                 error!("{msg}");
                 notices.push(msg);
             }
