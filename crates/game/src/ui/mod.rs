@@ -1,5 +1,5 @@
 //! The egui user interface: the generator panel (`panel`, with `generator_form`,
-//! `preview` and their `panel_state`), the "Your edits" window (`edits_window`), the
+//! `preview`, `seeds` and their `panel_state`), the "Your edits" window (`edits_window`), the
 //! stats overlay (`stats`) and the HUD (`hud`: notices, crosshair, hotbar). Drawing runs in egui's pass after
 //! `Update`; the bookkeeping around it (the preview task, whether the pointer is over
 //! a window) runs in [`GameSystems::Present`].
@@ -10,6 +10,7 @@ mod hud;
 mod panel;
 mod panel_state;
 mod preview;
+mod seeds;
 mod stats;
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
@@ -30,6 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
         app.add_plugins(FrameTimeDiagnosticsPlugin::default());
     }
     app.init_resource::<Preview>()
+        .init_resource::<seeds::SeedBrowser>()
         .add_systems(Startup, init_panel)
         .add_systems(OnExit(Mode::Panel), forget_discard_question)
         .add_systems(
@@ -37,6 +39,7 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 track_pointer,
                 preview::update_preview.run_if(in_state(Mode::Panel)),
+                seeds::update_seed_browser.run_if(in_state(Mode::Panel)),
             )
                 .in_set(GameSystems::Present),
         )

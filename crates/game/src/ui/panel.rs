@@ -9,6 +9,7 @@ use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
 use super::generator_form;
 use super::panel_state::PanelState;
 use super::preview::{Preview, show_preview};
+use super::seeds::{SeedBrowser, show_seed_browser};
 use crate::config::{HorizonDistance, ViewDistance};
 use crate::persistence::Saves;
 use crate::player::Player;
@@ -48,7 +49,7 @@ pub(super) fn draw_panel(
         ResMut<HorizonDistance>,
     ),
     (mut switch, mut reshape): (MessageWriter<SwitchWorld>, MessageWriter<ReshapeWorld>),
-    (mut draft, mut preview): (ResMut<Draft>, ResMut<Preview>),
+    (mut draft, mut preview, mut seeds): (ResMut<Draft>, ResMut<Preview>, ResMut<SeedBrowser>),
     player: Query<&Player>,
 ) -> Result {
     let feet = player.single().map(|p| p.position).unwrap_or_default();
@@ -161,6 +162,9 @@ pub(super) fn draw_panel(
                     ui.label(version_note(pending.version));
                     generator_form::sliders(ui, &params::WORLD, &mut pending);
                     show_preview(ui, &mut preview, feet);
+                    if let Some(seed) = show_seed_browser(ui, &mut seeds, &pending, random_seed()) {
+                        pending.seed = Seed::new(seed);
+                    }
                     ui.separator();
                     generator_form::edit_generator(ui, &mut pending);
                     ui.separator();
