@@ -11,7 +11,7 @@ use terravox_worldgen::{Generator, presets};
 
 /// Options of `terravox bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Preset to measure.
     #[arg(long, default_value = "continents")]
     preset: String,
@@ -46,14 +46,14 @@ fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
 }
 
 /// Runs the benchmark and prints its figures.
-pub fn run(args: &BenchArgs) -> Result<(), String> {
+pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
     if args.horizon {
         return horizon(&cfg, args.seconds, &args.fps);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).
-    let centre = match g.find_land(0, 0, 4096) {
+    let centre = match g.land_near_origin() {
         Some([x, y, z]) => terravox_voxel::BlockPos::new(x, y, z).to_chunk().0,
         None => ChunkPos::new(0, g.surface_height(0, 0).div_euclid(32), 0),
     };

@@ -11,7 +11,7 @@ use terravox_worldgen::{Generator, LodPos, WorldConfig};
 #[test]
 fn a_tower_stands_on_the_horizon() {
     let g = Generator::new(&WorldConfig::default()).expect("valid");
-    let [x0, _, z0] = g.find_land(0, 0, 4096).expect("land");
+    let [x0, _, z0] = g.land_near_origin().expect("land");
     // Off the cells' corners, so a sample point never lands on it by chance.
     let (x, z) = (x0 + 5, z0 + 3);
     let ground = g.surface_height(x, z);
@@ -58,7 +58,7 @@ fn a_tower_stands_on_the_horizon() {
 #[test]
 fn digging_hollows_a_cell_only_when_most_of_it_is_gone() {
     let g = Generator::new(&WorldConfig::default()).expect("valid");
-    let [x0, _, z0] = g.find_land(0, 0, 4096).expect("land");
+    let [x0, _, z0] = g.land_near_origin().expect("land");
     let level = 1;
     // A cell two blocks wide, a few blocks under the ground (solid when generated).
     let ground = g.surface_height(x0, z0);

@@ -31,7 +31,6 @@
 //! Headless games (tests, `terravox bench`) drop `render`, the drawn `sky`, `ui` and
 //! `signals`: they carry no render data.
 
-#![warn(unreachable_pub)]
 // What only the tests use is reachable only with `test-support`: dead code is found
 // in that build (the one `clippy --all-targets` and the tests make).
 #![cfg_attr(
@@ -75,7 +74,7 @@ pub use {
     persistence::Saves,
     player::body::{self, EYE, MoveInput},
     player::eye::eye_ray,
-    player::{Player, SPAWN_RADIUS, spawn_pose, spawn_view, yaw_towards},
+    player::{Player, spawn_pose, spawn_view, yaw_towards},
     schedule::GameSystems,
     signals::ExitOnSignal,
     sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at},

@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use common::{app, feet, load, run_until, with_player, world};
 use terravox_game::body::overlaps_solid;
 use terravox_game::{
-    ActiveWorld, Chunks, EYE, PlayOptions, Player, SPAWN_RADIUS, StreamStats, SwitchWorld,
-    ViewDistance, eye_ray, should_unload, spawn_pose, wanted_chunks, yaw_towards,
+    ActiveWorld, Chunks, EYE, PlayOptions, Player, StreamStats, SwitchWorld, ViewDistance, eye_ray,
+    should_unload, spawn_pose, wanted_chunks, yaw_towards,
 };
 use terravox_voxel::raycast::{Probe, raycast};
 use terravox_voxel::{BlockPos, ChunkPos};
@@ -128,7 +128,9 @@ fn a_world_switch_drops_every_old_world_result_and_respawns_on_land() {
     let generator = app.world().resource::<ActiveWorld>().generator();
     let top = generator.column_top(feet.x.floor() as i32, feet.z.floor() as i32);
     assert!(top.y >= generator.sea_level());
-    let spawn = generator.spawn(0, 0, SPAWN_RADIUS).expect("land");
+    let spawn = generator
+        .spawn(0, 0, terravox_worldgen::SPAWN_RADIUS)
+        .expect("land");
     if spawn.clear {
         assert_eq!(yaw, yaw_towards(spawn.facing));
     }
@@ -140,7 +142,9 @@ fn a_new_player_stands_at_the_spawn_facing_its_relief() {
     load(&mut app);
     let p = with_player(&mut app, |p| p.clone());
     let generator = app.world().resource::<ActiveWorld>().generator();
-    let spawn = generator.spawn(0, 0, SPAWN_RADIUS).expect("land");
+    let spawn = generator
+        .spawn(0, 0, terravox_worldgen::SPAWN_RADIUS)
+        .expect("land");
     let [x, y, z] = spawn.at;
     let at = DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5);
     assert!((p.position - at).length() < 0.01, "{} vs {at}", p.position);

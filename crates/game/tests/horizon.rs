@@ -36,7 +36,7 @@ fn leaf(rings: Rings, centre: ChunkPos, p: [i64; 3]) -> LodPos {
 
 #[test]
 fn the_rings_tile_the_world_out_to_the_horizon() {
-    for (view, horizon) in [(12, 4096), (12, 8192), (4, 1024), (6, 3000)] {
+    for (view, horizon) in [(12, 4096), (12, 8192), (12, 16384), (4, 1024), (6, 3000)] {
         let rings = Rings { view, horizon };
         let centre = ChunkPos::new(7, 2, -5);
         let leaves = rings.leaves(centre);
@@ -49,7 +49,8 @@ fn the_rings_tile_the_world_out_to_the_horizon() {
         // above and below) lies in exactly one drawn chunk: a leaf, or a full-detail
         // chunk in a split level-1 chunk, which is in the view.
         let o = centre.origin();
-        let mut seen = 0;
+        // The level of the chunk each place lies in (0: full detail).
+        let mut levels = std::collections::BTreeSet::new();
         for i in 0..4000 {
             let (a, r) = (
                 i as f64 * 2.399,
@@ -63,20 +64,31 @@ fn the_rings_tile_the_world_out_to_the_horizon() {
             let (c, _) = BlockPos::new(p[0] as i32, p[1] as i32, p[2] as i32).to_chunk();
             let mut holders = 0;
             for level in 1..=rings.top() {
-                holders += usize::from(set.contains(&LodPos::new(0, c).ancestor(level)));
+                let here = set.contains(&LodPos::new(0, c).ancestor(level));
+                holders += usize::from(here);
+                if here {
+                    levels.insert(level);
+                }
             }
             let full = rings.split(centre, LodPos::new(0, c).ancestor(1));
             if full {
                 assert!(terravox_game::in_view(centre, c, view), "{c:?}");
             }
             holders += usize::from(full);
+            if full {
+                levels.insert(0);
+            }
             assert_eq!(
                 holders, 1,
                 "{p:?} lies in {holders} drawn chunks ({view}, {horizon})"
             );
-            seen += 1;
         }
-        assert_eq!(seen, 4000);
+        // Every ring, from full detail out to the top level, holds some of them.
+        assert_eq!(
+            levels,
+            (0..=rings.top()).collect(),
+            "the levels drawn ({view}, {horizon})"
+        );
     }
     // No horizon within the view: no coarse chunks at all.
     let rings = Rings {
@@ -184,7 +196,7 @@ fn seams_between_levels_are_closed() {
     };
     for name in presets::names() {
         let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
-        let [sx, sy, sz] = g.find_land(0, 0, 4096).expect("land");
+        let [sx, sy, sz] = g.land_near_origin().expect("land");
         let centre = BlockPos::new(sx, sy, sz).to_chunk().0;
         let (mut borders, mut seam_rays) = (0, 0);
         let mut cache = HashMap::new();
@@ -316,34 +328,28 @@ fn moving_never_leaves_a_hole_and_a_world_switch_drops_every_ring() {
     assert_eq!(wanted, expected, "the ring set for the player's chunk");
     assert!(rings.top() >= 2);
 
-    // Fly 400 blocks east and 300 north-west at 60 blocks a second of real time
-    // (sprint flying is 40): no frame has a hole.
+    // Fly 400 blocks east and 300 north-west, 2 blocks a frame (60 blocks a second
+    // at 30 frames a second; sprint flying is 40), each frame ending once the
+    // workers finished what it started: no frame has a hole. How fast frames and
+    // workers are on a machine is `terravox bench --horizon`'s figure, not this
+    // test's.
     with_player(&mut app, |p| {
         p.flying = true;
         p.noclip = true;
     });
-    let (start, t0) = (feet(&mut app), std::time::Instant::now());
-    let mut frames = 0;
-    loop {
-        let flown = t0.elapsed().as_secs_f64() * 60.0;
+    let start = feet(&mut app);
+    for step in 0..=350 {
+        let flown = 2.0 * step as f64;
         let to = if flown < 400.0 {
             start + DVec3::new(flown, 0.0, 0.0)
         } else {
-            start
-                + DVec3::new(400.0, 0.0, 0.0)
-                + DVec3::new(-0.6, 0.0, -0.8) * (flown - 400.0).min(300.0)
+            start + DVec3::new(400.0, 0.0, 0.0) + DVec3::new(-0.6, 0.0, -0.8) * (flown - 400.0)
         };
         with_player(&mut app, |p| p.position = to);
-        app.update();
+        frame_keeping_up(&mut app);
         let (_, missing) = holes_in_horizon(app.world(), to, &generator, &mut heights);
-        assert_eq!(missing, 0, "a hole after {frames} frames at {to:?}");
-        frames += 1;
-        if flown >= 700.0 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        assert_eq!(missing, 0, "a hole at step {step}, {to:?}");
     }
-    assert!(frames > 100, "{frames} frames");
     run_until(&mut app, 120, horizon_loaded);
     let loaded = app.world().resource::<Horizon>().loaded().count();
     assert!(loaded > 50, "{loaded} coarse chunks loaded");

@@ -176,7 +176,7 @@ fn a_save_that_cannot_be_read_is_left_alone_and_never_overwritten() {
 }
 
 #[test]
-fn edits_made_as_soon_as_possible_are_kept_with_the_loaded_ones() {
+fn edits_made_while_the_save_loads_are_kept_with_the_loaded_ones() {
     let dir = save_dir("loading");
     let a = common::world("cliffs", "saves-loading");
     let saves = SaveDir::new(&dir);
@@ -199,14 +199,32 @@ fn edits_made_as_soon_as_possible_are_kept_with_the_loaded_ones() {
         at: Some([9.5, mine.y as f64 + 3.0, 9.5]),
         ..PlayOptions::new(a.clone())
     });
-    // An edit as soon as its chunk is there, likely while the save still loads.
+    // Hold every I/O thread until the edit is made, so the save is surely still
+    // loading when it lands (the read queues behind them).
+    let io = bevy::tasks::IoTaskPool::get();
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let held = std::sync::Arc::new(std::sync::Mutex::new(held));
+    for _ in 0..io.thread_num().max(1) {
+        let held = held.clone();
+        io.spawn(async move {
+            let _ = held.lock().unwrap().recv();
+        })
+        .detach();
+    }
     run_until(&mut app, 60, |a| {
         a.world()
             .resource::<terravox_game::Chunks>()
             .block(mine)
             .is_some()
     });
+    assert!(
+        app.world().resource::<terravox_game::Saves>().loading(),
+        "the save is still loading when the edit is made"
+    );
     assert_eq!(dig(&mut app, 9, 9), mine);
+    for _ in 0..io.thread_num().max(1) {
+        release.send(()).unwrap();
+    }
     load(&mut app);
     let chunks = app.world().resource::<terravox_game::Chunks>();
     assert_eq!(

@@ -120,7 +120,7 @@ fn bench(c: &mut Criterion) {
 fn culling(c: &mut Criterion) {
     let cfg = presets::builtin("continents").expect("preset");
     let g = Generator::new(&cfg).expect("valid");
-    let [x, y, z] = g.find_land(0, 0, 4096).expect("land");
+    let [x, y, z] = g.land_near_origin().expect("land");
     let camera = ChunkPos::new(x.div_euclid(32), (y + 2).div_euclid(32), z.div_euclid(32));
     let (r, v) = (14, 6);
     let mut buffers = MeshBuffers::default();

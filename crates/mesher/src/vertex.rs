@@ -76,6 +76,9 @@ impl Vertex {
     }
 }
 
+// Two 32-bit words a vertex, as the layout above says (44 bytes a quad with indices).
+const _: () = assert!(std::mem::size_of::<Packed>() == 8);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,7 +107,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(std::mem::size_of::<Packed>(), 8);
         assert_eq!(Vertex::unpack([7 << 18, 0]), None);
     }
 }

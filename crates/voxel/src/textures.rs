@@ -572,7 +572,6 @@ mod tests {
     fn textures_are_deterministic_and_not_flat() {
         let (a, b) = (generate(), generate());
         assert_eq!(a, b);
-        assert_eq!(a.len(), Texture::ALL.len());
         for (t, px) in Texture::ALL.iter().zip(&a) {
             let distinct: std::collections::HashSet<_> = px.iter().collect();
             assert!(distinct.len() >= 8, "{t:?} has {} colours", distinct.len());

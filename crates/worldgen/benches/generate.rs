@@ -17,7 +17,7 @@ use terravox_worldgen::{Generator, GeneratorConfig, LodPos, WorldConfig, params,
 /// is under the sea (the land is what a player walks on).
 fn surface_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
     let [x, z] = if g.surface_height(0, 0) < g.sea_level() {
-        let [x, _, z] = g.find_land(0, 0, 4096).expect("land near the origin");
+        let [x, _, z] = g.land_near_origin().expect("land near the origin");
         [x, z]
     } else {
         [0, 0]
@@ -136,7 +136,7 @@ fn bench(c: &mut Criterion) {
         .filter(|(n, _)| n.starts_with("continents-v") || n == "continents")
     {
         let g = Generator::new(cfg).expect("valid");
-        let [x, y, z] = g.find_land(0, 0, 4096).expect("land");
+        let [x, y, z] = g.land_near_origin().expect("land");
         let top = terravox_voxel::BlockPos::new(x, y, z).to_chunk().0;
         let chunks: Vec<ChunkPos> = (2..6)
             .flat_map(|dy| (0..2).map(move |dx| ChunkPos::new(top.x + dx, top.y - dy, top.z)))
@@ -212,5 +212,22 @@ fn maps_and_horizon(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, maps_and_horizon);
+/// The spawn searches a new world and the tests start with: bounded in work, so their
+/// time is a figure here, not an assert in a test.
+fn spawn_search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("spawn_search");
+    group.sample_size(10);
+    for name in presets::names() {
+        let g = Generator::new(&presets::builtin(name).expect("preset")).expect("valid");
+        group.bench_function(BenchmarkId::new("spawn", name), |b| {
+            b.iter(|| g.spawn(0, 0, terravox_worldgen::SPAWN_RADIUS))
+        });
+        group.bench_function(BenchmarkId::new("land_near_origin", name), |b| {
+            b.iter(|| g.land_near_origin())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, maps_and_horizon, spawn_search);
 criterion_main!(benches);

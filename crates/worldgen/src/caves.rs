@@ -48,7 +48,7 @@ pub(crate) struct Caves {
 }
 
 impl Caves {
-    pub fn new(cfg: &CaveConfig, seed: u64, sea_level: i32) -> Self {
+    pub(crate) fn new(cfg: &CaveConfig, seed: u64, sea_level: i32) -> Self {
         let noise =
             |salt, scale, octaves| Fbm::of_scale(NoiseKind::Perlin, seed, salt, scale, octaves);
         let cavern_threshold = 0.6 - 0.6 * cfg.cavern_size;
@@ -86,12 +86,12 @@ impl Caves {
 
     /// Below this terrain density (about the depth below the surface) a point's
     /// carve value depends on the density; deeper it does not.
-    pub fn deep(&self) -> f64 {
+    pub(crate) fn deep(&self) -> f64 {
         self.surface_fade + SEA_SEAL
     }
 
     /// Whether no cave reaches height `y` or below it.
-    pub fn below_floor(&self, y: f64) -> bool {
+    pub(crate) fn below_floor(&self, y: f64) -> bool {
         y <= self.floor
     }
 
@@ -107,7 +107,7 @@ impl Caves {
     /// Whether caves may open to the surface at block column `(x, z)`: one of the
     /// four cave lattice columns around it (every `step` blocks, at `first` modulo
     /// `step`) is open at all. Elsewhere the fade keeps the surface closed.
-    pub fn may_open_at(&self, x: i32, z: i32, step: i32, first: i32) -> bool {
+    pub(crate) fn may_open_at(&self, x: i32, z: i32, step: i32, first: i32) -> bool {
         let low = |v: i32| (v - first).div_euclid(step) * step + first;
         let (x0, z0) = (low(x), low(z));
         [
@@ -123,7 +123,7 @@ impl Caves {
     /// The carve value at a lattice point: positive inside a cave. `depth` is the
     /// terrain's density there, or `None` when it is known to be at least
     /// [`Caves::deep`].
-    pub fn carve(&self, x: f64, y: f64, z: f64, depth: Option<f64>) -> f64 {
+    pub(crate) fn carve(&self, x: f64, y: f64, z: f64, depth: Option<f64>) -> f64 {
         let strength = self.strongest + CLAMP;
         let floor = strength * ((self.floor + FLOOR_FADE - y) / FLOOR_FADE).clamp(0.0, 1.0);
         let surface = match depth {
@@ -171,7 +171,13 @@ impl Caves {
 
     /// The block a cave turns rock into at `(x, y, z)`: `floor` when cave air lies
     /// right above it, `shell` when it lies next to a cave. Only stone changes.
-    pub fn decorate(&self, rock: Block, [x, y, z]: [i32; 3], floor: bool, shell: bool) -> Block {
+    pub(crate) fn decorate(
+        &self,
+        rock: Block,
+        [x, y, z]: [i32; 3],
+        floor: bool,
+        shell: bool,
+    ) -> Block {
         if rock != Block::Stone || !(floor || shell) {
             return rock;
         }

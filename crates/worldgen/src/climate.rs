@@ -67,7 +67,11 @@ pub(crate) struct FieldNoise {
 }
 
 impl FieldNoise {
-    pub fn new(seed: u64, shape: Option<&ShapeConfig>, nature: Option<&NatureConfig>) -> Self {
+    pub(crate) fn new(
+        seed: u64,
+        shape: Option<&ShapeConfig>,
+        nature: Option<&NatureConfig>,
+    ) -> Self {
         let fbm = |salt, scale, octaves| {
             Fbm::of_scale(NoiseKind::OpenSimplex, seed, salt, scale, octaves)
         };
@@ -91,7 +95,7 @@ impl FieldNoise {
 
     /// The same noises with grids one coarse point wider each side, as
     /// [`CoarseGrid::smooth`] needs.
-    pub fn with_margin(mut self) -> Self {
+    pub(crate) fn with_margin(mut self) -> Self {
         self.margin = 1;
         self
     }
@@ -115,7 +119,7 @@ impl FieldNoise {
     }
 
     /// The coarse points covering columns `x0..=x1` by `z0..=z1`.
-    pub fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> CoarseGrid {
+    pub(crate) fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> CoarseGrid {
         let lo = |v: i32| v.div_euclid(COARSE) as i64;
         let m = self.margin;
         let (i0, j0) = (lo(x0) - m, lo(z0) - m);
@@ -137,7 +141,7 @@ impl FieldNoise {
 
     /// The fields at one column (computing its four coarse points).
     #[cfg(test)]
-    pub fn at(&self, x: i32, z: i32) -> Fields {
+    pub(crate) fn at(&self, x: i32, z: i32) -> Fields {
         self.grid(x, z, x, z).at(x, z)
     }
 }
@@ -154,7 +158,7 @@ pub(crate) struct CoarseGrid {
 
 impl CoarseGrid {
     /// The fields at column `(x, z)`, which must lie in the grid's area.
-    pub fn at(&self, x: i32, z: i32) -> Fields {
+    pub(crate) fn at(&self, x: i32, z: i32) -> Fields {
         let (i, j) = (x.div_euclid(COARSE) as i64, z.div_euclid(COARSE) as i64);
         let (tx, tz) = (
             x.rem_euclid(COARSE) as f64 / COARSE as f64,
@@ -168,7 +172,7 @@ impl CoarseGrid {
     }
 
     /// The fields at every point, in the order of [`CoarseGrid::smooth`]'s values.
-    pub fn points(&self) -> &[Fields] {
+    pub(crate) fn points(&self) -> &[Fields] {
         &self.points
     }
 
@@ -176,7 +180,7 @@ impl CoarseGrid {
     /// curve with a continuous gradient (bilinear interpolation's gradient jumps at
     /// every grid line) through each point's value exactly. The grid needs a margin
     /// ([`FieldNoise::with_margin`]).
-    pub fn smooth(&self, values: &[f64], x: i32, z: i32) -> f64 {
+    pub(crate) fn smooth(&self, values: &[f64], x: i32, z: i32) -> f64 {
         let (i, j) = (x.div_euclid(COARSE) as i64, z.div_euclid(COARSE) as i64);
         let t = |v: i32| v.rem_euclid(COARSE) as f64 / COARSE as f64;
         let (wx, wz) = (catmull_rom(t(x)), catmull_rom(t(z)));
@@ -233,7 +237,7 @@ pub(crate) struct ColumnShape {
 
 impl ColumnShape {
     /// The same parameters everywhere (no shape).
-    pub fn flat(d: &DensityConfig, sea_level: i32) -> Self {
+    pub(crate) fn flat(d: &DensityConfig, sea_level: i32) -> Self {
         Self {
             offset: d.offset,
             scale: d.scale,
@@ -247,7 +251,7 @@ impl ColumnShape {
     /// The parameters at a column with fields `f` and the relief's `lift` there (see
     /// [`ShapeConfig`] and [`ReliefConfig`](crate::config::ReliefConfig) for the
     /// formula).
-    pub fn shaped(
+    pub(crate) fn shaped(
         d: &DensityConfig,
         s: &ShapeConfig,
         sea_level: i32,
@@ -285,18 +289,21 @@ impl ColumnShape {
     }
 
     /// The highest surface possible in this column, minus the threshold.
-    pub fn highest(&self, threshold: f64) -> f64 {
+    pub(crate) fn highest(&self, threshold: f64) -> f64 {
         self.scale * (1.0 + self.cliff) + self.offset - threshold
     }
 
     /// The lowest surface possible in this column, minus the threshold.
-    pub fn lowest(&self, threshold: f64) -> f64 {
+    pub(crate) fn lowest(&self, threshold: f64) -> f64 {
         -self.scale + self.offset - threshold
     }
 
     /// The highest [`ColumnShape::highest`] and the lowest [`ColumnShape::lowest`]
     /// of some columns: between them lies every surface they can have.
-    pub fn bounds<'a>(shapes: impl Iterator<Item = &'a ColumnShape>, threshold: f64) -> (f64, f64) {
+    pub(crate) fn bounds<'a>(
+        shapes: impl Iterator<Item = &'a ColumnShape>,
+        threshold: f64,
+    ) -> (f64, f64) {
         shapes.fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), s| {
             (hi.max(s.highest(threshold)), lo.min(s.lowest(threshold)))
         })

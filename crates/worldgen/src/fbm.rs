@@ -13,7 +13,7 @@ use crate::config::NoiseKind;
 use crate::seed::SplitMix64;
 
 /// Per-octave offsets are drawn from this range, so octaves never share a lattice.
-pub const OFFSET_RANGE: f64 = 100_000.0;
+pub(crate) const OFFSET_RANGE: f64 = 100_000.0;
 
 /// One seeded base noise.
 #[derive(Clone, Debug)]
@@ -100,7 +100,7 @@ struct Octave {
 /// clamped to `[-1, 1]` first, so the result is in `[-1, 1]` and a partial sum bounds
 /// the final value (see [`Fbm::rest`]).
 #[derive(Clone, Debug)]
-pub struct Fbm {
+pub(crate) struct Fbm {
     octaves: Vec<Octave>,
     /// [`Fbm::rest`] for every first octave, `0..=octaves`.
     rests: Vec<f64>,
@@ -110,12 +110,18 @@ pub struct Fbm {
 impl Fbm {
     /// A field of `scale` blocks per cycle, halving in amplitude and doubling in
     /// frequency per octave: the internal fields' (climate, shape, caves) fBm.
-    pub fn of_scale(kind: NoiseKind, seed: u64, salt: u64, scale: f64, octaves: u32) -> Self {
+    pub(crate) fn of_scale(
+        kind: NoiseKind,
+        seed: u64,
+        salt: u64,
+        scale: f64,
+        octaves: u32,
+    ) -> Self {
         Self::new(kind, seed, salt, 1.0 / scale, octaves, 0.5, 2.0)
     }
 
     /// An fBm with `octaves` octaves; `salt` separates independent fields of one seed.
-    pub fn new(
+    pub(crate) fn new(
         kind: NoiseKind,
         seed: u64,
         salt: u64,
@@ -153,14 +159,14 @@ impl Fbm {
     }
 
     /// Number of octaves.
-    pub fn octaves(&self) -> usize {
+    pub(crate) fn octaves(&self) -> usize {
         self.octaves.len()
     }
 
     /// The weighted, clamped contribution of octave `i` at a 3D point. Summing these
     /// for every octave in order and passing the sum to [`Fbm::finish`] is [`Fbm::get3`].
     #[inline]
-    pub fn octave3(&self, i: usize, x: f64, y: f64, z: f64) -> f64 {
+    pub(crate) fn octave3(&self, i: usize, x: f64, y: f64, z: f64) -> f64 {
         count(1);
         let o = &self.octaves[i];
         let p = [
@@ -173,19 +179,19 @@ impl Fbm {
 
     /// The largest absolute sum octaves `from..` can still add.
     #[inline]
-    pub fn rest(&self, from: usize) -> f64 {
+    pub(crate) fn rest(&self, from: usize) -> f64 {
         self.rests[from.min(self.octaves.len())]
     }
 
     /// The field value of a full octave sum, in `[-1, 1]`.
     #[inline]
-    pub fn finish(&self, sum: f64) -> f64 {
+    pub(crate) fn finish(&self, sum: f64) -> f64 {
         unit(sum * self.inv_amplitude_sum)
     }
 
     /// The 3D field at a world position, in `[-1, 1]`.
     #[inline]
-    pub fn get3(&self, x: f64, y: f64, z: f64) -> f64 {
+    pub(crate) fn get3(&self, x: f64, y: f64, z: f64) -> f64 {
         let mut sum = 0.0;
         for i in 0..self.octaves.len() {
             sum += self.octave3(i, x, y, z);
@@ -222,7 +228,7 @@ impl Fbm {
 
     /// The 2D field at a world column, in `[-1, 1]`.
     #[inline]
-    pub fn get2(&self, x: f64, z: f64) -> f64 {
+    pub(crate) fn get2(&self, x: f64, z: f64) -> f64 {
         count(self.octaves.len());
         let mut sum = 0.0;
         for o in &self.octaves {
@@ -246,6 +252,7 @@ pub(crate) fn count(n: usize) {
 
 /// Noise octaves (2D or 3D, of any field) evaluated on this thread so far, wrapping:
 /// the difference of two readings is the work done in between.
+#[cfg(any(test, feature = "test-support"))]
 pub(crate) fn octaves_evaluated() -> u64 {
     OCTAVES.with(Cell::get)
 }

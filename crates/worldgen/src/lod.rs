@@ -136,7 +136,7 @@ impl LodPos {
 /// maps to, since performance is measured in benchmarks, never timed in tests. Work
 /// that `f` hands to other threads (a map's rows on rayon's pool) is counted there:
 /// run it on a one-thread pool to count it all.
-#[doc(hidden)]
+#[cfg(feature = "test-support")]
 pub fn noise_work<R>(f: impl FnOnce() -> R) -> (R, u64) {
     let before = crate::fbm::octaves_evaluated();
     let r = f();
@@ -170,7 +170,7 @@ pub(crate) struct CoarseColumn {
 
 impl CoarseColumn {
     /// A column with no solid cell.
-    pub const OPEN: Self = Self {
+    pub(crate) const OPEN: Self = Self {
         solid: 0,
         look: Look::Plain,
         tree: None,

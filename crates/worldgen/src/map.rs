@@ -49,9 +49,9 @@ pub struct MapView {
 
 impl MapView {
     /// `Err` naming the problem when the view reaches past the world's bounds
-    /// ([`crate::WORLD_LIMIT`] on each horizontal axis), where columns would wrap.
+    /// ([`crate::bounds::WORLD_LIMIT`] on each horizontal axis), where columns would wrap.
     pub fn check(&self) -> Result<(), String> {
-        let limit = crate::WORLD_LIMIT as i64;
+        let limit = crate::bounds::WORLD_LIMIT as i64;
         // The corners of the image, shading row included.
         let [x0, z0] = self.column_at_wide(-1, -1);
         let [x1, z1] = self.column_at_wide(self.size[0] as i64, self.size[1] as i64);
@@ -246,7 +246,7 @@ mod tests {
         };
         assert!(view([0, 0], 2).check().is_ok());
         assert!(view([-1_000_000, 5_000], 64).check().is_ok());
-        let edge = crate::WORLD_LIMIT - 200;
+        let edge = crate::bounds::WORLD_LIMIT - 200;
         assert!(view([edge - 100, 0], 1).check().is_ok());
         assert!(view([edge, 0], 1).check().is_err());
         assert!(view([i32::MAX, i32::MAX], 2).check().is_err());

@@ -97,9 +97,6 @@ macro_rules! param {
     };
 }
 
-/// Heights that stay far from `i32` overflow in any arithmetic the generators do.
-const HEIGHT_LIMIT: f64 = (1 << 20) as f64;
-
 /// fBm octaves, shared by both generators.
 const OCTAVES: Spec = Spec {
     label: "octaves",
@@ -133,9 +130,9 @@ const LACUNARITY: Spec = Spec {
 
 const SEA_LEVEL: Spec = Spec {
     label: "sea level",
-    min: *crate::SURFACE_HEIGHTS.start() as f64,
+    min: *crate::bounds::SURFACE_HEIGHTS.start() as f64,
     min_open: false,
-    max: *crate::SURFACE_HEIGHTS.end() as f64,
+    max: *crate::bounds::SURFACE_HEIGHTS.end() as f64,
     max_open: false,
     scale: Scale::Integer,
     tooltip: "Air at or below this height is water.",
@@ -191,9 +188,9 @@ const THRESHOLD: Spec = Spec {
 };
 const SNOW_LINE: Spec = Spec {
     label: "snow line",
-    min: -HEIGHT_LIMIT,
+    min: -(crate::bounds::HEIGHT_LIMIT as f64),
     min_open: false,
-    max: HEIGHT_LIMIT,
+    max: crate::bounds::HEIGHT_LIMIT as f64,
     max_open: false,
     scale: Scale::Integer,
     tooltip: "Surface blocks at or above this height are snow.",

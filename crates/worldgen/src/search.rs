@@ -1,6 +1,7 @@
-//! The spawn search: a dry, open place to stand near a point ([`Generator::find_land`])
-//! and, for a new player, one with relief in sight and the way to look at it
-//! ([`Generator::spawn`]). Both are pure functions of the config, bounded in work,
+//! The searches: a dry, open place to stand near a point ([`Generator::find_land`],
+//! [`Generator::land_near_origin`]), for a new player one with relief in sight and the
+//! way to look at it ([`Generator::spawn`]), and a place in a cave
+//! ([`Generator::find_cave`]). Both are pure functions of the config, bounded in work,
 //! and never look outside the world.
 //!
 //! ```text
@@ -19,7 +20,13 @@
 //!          .        .        .
 //! ```
 
-use crate::{Generator, Kind, WORLD_LIMIT, density};
+use terravox_voxel::{Block, CHUNK, ChunkPos};
+
+use crate::bounds::WORLD_LIMIT;
+use crate::{Generator, density};
+
+/// How far from the origin a new world's spawn is searched for, in blocks.
+pub const SPAWN_RADIUS: i32 = 4096;
 
 /// Where a new player starts ([`Generator::spawn`]): a dry place to stand and the
 /// way to look from it, towards the most relief in sight.
@@ -177,9 +184,7 @@ impl Generator {
                 {
                     continue;
                 }
-                if let Kind::Density(g) = &self.kind
-                    && g.surely_sea(cx, cz)
-                {
+                if self.terrain.surely_sea(cx, cz) {
                     work += density::SEA_CHECK_COST;
                     continue;
                 }
@@ -291,14 +296,55 @@ impl Generator {
         view(order[0], false)
     }
 
+    /// A place to stand in a cave near column `(x, z)`, at least `min_depth` blocks
+    /// under the surface: the feet on cave air with cave air for the eye above and a
+    /// solid floor below. Searches the five chunk layers under the surface chunk of
+    /// `(x, z)`'s chunk column and its four neighbours, top down; `None` if they hold
+    /// no such cave (or the world has none). Generates up to 25 chunks.
+    pub fn find_cave(&self, x: i32, z: i32, min_depth: i32) -> Option<[i32; 3]> {
+        let limit = WORLD_LIMIT - 1;
+        let (x, z) = (x.clamp(-limit, limit), z.clamp(-limit, limit));
+        let top = ChunkPos::new(
+            x.div_euclid(CHUNK),
+            self.surface_height(x, z).div_euclid(CHUNK),
+            z.div_euclid(CHUNK),
+        );
+        for y in (top.y - 5..top.y).rev() {
+            for (dx, dz) in [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1)] {
+                let p = ChunkPos::new(top.x + dx, y, top.z + dz);
+                let chunk = self.generate(p);
+                if chunk.is_uniform() {
+                    continue;
+                }
+                let o = p.origin();
+                for i in 0..CHUNK * CHUNK * (CHUNK - 2) {
+                    let (lx, ly, lz) = (i % CHUNK, i / (CHUNK * CHUNK), i / CHUNK % CHUNK);
+                    let room = (0..3).all(|k| chunk.get(lx, ly + k, lz) == Block::CaveAir);
+                    if room
+                        && chunk.get(lx, ly - 1, lz).is_solid()
+                        && o.y + ly + min_depth <= self.surface_height(o.x + lx, o.z + lz)
+                    {
+                        return Some([o.x + lx, o.y + ly, o.z + lz]);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A dry, open place to stand near the origin, the first a new world's spawn
+    /// search would find ([`Generator::find_land`] within [`SPAWN_RADIUS`]): where
+    /// tests and benchmarks start.
+    pub fn land_near_origin(&self) -> Option<[i32; 3]> {
+        self.find_land(0, 0, SPAWN_RADIUS)
+    }
+
     /// The height of the surface seen at column `(x, z)` (water at sea level), a
     /// column inside the world; adds its noise work to `work`.
     fn view_height(&self, x: i32, z: i32, work: &mut usize) -> i32 {
         let limit = WORLD_LIMIT - 1;
         let (x, z) = (x.clamp(-limit, limit), z.clamp(-limit, limit));
-        if let Kind::Density(g) = &self.kind
-            && g.surely_sea(x, z)
-        {
+        if self.terrain.surely_sea(x, z) {
             *work += density::SEA_CHECK_COST;
             return self.sea_level();
         }

@@ -90,12 +90,12 @@ pub struct ReliefStats {
 
 /// The targets of the "mountains worth climbing" issue for `continents`.
 mod target {
-    pub const HIGHEST: i32 = 200;
-    pub const MOUNTAIN_LAND: f64 = 0.12;
-    pub const ELONGATION: f64 = 2.0;
-    pub const STEEP_LAND: f64 = 0.03;
-    pub const RELIEF_P90: i32 = 80;
-    pub const LOWLAND: f64 = 0.25;
+    pub(super) const HIGHEST: i32 = 200;
+    pub(super) const MOUNTAIN_LAND: f64 = 0.12;
+    pub(super) const ELONGATION: f64 = 2.0;
+    pub(super) const STEEP_LAND: f64 = 0.03;
+    pub(super) const RELIEF_P90: i32 = 80;
+    pub(super) const LOWLAND: f64 = 0.25;
 }
 
 /// `"met"` or `"not met"`.

@@ -52,7 +52,7 @@ impl Face {
     /// steeply enough, or a gully is deep enough on an edge that rises at all. The
     /// slope of a cell's bilinear surface is at most its steepest edge's times
     /// `sqrt(2)`.
-    pub fn possible(shapes: &[ColumnShape], width: usize, step: i32) -> bool {
+    pub(crate) fn possible(shapes: &[ColumnShape], width: usize, step: i32) -> bool {
         let steepest = |lo: f64| {
             // An edge rise (blocks) above which a cell may be steeper than `lo`.
             let rise = lo * step as f64 / std::f64::consts::SQRT_2;
@@ -75,7 +75,7 @@ impl Face {
 
     /// The face of ground whose expected surface rises `slope` blocks per block, with
     /// the erosion's ridge map `gully` there and a column's `dither` in `[0, 1)`.
-    pub fn of(slope: f64, gully: f64, dither: f64) -> Face {
+    pub(crate) fn of(slope: f64, gully: f64, dither: f64) -> Face {
         let fray = ROCK_DITHER * (2.0 * dither - 1.0);
         if slope > ROCK_SLOPE + fray || (gully > RIDGE && slope > RIDGE_ROCK_SLOPE + fray) {
             Face::Rock
@@ -97,7 +97,7 @@ pub(crate) struct Surface {
 impl Surface {
     /// The block of a solid at height `y` with `depth` solid blocks above it.
     #[inline]
-    pub fn solid_block(self, y: i32, depth: i32) -> Block {
+    pub(crate) fn solid_block(self, y: i32, depth: i32) -> Block {
         let sea = self.sea_level;
         match depth {
             0 if y >= self.snow_line => Block::Snow,
@@ -114,7 +114,7 @@ impl Surface {
     /// column of look `kind` (version 2): the biome's top, patches and filler, its
     /// shore and sea floor, snow above the snow line.
     #[inline]
-    pub fn biome_block(self, y: i32, depth: i32, kind: Kind) -> Block {
+    pub(crate) fn biome_block(self, y: i32, depth: i32, kind: Kind) -> Block {
         let sea = self.sea_level;
         let looks = biome::biome_of(kind).looks();
         match depth {
@@ -132,7 +132,7 @@ impl Surface {
     /// `face` other than soil, where the face decides it: `None` leaves it to the
     /// biome's rules (soil, shores, the sea floor, and below the filler).
     #[inline]
-    pub fn face_block(self, y: i32, depth: i32, face: Face) -> Option<Block> {
+    pub(crate) fn face_block(self, y: i32, depth: i32, face: Face) -> Option<Block> {
         match (face, depth) {
             (Face::Soil, _) | (_, 4..) => None,
             (Face::Rock, _) if slate_bed(y) => Some(Block::Slate),
@@ -146,7 +146,7 @@ impl Surface {
 
     /// The block of a non-solid at height `y`.
     #[inline]
-    pub fn fluid_block(self, y: i32) -> Block {
+    pub(crate) fn fluid_block(self, y: i32) -> Block {
         if y <= self.sea_level {
             Block::Water
         } else {
@@ -155,7 +155,7 @@ impl Surface {
     }
 
     /// A chunk holding no solid block.
-    pub fn fluid_chunk(self, pos: ChunkPos) -> Chunk {
+    pub(crate) fn fluid_chunk(self, pos: ChunkPos) -> Chunk {
         let oy = pos.y * CHUNK;
         if oy + CHUNK <= self.sea_level {
             Chunk::Uniform(Block::Water)

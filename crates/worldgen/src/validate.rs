@@ -2,13 +2,13 @@
 //! [`crate::params`] plus the rules between fields; every problem names its field, the
 //! value and what is allowed.
 
+use crate::bounds::{HEIGHT_LIMIT, PLAYABLE_MARGIN, SURFACE_HEIGHTS, WORLD_FLOOR};
 use crate::config::{
     ConfigError, DensityConfig, GeneratorConfig, IslandLayout, ReliefConfig, SUPPORTED_VERSIONS,
     ShapeConfig, Spline, WorldConfig,
 };
 use crate::params::{self, Param};
 use crate::seed::Seed;
-use crate::{HEIGHT_LIMIT, PLAYABLE_MARGIN, SURFACE_HEIGHTS, WORLD_FLOOR};
 
 /// Collects problems with their field paths.
 struct Check {

@@ -1,16 +1,14 @@
 //! The generators are total and their work is bounded: every `ChunkPos` and column
 //! gives a defined result (no panic, no wrapped coordinates: `.ci/run` also runs this
 //! file with overflow checks on), and every valid config, extreme values included,
-//! generates chunks and finds a spawn within a fixed budget. Validation only accepts
-//! worlds whose surface a player can stand on.
+//! generates chunks and finds a spawn (how fast is measured by the benchmarks).
+//! Validation only accepts worlds whose surface a player can stand on.
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use common::{Pick, apply, pick};
 use proptest::prelude::*;
-use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
+use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::params;
 use terravox_worldgen::{
     Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, PLAYABLE_MARGIN, Seed, WORLD_FLOOR,
@@ -122,14 +120,16 @@ fn random_config(preset: &str, seed: u64, picks: &[Pick]) -> WorldConfig {
     cfg
 }
 
-/// Generous: a hang or a runaway loop fails, a slow machine does not.
-const BUDGET: Duration = Duration::from_secs(60);
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, max_global_rejects: 4096, ..ProptestConfig::default() })]
 
+    /// Any valid config generates and finds a place to stand (its speed is measured
+    /// by the `spawn_search` and `generate_*` benchmarks, never timed here): the
+    /// place has solid ground under the feet and room for a body above; chunks near
+    /// it and far away carry in their padding exactly their neighbours' blocks; work
+    /// per chunk stays bounded (a chunk meets few island cells).
     #[test]
-    fn every_valid_config_generates_and_spawns_within_a_fixed_budget(
+    fn every_valid_config_generates_and_spawns(
         preset in prop::sample::select(vec!["cliffs", "amplified", "islands", "archipelago"]),
         seed in any::<u64>(),
         picks in prop::collection::vec(pick(), 12),
@@ -137,26 +137,37 @@ proptest! {
         let cfg = random_config(preset, seed, &picks);
         prop_assume!(cfg.validate().is_ok());
         let g = Generator::new(&cfg).unwrap();
-        let start = Instant::now();
-        let spawn = g.find_land(0, 0, 4096);
-        prop_assert!(start.elapsed() < BUDGET, "spawn search took {:?}", start.elapsed());
-        // Work per chunk is bounded: a chunk meets few island cells.
+        let spawn = g.land_near_origin();
         let near = g.islands_near(-1.0, -1.0, CHUNK as f64, CHUNK as f64);
         prop_assert!(near.len() <= 16, "{} islands near one chunk", near.len());
+        let block = |x: i32, y: i32, z: i32| {
+            let (c, l) = BlockPos::new(x, y, z).to_chunk();
+            g.generate(c).get(l[0], l[1], l[2])
+        };
+        if let Some([x, y, z]) = spawn {
+            prop_assert!(y > WORLD_FLOOR + PLAYABLE_MARGIN, "spawn at {y}");
+            prop_assert!(block(x, y - 1, z).is_solid(), "no ground under the spawn");
+            prop_assert!(
+                !block(x, y, z).is_solid() && !block(x, y + 1, z).is_solid(),
+                "no room at the spawn"
+            );
+        }
         let [sx, sy, sz] = spawn.unwrap_or([0, cfg.sea_level + 1, 0]);
-        prop_assert!(sy > WORLD_FLOOR + PLAYABLE_MARGIN, "spawn at {sy}");
-        let around = terravox_voxel::BlockPos::new(sx, sy, sz).to_chunk().0;
+        let around = BlockPos::new(sx, sy, sz).to_chunk().0;
         let far = 1 << 24;
-        let start = Instant::now();
         for c in [
             around,
             ChunkPos::new(around.x + 1, around.y - 1, around.z),
             ChunkPos::new(far, 0, -far),
             ChunkPos::new(-far, around.y, far),
         ] {
-            let chunk = g.generate(c);
-            prop_assert_eq!(chunk.is_uniform(), g.generate(c).is_uniform());
+            let (chunk, east) = (g.generate(c), g.generate(ChunkPos::new(c.x + 1, c.y, c.z)));
+            for y in 0..CHUNK {
+                for z in 0..CHUNK {
+                    prop_assert_eq!(chunk.get(CHUNK, y, z), east.get(0, y, z), "{:?} {} {}", c, y, z);
+                    prop_assert_eq!(chunk.get(CHUNK - 1, y, z), east.get(-1, y, z), "{:?} {} {}", c, y, z);
+                }
+            }
         }
-        prop_assert!(start.elapsed() < BUDGET, "4 chunks took {:?}", start.elapsed());
     }
 }

@@ -41,7 +41,7 @@ fn block_at(chunks: &[(ChunkPos, Chunk)], x: i32, y: i32, z: i32) -> Option<Bloc
 #[test]
 fn caves_hollow_out_a_few_percent_of_the_rock_below_the_surface() {
     let g = generator("continents", "caves");
-    let [sx, _, sz] = g.find_land(0, 0, 4096).expect("land");
+    let [sx, _, sz] = g.land_near_origin().expect("land");
     let (cx, cz) = (sx.div_euclid(CHUNK) - 3, sz.div_euclid(CHUNK) - 3);
     let chunks = region(&g, cx, cz, 6, -4, 3);
     let (mut cave, mut rock) = (0usize, 0usize);
@@ -69,7 +69,7 @@ fn caves_hollow_out_a_few_percent_of_the_rock_below_the_surface() {
 #[test]
 fn some_caves_open_to_the_surface() {
     let g = generator("continents", "caves");
-    let [sx, _, sz] = g.find_land(0, 0, 4096).expect("land");
+    let [sx, _, sz] = g.land_near_origin().expect("land");
     let (cx, cz) = (sx.div_euclid(CHUNK) - 5, sz.div_euclid(CHUNK) - 5);
     let chunks = region(&g, cx, cz, 10, -1, 2);
     // Cave air next to open air (not water): a mouth a walker can find.
@@ -212,7 +212,7 @@ fn version_4_trees_never_stand_on_soil_floating_over_a_cave_mouth() {
         let v3 = Generator::new(&v3).expect("valid");
         let v4 = generator(preset, "caves");
         for (version, g, want_some) in [(3, &v3, true), (4, &v4, false)] {
-            let [sx, _, sz] = g.find_land(0, 0, 4096).expect("land");
+            let [sx, _, sz] = g.land_near_origin().expect("land");
             let (cx, cz) = (sx.div_euclid(CHUNK) - 10, sz.div_euclid(CHUNK) - 10);
             let floating = floating_trees(&region(g, cx, cz, 20, -1, 3));
             eprintln!("{preset} version {version}: {floating} floating trees");

@@ -10,7 +10,7 @@ use terravox_voxel::{Chunk, ChunkPos, Fnv64};
 use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
 
 /// A preset with a seed, validated into a generator.
-pub fn generator(preset: &str, seed: &str) -> Generator {
+pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
     let cfg = presets::builtin(preset)
         .expect("preset")
         .with_seed(Seed::new(seed));
@@ -19,7 +19,7 @@ pub fn generator(preset: &str, seed: &str) -> Generator {
 
 /// The version-1 presets as they shipped: world codes shared before version 2 must
 /// keep their worlds.
-pub const V1_PRESETS: [(&str, &str); 4] = [
+pub(crate) const V1_PRESETS: [(&str, &str); 4] = [
     ("cliffs", include_str!("v1/cliffs.ron")),
     ("amplified", include_str!("v1/amplified.ron")),
     ("islands", include_str!("v1/islands.ron")),
@@ -28,7 +28,7 @@ pub const V1_PRESETS: [(&str, &str); 4] = [
 
 /// The density presets as they shipped in version 2 (before caves): their world codes
 /// must keep their worlds. The island presets are unchanged in version 3.
-pub const V2_PRESETS: [(&str, &str); 3] = [
+pub(crate) const V2_PRESETS: [(&str, &str); 3] = [
     ("continents", include_str!("v2/continents.ron")),
     ("cliffs", include_str!("v2/cliffs.ron")),
     ("amplified", include_str!("v2/amplified.ron")),
@@ -36,7 +36,7 @@ pub const V2_PRESETS: [(&str, &str); 3] = [
 
 /// The density presets as they shipped in version 3 (before relief): their world codes
 /// must keep their worlds.
-pub const V3_PRESETS: [(&str, &str); 3] = [
+pub(crate) const V3_PRESETS: [(&str, &str); 3] = [
     ("continents", include_str!("v3/continents.ron")),
     ("cliffs", include_str!("v3/cliffs.ron")),
     ("amplified", include_str!("v3/amplified.ron")),
@@ -53,24 +53,24 @@ fn shipped(table: &[(&str, &str)], preset: &str, seed: &str) -> Option<Generator
 }
 
 /// A version-3 density preset with a seed, as it shipped.
-pub fn generator_v3(preset: &str, seed: &str) -> Generator {
+pub(crate) fn generator_v3(preset: &str, seed: &str) -> Generator {
     shipped(&V3_PRESETS, preset, seed).expect("a version-3 density preset")
 }
 
 /// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
 /// changed since.
-pub fn generator_v2(preset: &str, seed: &str) -> Generator {
+pub(crate) fn generator_v2(preset: &str, seed: &str) -> Generator {
     shipped(&V2_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
 }
 
 /// A version-1 preset with a seed, validated into a generator.
-pub fn generator_v1(preset: &str, seed: &str) -> Generator {
+pub(crate) fn generator_v1(preset: &str, seed: &str) -> Generator {
     shipped(&V1_PRESETS, preset, seed).expect("a version-1 preset")
 }
 
 /// The chunks every golden and determinism test looks at: a column through the
 /// surface at the origin, chunks at negative coordinates, and a far one.
-pub fn fixed_chunks() -> Vec<ChunkPos> {
+pub(crate) fn fixed_chunks() -> Vec<ChunkPos> {
     let mut v = Vec::new();
     for y in -2..4 {
         v.push(ChunkPos::new(0, y, 0));
@@ -87,9 +87,9 @@ pub fn fixed_chunks() -> Vec<ChunkPos> {
 
 /// The fixed chunks plus a 3x3x3 block of chunks around the spawn (`find_land`): in
 /// worlds whose origin is sea, the land's biomes and trees are hashed too.
-pub fn golden_chunks(g: &Generator) -> Vec<ChunkPos> {
+pub(crate) fn golden_chunks(g: &Generator) -> Vec<ChunkPos> {
     let mut v = fixed_chunks();
-    if let Some([x, y, z]) = g.find_land(0, 0, 4096) {
+    if let Some([x, y, z]) = g.land_near_origin() {
         let c = terravox_voxel::BlockPos::new(x, y, z).to_chunk().0;
         for dy in -1..=1 {
             for dz in -1..=1 {
@@ -103,7 +103,7 @@ pub fn golden_chunks(g: &Generator) -> Vec<ChunkPos> {
 }
 
 /// One hash over the given chunks' contents, in list order.
-pub fn hash_chunks(chunks: &[(ChunkPos, Chunk)]) -> u64 {
+pub(crate) fn hash_chunks(chunks: &[(ChunkPos, Chunk)]) -> u64 {
     let mut h = Fnv64::new();
     for (p, c) in chunks {
         for v in [p.x, p.y, p.z] {
@@ -115,14 +115,14 @@ pub fn hash_chunks(chunks: &[(ChunkPos, Chunk)]) -> u64 {
 }
 
 /// Generates `positions` in order and hashes the result.
-pub fn world_hash(g: &Generator, positions: &[ChunkPos]) -> u64 {
+pub(crate) fn world_hash(g: &Generator, positions: &[ChunkPos]) -> u64 {
     let chunks: Vec<_> = positions.iter().map(|&p| (p, g.generate(p))).collect();
     hash_chunks(&chunks)
 }
 
 /// Checks that every padding block of every chunk in `area` equals the block its
 /// owner chunk generated at that world position.
-pub fn assert_seamless(g: &Generator, area: &[ChunkPos]) {
+pub(crate) fn assert_seamless(g: &Generator, area: &[ChunkPos]) {
     let mut cache: HashMap<ChunkPos, Chunk> = HashMap::new();
     let mut get = |p: ChunkPos| cache.entry(p).or_insert_with(|| g.generate(p)).clone();
     for &pos in area {
@@ -148,7 +148,7 @@ pub fn assert_seamless(g: &Generator, area: &[ChunkPos]) {
 }
 
 /// A config that parsed from RON equals the original (round trip).
-pub fn round_trips(cfg: &WorldConfig) -> bool {
+pub(crate) fn round_trips(cfg: &WorldConfig) -> bool {
     WorldConfig::from_ron(&cfg.to_ron_pretty()).as_ref() == Ok(cfg)
         && WorldConfig::from_ron(&cfg.to_world_code()).as_ref() == Ok(cfg)
 }
@@ -156,14 +156,14 @@ pub fn round_trips(cfg: &WorldConfig) -> bool {
 /// How a random parameter is picked: its lowest or highest allowed value, or one in
 /// between.
 #[derive(Clone, Copy, Debug)]
-pub enum Pick {
+pub(crate) enum Pick {
     Low,
     High,
     Between(f64),
 }
 
 /// A random [`Pick`]: either end of a range, or a point in between.
-pub fn pick() -> impl Strategy<Value = Pick> {
+pub(crate) fn pick() -> impl Strategy<Value = Pick> {
     prop_oneof![
         Just(Pick::Low),
         Just(Pick::High),
@@ -174,7 +174,7 @@ pub fn pick() -> impl Strategy<Value = Pick> {
 /// Sets every parameter of `table` on `c` as `picks` say (cycling through them):
 /// open ends a millionth of the range inside, log ranges picked geometrically,
 /// integers rounded.
-pub fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
+pub(crate) fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
     for (p, &how) in table.iter().zip(picks.iter().cycle()) {
         let s = p.spec;
         let margin = (s.max - s.min) * 1e-6;

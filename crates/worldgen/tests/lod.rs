@@ -75,7 +75,7 @@ fn check(g: &Generator, blocks: &mut Blocks, lod: LodPos) -> usize {
 fn coarse_cells_equal_the_generators_verdict() {
     for name in presets::names() {
         let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
-        let [x, y, z] = g.find_land(0, 0, 4096).expect("land");
+        let [x, y, z] = g.land_near_origin().expect("land");
         let mut blocks = Blocks {
             g: &g,
             cache: HashMap::new(),

@@ -2,10 +2,10 @@
 //! panic and never produce NaN.
 
 use proptest::prelude::*;
-use terravox_voxel::ChunkPos;
+use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{
-    ConfigError, Generator, GeneratorConfig, IslandLayout, NoiseKind, WorldConfig, map, params,
-    presets,
+    ConfigError, Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, NoiseKind, WORLD_FLOOR,
+    WorldConfig, map, params, presets,
 };
 
 fn density() -> WorldConfig {
@@ -183,24 +183,51 @@ prop_compose! {
     }
 }
 
+/// Generates around a few columns of a valid `cfg` and checks what a NaN anywhere in
+/// the fields would break: the column top lies inside the world's heights, the
+/// generated chunk has ground there (a NaN density is never solid: its chunks would be
+/// all air), nothing solid floats far above it, and the map shows the same surface.
 fn exercise(cfg: &WorldConfig) {
     let g = Generator::new(cfg).expect("valid config");
     for (x, z) in [(0, 0), (-77, 13), (1000, -2000)] {
         let top = g.column_top(x, z);
-        let pos = terravox_voxel::BlockPos::new(x, top.y, z).to_chunk().0;
-        let chunk = g.generate(pos);
-        let above = g.generate(ChunkPos::new(pos.x, pos.y + 1, pos.z));
-        let _ = (chunk.content_hash(), above.is_uniform());
+        assert!(
+            (WORLD_FLOOR..HEIGHT_LIMIT).contains(&top.y),
+            "column ({x}, {z}) tops at {}",
+            top.y
+        );
+        let at = |y: i32| {
+            let (c, l) = BlockPos::new(x, y, z).to_chunk();
+            g.generate(c).get(l[0], l[1], l[2])
+        };
+        let ground = at(top.y);
+        assert!(
+            ground != Block::Air && ground != Block::Water,
+            "column ({x}, {z}): {ground:?} at its top {}",
+            top.y
+        );
+        // Trees grow at most a few dozen blocks; nothing solid far above the top.
+        assert!(
+            !at(top.y + 64).is_solid(),
+            "column ({x}, {z}): ground above its top"
+        );
     }
-    let img = map::render(
-        &g,
-        &map::MapView {
-            center: [0, 0],
-            size: [8, 8],
-            blocks_per_pixel: 16,
-        },
-    );
+    let view = map::MapView {
+        center: [0, 0],
+        size: [8, 8],
+        blocks_per_pixel: 16,
+    };
+    let img = map::render(&g, &view);
     assert_eq!(img.rgb.len(), 8 * 8 * 3);
+    let ([x, z], [nx, nz]) = (view.column_at(4, 4), view.column_at(3, 3));
+    let (top, nw) = (g.column_top(x, z), g.column_top(nx, nz));
+    let slope = (top.y - nw.y) as f64 / view.blocks_per_pixel as f64;
+    let pixel = &img.rgb[(4 * 8 + 4) * 3..][..3];
+    assert_eq!(
+        pixel,
+        map::column_color(top, g.sea_level(), slope),
+        "the map's pixel at ({x}, {z})"
+    );
 }
 
 proptest! {

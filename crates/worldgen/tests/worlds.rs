@@ -126,17 +126,24 @@ fn archipelago_has_several_separate_islands() {
     assert!(single < regions, "single {single} vs archipelago {regions}");
 }
 
+/// The lattice's interpolation agrees with the exact formula near the surface, where
+/// they can differ (deep rock and open sky agree anyway, and would hide a wrong
+/// surface): blocks within 6 above or below the exact surface of each column.
 #[test]
 fn lattice_interpolation_stays_close_to_the_exact_formula() {
+    const NEAR: i32 = 6;
     for preset in ["cliffs", "amplified"] {
         let g = generator(preset, "lattice");
         let cy = g.surface_height(0, 0).div_euclid(32);
         let (mut same, mut total) = (0usize, 0usize);
         for p in [ChunkPos::new(0, cy, 0), ChunkPos::new(1, cy, -1)] {
             let (fast, exact) = (g.generate(p), g.generate_reference(p));
-            for y in 0..32 {
-                for z in 0..32 {
-                    for x in 0..32 {
+            for z in 0..32 {
+                for x in 0..32 {
+                    let Some(top) = (0..32).rev().find(|&y| exact.get(x, y, z).is_solid()) else {
+                        continue;
+                    };
+                    for y in (top - NEAR).max(0)..=(top + NEAR).min(31) {
                         total += 1;
                         same += (fast.get(x, y, z).is_solid() == exact.get(x, y, z).is_solid())
                             as usize;
@@ -144,10 +151,14 @@ fn lattice_interpolation_stays_close_to_the_exact_formula() {
                 }
             }
         }
+        assert!(
+            total > 2000,
+            "{preset}: only {total} blocks near the surface"
+        );
         let ratio = same as f64 / total as f64;
         assert!(
-            ratio > 0.9,
-            "{preset}: lattice agrees with the formula on {ratio:.3} of blocks"
+            ratio > 0.8,
+            "{preset}: lattice agrees with the formula on {ratio:.3} of the blocks near the surface"
         );
     }
 }

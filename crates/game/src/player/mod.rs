@@ -21,7 +21,7 @@ use body::{EYE, MoveInput, step_in_world};
 
 pub use body::Player;
 pub(crate) use spawn::Spawn;
-pub use spawn::{SPAWN_RADIUS, spawn_pose, spawn_view, yaw_towards};
+pub use spawn::{spawn_pose, spawn_view, yaw_towards};
 
 /// Longest frame step the physics takes (a stall does not launch the player).
 const MAX_STEP: f32 = 0.1;

@@ -8,7 +8,7 @@ use std::f32::consts::TAU;
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use terravox_worldgen::Generator;
+use terravox_worldgen::{Generator, SPAWN_RADIUS};
 
 use super::body::{EYE, Player};
 use crate::config::StartView;
@@ -16,8 +16,6 @@ use crate::world::{ActiveWorld, WorldChanged};
 
 /// How high above the sea a player of a world without land appears (flying).
 const ABOVE_SEA: f64 = 24.0;
-/// How far from the origin the spawn search looks for land.
-pub const SPAWN_RADIUS: i32 = 4096;
 /// The pitch a new player starts with: a little down, so that both the land nearby and
 /// the relief they face (a range rising ahead, or a valley below) are in frame.
 const LOOK_DOWN: f32 = -0.15;

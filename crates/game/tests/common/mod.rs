@@ -11,7 +11,7 @@ use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
 
 /// A built-in preset with a seed.
-pub fn world(preset: &str, seed: &str) -> WorldConfig {
+pub(crate) fn world(preset: &str, seed: &str) -> WorldConfig {
     presets::builtin(preset)
         .expect("a built-in preset")
         .with_seed(Seed::new(seed))
@@ -19,7 +19,7 @@ pub fn world(preset: &str, seed: &str) -> WorldConfig {
 
 /// A headless game of `world` with view distance 4, no horizon and edits kept in
 /// memory.
-pub fn app(world: WorldConfig) -> App {
+pub(crate) fn app(world: WorldConfig) -> App {
     terravox_game::headless_app(PlayOptions {
         view_distance: 4,
         horizon: 0,
@@ -29,7 +29,7 @@ pub fn app(world: WorldConfig) -> App {
 
 /// Feet on the top of the origin's column of `world`: where a test that edits fixed
 /// columns near the origin starts (`PlayOptions::at`), wherever the spawn is.
-pub fn by_origin(world: &WorldConfig) -> [f64; 3] {
+pub(crate) fn by_origin(world: &WorldConfig) -> [f64; 3] {
     let top = Generator::new(world)
         .expect("a valid world")
         .surface_height(0, 0);
@@ -38,7 +38,7 @@ pub fn by_origin(world: &WorldConfig) -> [f64; 3] {
 
 /// Puts the player, flying, on the top of the origin's column and waits until the view
 /// around it is loaded: after a world switch has put them at the new world's spawn.
-pub fn back_to_origin(app: &mut App) {
+pub(crate) fn back_to_origin(app: &mut App) {
     let top = app
         .world()
         .resource::<ActiveWorld>()
@@ -53,7 +53,7 @@ pub fn back_to_origin(app: &mut App) {
 }
 
 /// Updates `app` until `done` says so, or panics after `secs` seconds.
-pub fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> bool) {
+pub(crate) fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> bool) {
     let end = Instant::now() + Duration::from_secs(secs);
     while Instant::now() < end {
         app.update();
@@ -67,25 +67,25 @@ pub fn run_until(app: &mut App, secs: u64, mut done: impl FnMut(&mut App) -> boo
 
 /// Updates until the whole view distance is loaded with its edits and nothing is
 /// pending.
-pub fn load(app: &mut App) {
+pub(crate) fn load(app: &mut App) {
     run_until(app, 120, |a| terravox_game::settled(a.world()));
 }
 
 /// The player's feet, in world coordinates.
-pub fn feet(app: &mut App) -> DVec3 {
+pub(crate) fn feet(app: &mut App) -> DVec3 {
     let mut q = app.world_mut().query::<&Player>();
     q.single(app.world()).expect("one player").position
 }
 
 /// The player's body, to change it.
-pub fn with_player<T>(app: &mut App, f: impl FnOnce(&mut Player) -> T) -> T {
+pub(crate) fn with_player<T>(app: &mut App, f: impl FnOnce(&mut Player) -> T) -> T {
     let mut q = app.world_mut().query::<&mut Player>();
     let mut p = q.single_mut(app.world_mut()).expect("one player");
     f(&mut p)
 }
 
 /// Runs `f` on the game's [`WorldBlocks`], as a system would.
-pub fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
+pub(crate) fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
     let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
     let mut blocks = state.get_mut(app.world_mut()).expect("world blocks");
     let out = f(&mut blocks);
@@ -94,7 +94,7 @@ pub fn edit<T>(app: &mut App, f: impl FnOnce(&mut WorldBlocks) -> T) -> T {
 }
 
 /// Breaks the generated surface block of column `(x, z)`; returns where it was.
-pub fn dig(app: &mut App, x: i32, z: i32) -> BlockPos {
+pub(crate) fn dig(app: &mut App, x: i32, z: i32) -> BlockPos {
     let y = app
         .world()
         .resource::<ActiveWorld>()
@@ -106,7 +106,7 @@ pub fn dig(app: &mut App, x: i32, z: i32) -> BlockPos {
 }
 
 /// Every notice the game showed.
-pub fn notices(app: &App) -> Vec<String> {
+pub(crate) fn notices(app: &App) -> Vec<String> {
     app.world()
         .resource::<terravox_game::Notices>()
         .all()

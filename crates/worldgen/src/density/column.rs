@@ -45,7 +45,7 @@ thread_local! {
 /// Forgets the columns this thread remembers, so that the next chunk of every column
 /// computes them: for benchmarks, which generate the same chunks over and over where a
 /// game generates each once.
-#[doc(hidden)]
+#[cfg(feature = "test-support")]
 pub fn forget_recent_columns() {
     RECENT.with_borrow_mut(Vec::clear);
 }

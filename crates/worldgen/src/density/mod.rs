@@ -41,6 +41,7 @@ mod top;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
 pub(crate) use column::SEA_CHECK_COST;
+#[cfg(feature = "test-support")]
 pub use column::forget_recent_columns;
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;

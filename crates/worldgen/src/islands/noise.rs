@@ -255,7 +255,7 @@ pub(super) struct Cell {
 
 impl Cell {
     /// No cell yet.
-    pub const NONE: Cell = Cell {
+    pub(super) const NONE: Cell = Cell {
         grid: [f64::NAN; 2],
         origin: [f64::NAN; 2],
         gradients: [[0.0; 2]; 4],
@@ -409,7 +409,7 @@ pub(super) struct HeightNoise {
 
 impl HeightNoise {
     /// The fBm `fbm` an octave at a time.
-    pub fn new(fbm: Fbm) -> Self {
+    pub(super) fn new(fbm: Fbm) -> Self {
         let simplex = fbm
             .open_simplex_octaves()
             .map(|octaves| octaves.into_iter().map(SimplexOctave::new).collect());
@@ -430,14 +430,14 @@ impl HeightNoise {
 
     /// Number of octaves.
     #[inline]
-    pub fn octaves(&self) -> usize {
+    pub(super) fn octaves(&self) -> usize {
         self.fbm.octaves()
     }
 
     /// The contribution of octave `i` at column `(x, z)` ([`Fbm::octave2`], counted
     /// as it counts).
     #[inline(always)]
-    pub fn term(&self, i: usize, x: f64, z: f64) -> f64 {
+    pub(super) fn term(&self, i: usize, x: f64, z: f64) -> f64 {
         match &self.simplex {
             Some(octaves) => {
                 fbm::count(1);
@@ -450,7 +450,7 @@ impl HeightNoise {
     /// Whether columns no farther than `far` from the origin on either axis are
     /// near enough for lanes without testing each octave's coordinates (see
     /// [`HeightNoise::add_terms`]).
-    pub fn near(&self, far: f64) -> bool {
+    pub(super) fn near(&self, far: f64) -> bool {
         far <= self.reach
     }
 
@@ -459,7 +459,7 @@ impl HeightNoise {
     /// ([`HeightNoise::near`]; where not, each octave's coordinates are tested);
     /// `cells` each octave's [`Cell`] that columns last fell in, kept up to date.
     #[inline]
-    pub fn add_terms(
+    pub(super) fn add_terms(
         &self,
         octaves: Range<usize>,
         x: &[f64; LANES],
@@ -484,7 +484,7 @@ impl HeightNoise {
 
     /// The sum of every octave's contribution at column `(x, z)`, in order.
     #[inline]
-    pub fn sum(&self, x: f64, z: f64) -> f64 {
+    pub(super) fn sum(&self, x: f64, z: f64) -> f64 {
         let mut sum = 0.0;
         for i in 0..self.octaves() {
             sum += self.term(i, x, z);
@@ -494,18 +494,18 @@ impl HeightNoise {
 
     /// The field of a full octave sum ([`Fbm::finish`]).
     #[inline]
-    pub fn finish(&self, sum: f64) -> f64 {
+    pub(super) fn finish(&self, sum: f64) -> f64 {
         self.fbm.finish(sum)
     }
 
     /// The fBm itself.
-    pub fn fbm(&self) -> &Fbm {
+    pub(super) fn fbm(&self) -> &Fbm {
         &self.fbm
     }
 
     /// The largest magnitude of an octave's noise before its amplitude: at most
     /// [`SIMPLEX_BOUND`] for OpenSimplex octaves, else 1 (the fBm's clamp).
-    pub fn bound(&self) -> f64 {
+    pub(super) fn bound(&self) -> f64 {
         if self.simplex.is_some() {
             SIMPLEX_BOUND
         } else {

@@ -168,12 +168,12 @@ pub(crate) struct Trunk {
 impl Trunk {
     /// Whether the trunk is there, given its biome's chance out of 256 and the
     /// world's density factor.
-    pub fn present(&self, chance: u8, density: f64) -> bool {
+    pub(crate) fn present(&self, chance: u8, density: f64) -> bool {
         ((self.hash & 0xffff) as f64) < chance as f64 * 256.0 * density
     }
 
     /// The species, by the weights of the biome's list.
-    pub fn species(&self, list: &[(Species, u8)]) -> Option<Species> {
+    pub(crate) fn species(&self, list: &[(Species, u8)]) -> Option<Species> {
         let total: u64 = list.iter().map(|(_, w)| *w as u64).sum();
         if total == 0 {
             return None;
@@ -189,7 +189,7 @@ impl Trunk {
     }
 
     /// The bits that choose the shape.
-    pub fn variant(&self) -> u64 {
+    pub(crate) fn variant(&self) -> u64 {
         self.hash >> 32
     }
 }

@@ -241,7 +241,7 @@ fn floor_i32(v: f64) -> i32 {
 impl IslandGen {
     /// The generator of an island world with seed `seed`, sea level `sea_level`,
     /// generator version `version` and `nature` (version 2).
-    pub fn new(
+    pub(crate) fn new(
         cfg: &IslandConfig,
         seed: u64,
         sea_level: i32,
@@ -302,7 +302,7 @@ impl IslandGen {
     }
 
     /// The S-curve falloff `g^a / (g^a + (b - b*g)^a)`.
-    pub fn falloff(&self, g: f64) -> f64 {
+    pub(crate) fn falloff(&self, g: f64) -> f64 {
         let (a, b) = (self.cfg.steepness, self.cfg.attenuation);
         let ga = g.powf(a);
         ga / (ga + (b - b * g).powf(a))
@@ -351,7 +351,7 @@ impl IslandGen {
     }
 
     /// The islands whose land may reach the rectangle `[x0, x1] x [z0, z1]`.
-    pub fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
+    pub(crate) fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
         let candidates = match self.cfg.layout {
             IslandLayout::Single => vec![Island {
                 centre: self.cfg.centre_offset,
@@ -836,7 +836,7 @@ impl IslandGen {
 
     /// About the noise octaves [`IslandGen::column_top`] evaluates (plus finding the
     /// nearby islands).
-    pub fn column_cost(&self) -> usize {
+    pub(crate) fn column_cost(&self) -> usize {
         self.noise.octaves() + 9
     }
 
@@ -915,12 +915,12 @@ impl IslandGen {
     }
 
     /// The biome of block column `(x, z)` (with nature).
-    pub fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+    pub(crate) fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
         self.kind_at(x, z).map(biome::biome_of)
     }
 
     /// The highest solid block of a column (trees aside) and its block type.
-    pub fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+    pub(crate) fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
         let h = self.height01(&self.near(x, z, x, z), x as f64, z as f64);
         let mut c = self.column_at(h);
         c.kind = self.kind_at(x, z);
@@ -968,7 +968,7 @@ impl IslandGen {
     /// into it lies below it by more than the tallest tree, stone where every one
     /// lies 4 blocks or more above it (no tints either way), else its blocks by the
     /// columns' heights and looks, and its trees.
-    pub fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
+    pub(crate) fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
         let o = pos.origin();
         let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
         let crowns = if self.trees() { TALLEST } else { 0 };
@@ -1173,7 +1173,7 @@ impl IslandGen {
     /// The chunk computed naively: every column on its own (looking up its islands
     /// again, its fBm through the `noise` crate, every octave). Equals
     /// [`IslandGen::generate`].
-    pub fn generate_reference(&self, pos: ChunkPos) -> Chunk {
+    pub(crate) fn generate_reference(&self, pos: ChunkPos) -> Chunk {
         let o = pos.origin();
         let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
         let crowns = if self.trees() { TALLEST } else { 0 };

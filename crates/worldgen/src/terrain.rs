@@ -1,0 +1,86 @@
+//! One dispatch for the two generators: both are a [`Terrain`], and `Generator` holds
+//! one behind a shared pointer, as noise-rs puts every generator behind `NoiseFn`.
+//! Calls are per chunk or per column, never per block, so the dispatch costs nothing
+//! measurable.
+
+use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
+
+use crate::biome::Biome;
+use crate::density::DensityGen;
+use crate::islands::{Island, IslandGen};
+use crate::lod::LodPos;
+
+/// What a generator makes of a world: chunks at every level of detail, column tops
+/// and biomes. Positions are inside the world's bounds (`Generator` clamps them).
+pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
+    /// The chunk at `pos` and its column tints.
+    fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>);
+    /// The coarse chunk `lod` (level at least 1) and its column tints.
+    fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>);
+    /// The chunk at `pos`, evaluated naively (the benchmarks' yardstick).
+    fn generate_reference(&self, pos: ChunkPos) -> Chunk;
+    /// The biome of column `(x, z)`, in worlds with biomes.
+    fn biome_at(&self, x: i32, z: i32) -> Option<Biome>;
+    /// The highest solid block of column `(x, z)`, that block and the biome.
+    fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>);
+    /// About how many noise octaves `column_top` evaluates at most.
+    fn column_cost(&self) -> usize;
+    /// Whether column `(x, z)` is surely open sea, decided cheaply (a search skips
+    /// it); `false` when it cannot tell.
+    fn surely_sea(&self, _x: i32, _z: i32) -> bool {
+        false
+    }
+    /// The islands whose land may reach the rectangle `[x0, x1] x [z0, z1]` (none
+    /// for generators without islands).
+    fn islands_near(&self, _x0: f64, _z0: f64, _x1: f64, _z1: f64) -> Vec<Island> {
+        Vec::new()
+    }
+}
+
+impl Terrain for DensityGen {
+    fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        DensityGen::generate(self, pos)
+    }
+    fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        DensityGen::generate_coarse(self, lod)
+    }
+    fn generate_reference(&self, pos: ChunkPos) -> Chunk {
+        DensityGen::generate_reference(self, pos)
+    }
+    fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+        DensityGen::biome_at(self, x, z)
+    }
+    fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+        DensityGen::column_top(self, x, z)
+    }
+    fn column_cost(&self) -> usize {
+        DensityGen::column_cost(self)
+    }
+    fn surely_sea(&self, x: i32, z: i32) -> bool {
+        DensityGen::surely_sea(self, x, z)
+    }
+}
+
+impl Terrain for IslandGen {
+    fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        IslandGen::generate(self, pos)
+    }
+    fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        IslandGen::generate_coarse(self, lod)
+    }
+    fn generate_reference(&self, pos: ChunkPos) -> Chunk {
+        IslandGen::generate_reference(self, pos)
+    }
+    fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+        IslandGen::biome_at(self, x, z)
+    }
+    fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+        IslandGen::column_top(self, x, z)
+    }
+    fn column_cost(&self) -> usize {
+        IslandGen::column_cost(self)
+    }
+    fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
+        IslandGen::islands_near(self, x0, z0, x1, z1)
+    }
+}
