@@ -98,6 +98,12 @@ struct PlayArgs {
     /// ~/.local/share/terravox).
     #[arg(long)]
     save_dir: Option<PathBuf>,
+    /// Parts of the panel to open, comma-separated: a map layer for the preview
+    /// (terrain, biomes, height, continentalness, erosion, weirdness, temperature,
+    /// humidity, ranges, ridges, jaggedness, erosion-strength), `splines`, `section`,
+    /// `seeds` (with `--panel`).
+    #[arg(long, default_value = "")]
+    show: terravox_game::PanelView,
     /// Start with the generator panel open.
     #[arg(long)]
     panel: bool,
@@ -147,6 +153,19 @@ struct MapArgs {
     /// steep land, local relief, lowlands, each with its target.
     #[arg(long)]
     stats: bool,
+}
+
+/// A field layer's legend: what its colours mean.
+fn print_legend(field: terravox_worldgen::layers::Field) {
+    let ([lo, hi], [low, high]) = (field.range(), field.ends());
+    let mid = (lo + hi) / 2.0;
+    let rgb = |v| map::field_color(field, Some(v));
+    println!(
+        "  legend: {lo} {low} rgb{:?} .. {mid} rgb{:?} .. {hi} {high} rgb{:?}; grey: no such field",
+        rgb(lo),
+        rgb(mid),
+        rgb(hi)
+    );
 }
 
 /// A map layer by name.
@@ -285,6 +304,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
             seconds: args.seconds.unwrap_or(0.0),
         }),
         panel_open: args.panel,
+        panel_view: args.show.clone(),
         save_dir: args.save_dir.or_else(|| {
             let dir = terravox_edits::default_save_dir();
             if dir.is_none() {
@@ -331,12 +351,21 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             cfg.version,
             cfg.seed.text()
         );
-        let shares = map.biome_shares();
-        if shares.is_empty() {
-            println!("no biomes in this world (version 1, or no `nature`)");
-        }
-        for (biome, share) in shares {
-            println!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
+        if let map::Layer::Field(field) = args.layer {
+            print_legend(field);
+            let [x, z] = args.center;
+            match generator.fields_at(x, z).get(field) {
+                Some(v) => println!("  at the centre ({x}, {z}): {v:.3}"),
+                None => println!("  this world has no {} field (grey)", field.name()),
+            }
+        } else {
+            let shares = map.biome_shares();
+            if shares.is_empty() {
+                println!("no biomes in this world (version 1, or no `nature`)");
+            }
+            for (biome, share) in shares {
+                println!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
+            }
         }
     }
     if args.stats {

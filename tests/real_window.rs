@@ -192,6 +192,36 @@ fn game_renders_terrain_sky_and_panel() {
         dark(&c),
         dark(&a)
     );
+
+    // The panel with a field layer (its legend's blue-white-red ramp) and the spline
+    // editor (its light-blue curve and yellow points) open.
+    let d = screenshot(
+        "panel_design",
+        &[
+            "--seed",
+            "alpha",
+            "--panel",
+            "--show",
+            "continentalness,splines",
+        ],
+        None,
+    );
+    let near = |p: [u8; 3], q: [u8; 3]| p.iter().zip(q).all(|(a, b)| a.abs_diff(b) <= 12);
+    let count = |colour: [u8; 3]| {
+        pixels(&d, 8, 40, 400, 700)
+            .filter(|&p| near(p, colour))
+            .count()
+    };
+    let (curve, points) = (count([120, 200, 255]), count([250, 210, 90]));
+    let (blue, red) = (count([40, 70, 160]), count([180, 40, 40]));
+    assert!(
+        curve > 150 && points > 60,
+        "no spline editor: {curve} curve and {points} point pixels"
+    );
+    assert!(
+        blue > 10 && red > 10,
+        "no legend: {blue} blue and {red} red pixels"
+    );
 }
 
 /// Mean and standard deviation of the luminance (0..=255) in a rectangle, leaving

@@ -50,6 +50,8 @@ pub struct PlayOptions {
     pub screenshot: Option<ScreenshotPlan>,
     /// Start with the panel open.
     pub panel_open: bool,
+    /// Parts of the panel to start open (`--show`).
+    pub panel_view: PanelView,
     /// Folder for each world's saved edits; `None` keeps edits in memory only.
     pub save_dir: Option<PathBuf>,
     /// Start with the feet at this `[x, y, z]` (flying, so the view stays put)
@@ -80,6 +82,7 @@ impl PlayOptions {
             view_distance: DEFAULT_VIEW_DISTANCE,
             screenshot: None,
             panel_open: false,
+            panel_view: PanelView::default(),
             save_dir: None,
             at: None,
             look: None,
@@ -88,6 +91,48 @@ impl PlayOptions {
             culling: true,
             horizon: DEFAULT_HORIZON,
         }
+    }
+}
+
+/// Which parts of the panel start open, and the preview's layer (`--show`).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PanelView {
+    /// The preview map's layer; `None`: terrain.
+    pub layer: Option<terravox_worldgen::map::Layer>,
+    /// The spline editor.
+    pub splines: bool,
+    /// The cross-section.
+    pub section: bool,
+    /// The seed browser.
+    pub seeds: bool,
+}
+
+impl std::str::FromStr for PanelView {
+    type Err = String;
+
+    /// A comma-separated list: a map layer's name, `splines`, `section`, `seeds`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut v = PanelView::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "splines" => v.splines = true,
+                "section" => v.section = true,
+                "seeds" => v.seeds = true,
+                name => {
+                    let layer = terravox_worldgen::map::Layer::ALL
+                        .into_iter()
+                        .find(|l| l.name() == name)
+                        .ok_or_else(|| {
+                            format!(
+                                "`{name}` is not a panel part: splines, section, seeds or a \
+                                 map layer (terrain, biomes, height, continentalness, ...)"
+                            )
+                        })?;
+                    v.layer = Some(layer);
+                }
+            }
+        }
+        Ok(v)
     }
 }
 
@@ -163,6 +208,7 @@ pub(crate) fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
             StreamBudget::PLAYED
         })
         .insert_resource(AutoScreenshot(options.screenshot.clone()))
+        .insert_resource(options.panel_view.clone())
         .insert_resource(StartView {
             at: options.at.map(DVec3::from_array),
             look: options.look,

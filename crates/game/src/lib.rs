@@ -58,7 +58,7 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 
-pub use config::{DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, PlayOptions, ScreenshotPlan};
+pub use config::{DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, PanelView, PlayOptions, ScreenshotPlan};
 pub use launch::run;
 pub use sky::SkyChoice;
 

@@ -140,7 +140,6 @@ impl FieldNoise {
     }
 
     /// The fields at one column (computing its four coarse points).
-    #[cfg(test)]
     pub(crate) fn at(&self, x: i32, z: i32) -> Fields {
         self.grid(x, z, x, z).at(x, z)
     }

@@ -15,7 +15,9 @@
 //! `islands` (the two generators), `terrain` (the one trait both implement, behind
 //! which [`Generator`] dispatches), [`map`] (top-down images), [`lod`] (coarse chunks
 //! for the horizon), `search` (places to stand: [`Generator::find_land`],
-//! [`Generator::land_near_origin`], [`Generator::spawn`], [`Generator::find_cave`]).
+//! [`Generator::land_near_origin`], [`Generator::spawn`], [`Generator::find_cave`]),
+//! [`layers`] (the fields one at a time, for maps and overlays), [`section`] (side
+//! views along a line).
 //!
 //! The feature `test-support` adds measuring hooks for the crate's own tests and
 //! benchmarks.
@@ -29,6 +31,7 @@ mod density;
 pub mod erosion;
 mod fbm;
 mod islands;
+pub mod layers;
 pub mod lod;
 pub mod map;
 pub mod params;
@@ -36,6 +39,7 @@ pub mod presets;
 pub mod reference;
 mod relief;
 mod search;
+pub mod section;
 pub mod seed;
 pub mod stats;
 mod surface;

@@ -1,13 +1,15 @@
 //! Top-down colour maps of a world, for the `map` command and the in-game preview.
 //!
-//! Each pixel shows the top of one column in one of three [`Layer`]s: its block's
+//! Each pixel shows the top of one column in one of the [`Layer`]s: its block's
 //! colour with hill shading (light from the north-west) or water coloured by depth;
-//! its biome's legend colour; or its height. Rows are computed in parallel with rayon;
-//! the result does not depend on the thread count.
+//! its biome's legend colour; its height; or one of the fields that drive the world
+//! ([`crate::layers::Field`], coloured by [`field_color`]). Rows are computed in
+//! parallel with rayon; the result does not depend on the thread count.
 
 use rayon::prelude::*;
 use terravox_voxel::Block;
 
+use crate::layers::Field;
 use crate::{Biome, ColumnTop, Generator};
 
 /// What a map shows.
@@ -20,11 +22,23 @@ pub enum Layer {
     Biomes,
     /// Heights: blues below sea level, greens to browns to white above it.
     Height,
+    /// One field of the generator ([`field_color`]; grey where the world has none).
+    Field(Field),
 }
 
 impl Layer {
     /// Every layer.
-    pub const ALL: [Layer; 3] = [Layer::Terrain, Layer::Biomes, Layer::Height];
+    pub const ALL: [Layer; 12] = {
+        let mut all = [Layer::Terrain; 12];
+        all[1] = Layer::Biomes;
+        all[2] = Layer::Height;
+        let mut i = 0;
+        while i < Field::ALL.len() {
+            all[3 + i] = Layer::Field(Field::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
     /// Its name on the command line and in the panel.
     pub const fn name(self) -> &'static str {
@@ -32,6 +46,7 @@ impl Layer {
             Layer::Terrain => "terrain",
             Layer::Biomes => "biomes",
             Layer::Height => "height",
+            Layer::Field(f) => f.name(),
         }
     }
 }
@@ -137,6 +152,9 @@ pub fn render(generator: &Generator, view: &MapView) -> MapImage {
 
 /// Renders one layer of `view` on all of rayon's threads, counting biomes.
 pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer) -> Map {
+    if let Layer::Field(field) = layer {
+        return render_field(generator, view, field);
+    }
     let [w, h] = view.size;
     let (gw, gh) = (w as usize + 1, h as usize + 1);
     // Column tops, with one extra row and column to the north-west for shading.
@@ -168,6 +186,7 @@ pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer) -> Map 
                     Layer::Terrain => column_color(here, sea, slope),
                     Layer::Biomes => biome_color(here, slope),
                     Layer::Height => height_color(here.y - sea),
+                    Layer::Field(_) => unreachable!("fields are drawn by render_field"),
                 };
                 row[px * 3..px * 3 + 3].copy_from_slice(&c);
             }
@@ -188,6 +207,59 @@ pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer) -> Map 
         },
         biome_pixels,
     }
+}
+
+/// A field layer: each row's columns computed together (one grid of the coarse
+/// fields a row), rows in parallel.
+fn render_field(generator: &Generator, view: &MapView, field: Field) -> Map {
+    let [w, h] = view.size;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    rgb.par_chunks_mut(w as usize * 3)
+        .enumerate()
+        .for_each(|(py, row)| {
+            let columns: Vec<[i32; 2]> = (0..w as i64)
+                .map(|px| view.column_at(px, py as i64))
+                .collect();
+            for (px, f) in generator.fields_along(&columns).iter().enumerate() {
+                row[px * 3..px * 3 + 3].copy_from_slice(&field_color(field, f.get(field)));
+            }
+        });
+    Map {
+        image: MapImage {
+            width: w,
+            height: h,
+            rgb,
+        },
+        biome_pixels: [0; Biome::ALL.len()],
+    }
+}
+
+/// The colour of `value` of `field` on a map: fields from -1 to 1 run from blue
+/// through white to red; those from 0 to 1 from dark blue-grey to yellow; grey where
+/// the world has no such field.
+pub fn field_color(field: Field, value: Option<f64>) -> [u8; 3] {
+    let Some(v) = value else {
+        return [96, 96, 96];
+    };
+    let [lo, hi] = field.range();
+    let t = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
+    let ramp: &[[f64; 3]] = if lo < 0.0 {
+        &[
+            [40.0, 70.0, 160.0],
+            [245.0, 245.0, 245.0],
+            [180.0, 40.0, 40.0],
+        ]
+    } else {
+        &[
+            [30.0, 35.0, 60.0],
+            [60.0, 140.0, 130.0],
+            [250.0, 225.0, 80.0],
+        ]
+    };
+    let x = t * (ramp.len() - 1) as f64;
+    let i = (x.floor() as usize).min(ramp.len() - 2);
+    let f = x - i as f64;
+    std::array::from_fn(|k| (ramp[i][k] + (ramp[i + 1][k] - ramp[i][k]) * f).round() as u8)
 }
 
 /// A colour shaded by `slope` (rise towards the light, blocks per block).

@@ -8,7 +8,7 @@
 
 use crate::config::{
     CaveConfig, DensityConfig, ErosionConfig, IslandConfig, NatureConfig, ReliefConfig,
-    ShapeConfig, WorldConfig,
+    ShapeConfig, Spline, WorldConfig,
 };
 
 /// How a parameter's value is entered and shown.
@@ -498,6 +498,93 @@ const fn linear(min: f64, max: f64) -> Spec {
         tooltip: "",
     }
 }
+
+/// A spline of the config, the panel's spline editor and validation read: its field,
+/// what its axes mean and the values its points may take (`x` always in `[-1, 1]`).
+pub struct SplineParam<C: 'static> {
+    /// The field's path under `generator.shape.`.
+    pub field: &'static str,
+    /// Its name in the panel.
+    pub label: &'static str,
+    /// What its input (`x`) is.
+    pub input: &'static str,
+    /// What its output (`y`) is.
+    pub output: &'static str,
+    /// Whether the output is a height in blocks.
+    pub blocks: bool,
+    /// The values its points' `y` may take.
+    pub range: (f64, f64),
+    /// The spline itself.
+    pub get: fn(&C) -> &Spline,
+    /// The spline, to change it.
+    pub get_mut: fn(&mut C) -> &mut Spline,
+}
+
+/// The shape's splines (version 2 and later).
+pub const SHAPE_SPLINES: [SplineParam<ShapeConfig>; 5] = [
+    SplineParam {
+        field: "height",
+        label: "height",
+        input: "continentalness",
+        output: "base height above offset (blocks)",
+        blocks: true,
+        range: (-512.0, 512.0),
+        get: |s| &s.height,
+        get_mut: |s| &mut s.height,
+    },
+    SplineParam {
+        field: "mountains",
+        label: "mountains",
+        input: "erosion",
+        output: "mountain height (blocks)",
+        blocks: true,
+        range: (-512.0, 512.0),
+        get: |s| &s.mountains,
+        get_mut: |s| &mut s.mountains,
+    },
+    SplineParam {
+        field: "peaks",
+        label: "peaks and valleys",
+        input: "peaks-and-valleys",
+        output: "share of the mountain height",
+        blocks: false,
+        range: (-4.0, 4.0),
+        get: |s| &s.peaks,
+        get_mut: |s| &mut s.peaks,
+    },
+    SplineParam {
+        field: "roughness",
+        label: "roughness",
+        input: "erosion",
+        output: "factor of scale",
+        blocks: false,
+        range: (0.0, 8.0),
+        get: |s| &s.roughness,
+        get_mut: |s| &mut s.roughness,
+    },
+    SplineParam {
+        field: "crags",
+        label: "crags",
+        input: "erosion",
+        output: "factor of cliff scale",
+        blocks: false,
+        range: (0.0, 8.0),
+        get: |s| &s.crags,
+        get_mut: |s| &mut s.crags,
+    },
+];
+
+/// The relief's splines (version 4).
+pub const RELIEF_SPLINES: [SplineParam<ReliefConfig>; 1] = [SplineParam {
+    field: "relief.ranges",
+    label: "ranges",
+    input: "erosion",
+    output: "share of the range height",
+    blocks: false,
+    range: (0.0, 1.0),
+    get: |r| &r.ranges,
+    get_mut: |r| &mut r.ranges,
+}];
 
 /// The mountain ranges (version 4, density worlds with a shape): panel group "Relief".
 pub const RELIEF: [Param<ReliefConfig>; 7] = [

@@ -209,6 +209,21 @@ impl Relief {
         (1.0 - n / CREST_WIDTH).max(0.0).powf(self.cfg.sharpness)
     }
 
+    /// The relief's layers at column `(x, z)` inside `grid` (whose masks are
+    /// filled): how much of the ranges stands here, the crest profile, how much the
+    /// jagged-peaks noise roughens it, and the erosion filter's ridge map.
+    pub(crate) fn layers(&self, x: i32, z: i32, grid: &CoarseGrid) -> [f64; 4] {
+        let mask = grid.smooth(&grid.masks, x, z).clamp(0.0, 1.0);
+        let crest = self.crest(x as f64, z as f64);
+        let lift = self.lift(x, z, grid, true);
+        let jag = if self.cfg.jaggedness > 0.0 && self.cfg.range_height > 0.0 {
+            smoothstep((mask * crest - 0.3) / 0.5)
+        } else {
+            0.0
+        };
+        [mask, crest, jag, lift.gully]
+    }
+
     /// The lift of column `(x, z)` inside `grid` (whose masks are filled). With
     /// `eroded` false the erosion filter is left out (a biome's altitude: cheaper,
     /// within its magnitude).

@@ -8,6 +8,7 @@ use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 use crate::biome::Biome;
 use crate::density::DensityGen;
 use crate::islands::{Island, IslandGen};
+use crate::layers::ColumnFields;
 use crate::lod::LodPos;
 
 /// What a generator makes of a world: chunks at every level of detail, column tops
@@ -35,6 +36,10 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     fn islands_near(&self, _x0: f64, _z0: f64, _x1: f64, _z1: f64) -> Vec<Island> {
         Vec::new()
     }
+    /// The fields at each of `columns` (none for a generator without fields).
+    fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
+        vec![ColumnFields::default(); columns.len()]
+    }
 }
 
 impl Terrain for DensityGen {
@@ -59,6 +64,9 @@ impl Terrain for DensityGen {
     fn surely_sea(&self, x: i32, z: i32) -> bool {
         DensityGen::surely_sea(self, x, z)
     }
+    fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
+        DensityGen::fields_along(self, columns)
+    }
 }
 
 impl Terrain for IslandGen {
@@ -82,5 +90,8 @@ impl Terrain for IslandGen {
     }
     fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
         IslandGen::islands_near(self, x0, z0, x1, z1)
+    }
+    fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
+        IslandGen::fields_along(self, columns)
     }
 }

@@ -5,7 +5,7 @@
 use crate::bounds::{HEIGHT_LIMIT, PLAYABLE_MARGIN, SURFACE_HEIGHTS, WORLD_FLOOR};
 use crate::config::{
     ConfigError, DensityConfig, GeneratorConfig, IslandLayout, ReliefConfig, SUPPORTED_VERSIONS,
-    ShapeConfig, Spline, WorldConfig,
+    Spline, WorldConfig,
 };
 use crate::params::{self, Param};
 use crate::seed::Seed;
@@ -86,7 +86,10 @@ impl Check {
     /// finer than the lattice can show.
     fn relief(&mut self, r: &ReliefConfig) {
         self.params("generator.", &params::RELIEF, r);
-        self.spline("generator.shape.relief.ranges", &r.ranges, (0.0, 1.0));
+        for sp in &params::RELIEF_SPLINES {
+            let field = format!("generator.shape.{}", sp.field);
+            self.spline(&field, (sp.get)(r), sp.range);
+        }
         if let Some(e) = &r.erosion {
             let before = self.errors.len();
             self.params("generator.", &params::EROSION, e);
@@ -115,17 +118,6 @@ impl Check {
             }
         }
     }
-}
-
-/// The shape's splines with their names and allowed values.
-fn splines(s: &ShapeConfig) -> [(&'static str, &Spline, (f64, f64)); 5] {
-    [
-        ("height", &s.height, (-512.0, 512.0)),
-        ("mountains", &s.mountains, (-512.0, 512.0)),
-        ("peaks", &s.peaks, (-4.0, 4.0)),
-        ("roughness", &s.roughness, (0.0, 8.0)),
-        ("crags", &s.crags, (0.0, 8.0)),
-    ]
 }
 
 /// The lowest and highest surface a density world can have: `(n + cliff)` spans
@@ -280,8 +272,12 @@ impl WorldConfig {
                 if let Some(s) = &d.shape {
                     c.params("generator.", &params::SHAPE, s);
                     c.params("generator.", &params::RIVERS, s);
-                    for (name, spline, range) in splines(s) {
-                        c.spline(&format!("generator.shape.{name}"), spline, range);
+                    for sp in &params::SHAPE_SPLINES {
+                        c.spline(
+                            &format!("generator.shape.{}", sp.field),
+                            (sp.get)(s),
+                            sp.range,
+                        );
                     }
                     if let Some(r) = &s.relief {
                         c.relief(r);

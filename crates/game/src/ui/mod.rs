@@ -1,5 +1,5 @@
 //! The egui user interface: the generator panel (`panel`, with `generator_form`,
-//! `preview`, `seeds` and their `panel_state`), the "Your edits" window (`edits_window`), the
+//! `preview`, `section`, `seeds`, `splines` and their `panel_state`), the "Your edits" window (`edits_window`), the
 //! stats overlay (`stats`) and the HUD (`hud`: notices, crosshair, hotbar). Drawing runs in egui's pass after
 //! `Update`; the bookkeeping around it (the preview task, whether the pointer is over
 //! a window) runs in [`GameSystems::Present`].
@@ -10,7 +10,9 @@ mod hud;
 mod panel;
 mod panel_state;
 mod preview;
+mod section;
 mod seeds;
+mod splines;
 mod stats;
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
@@ -18,6 +20,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::input::EguiWantsInput;
 
+use crate::config::PanelView;
 use crate::mode::Mode;
 use crate::mode::PointerOverUi;
 use crate::schedule::GameSystems;
@@ -32,6 +35,7 @@ pub(crate) fn plugin(app: &mut App) {
     }
     app.init_resource::<Preview>()
         .init_resource::<seeds::SeedBrowser>()
+        .init_resource::<section::CrossSection>()
         .add_systems(Startup, init_panel)
         .add_systems(OnExit(Mode::Panel), forget_discard_question)
         .add_systems(
@@ -40,6 +44,7 @@ pub(crate) fn plugin(app: &mut App) {
                 track_pointer,
                 preview::update_preview.run_if(in_state(Mode::Panel)),
                 seeds::update_seed_browser.run_if(in_state(Mode::Panel)),
+                section::update_cross_section.run_if(in_state(Mode::Panel)),
             )
                 .in_set(GameSystems::Present),
         )
@@ -56,8 +61,20 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
-fn init_panel(mut commands: Commands, world: Res<ActiveWorld>) {
-    commands.insert_resource(PanelState::new(world.config()));
+fn init_panel(
+    mut commands: Commands,
+    world: Res<ActiveWorld>,
+    view: Res<PanelView>,
+    mut preview: ResMut<Preview>,
+    mut seeds: ResMut<seeds::SeedBrowser>,
+    mut section: ResMut<section::CrossSection>,
+) {
+    let mut state = PanelState::new(world.config());
+    state.splines.open = view.splines;
+    commands.insert_resource(state);
+    preview.show(view.layer.unwrap_or_default());
+    seeds.open = view.seeds;
+    section.open = view.section;
 }
 
 /// Remembers whether the pointer is over a UI window, so a click there does not grab

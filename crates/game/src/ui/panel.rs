@@ -9,7 +9,9 @@ use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
 use super::generator_form;
 use super::panel_state::PanelState;
 use super::preview::{Preview, show_preview};
+use super::section::{CrossSection, show_cross_section};
 use super::seeds::{SeedBrowser, show_seed_browser};
+use super::splines::show_splines;
 use crate::config::{HorizonDistance, ViewDistance};
 use crate::persistence::Saves;
 use crate::player::Player;
@@ -49,7 +51,12 @@ pub(super) fn draw_panel(
         ResMut<HorizonDistance>,
     ),
     (mut switch, mut reshape): (MessageWriter<SwitchWorld>, MessageWriter<ReshapeWorld>),
-    (mut draft, mut preview, mut seeds): (ResMut<Draft>, ResMut<Preview>, ResMut<SeedBrowser>),
+    (mut draft, mut preview, mut seeds, mut section): (
+        ResMut<Draft>,
+        ResMut<Preview>,
+        ResMut<SeedBrowser>,
+        ResMut<CrossSection>,
+    ),
     player: Query<&Player>,
 ) -> Result {
     let feet = player.single().map(|p| p.position).unwrap_or_default();
@@ -162,6 +169,8 @@ pub(super) fn draw_panel(
                     ui.label(version_note(pending.version));
                     generator_form::sliders(ui, &params::WORLD, &mut pending);
                     show_preview(ui, &mut preview, feet);
+                    show_cross_section(ui, &mut section, feet.y);
+                    show_splines(ui, &mut state.splines, &mut pending);
                     if let Some(seed) = show_seed_browser(ui, &mut seeds, &pending, random_seed()) {
                         pending.seed = Seed::new(seed);
                     }

@@ -17,6 +17,8 @@ pub(super) struct PanelState {
     pub message: Option<(bool, String)>,
     /// The discard button was pressed once; a second button confirms.
     pub confirm_discard: bool,
+    /// The spline editor's choice.
+    pub splines: super::splines::SplineEditor,
 }
 
 impl PanelState {
@@ -30,6 +32,7 @@ impl PanelState {
             save_file: "world.ron".into(),
             message: None,
             confirm_discard: false,
+            splines: Default::default(),
         }
     }
 }

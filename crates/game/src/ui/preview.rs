@@ -1,6 +1,7 @@
 //! The panel's live preview map of the pending config around the player, computed on
 //! a worker task and shown with the player as a red dot, in the layer the player picks
-//! (terrain, biomes or height).
+//! (terrain, biomes, height, or one of the generator's fields with its legend), with
+//! the value under the pointer.
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
@@ -31,6 +32,15 @@ pub(super) struct Preview {
     /// The latest finished image, not yet uploaded to egui.
     image: Option<(MapView, MapImage)>,
     texture: Option<(MapView, egui::TextureHandle)>,
+    /// The generator of the config wanted, for the value under the pointer.
+    generator: Option<std::sync::Arc<Generator>>,
+}
+
+impl Preview {
+    /// Shows `layer`.
+    pub(super) fn show(&mut self, layer: Layer) {
+        self.layer = layer;
+    }
 }
 
 /// The map view a preview of `cfg` around `feet` uses: wider scales for islands and
@@ -78,8 +88,11 @@ pub(super) fn update_preview(
         preview.wanted = Some(wanted);
         preview.image = None;
         preview.texture = None;
+        preview.generator = None;
         return;
     };
+    let generator = std::sync::Arc::new(generator);
+    preview.generator = Some(generator.clone());
     preview.wanted = Some(wanted.clone());
     preview.task = Some(AsyncComputeTaskPool::get().spawn(async move {
         let img = map::render_layer(&generator, &wanted.1, wanted.2).image;
@@ -87,13 +100,18 @@ pub(super) fn update_preview(
     }));
 }
 
-/// Draws the layer choice and the preview with the player marked.
+/// Draws the layer choice and the preview with the player marked, the legend of a
+/// field layer and the value under the pointer.
 pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: DVec3) {
     ui.horizontal(|ui| {
         ui.label("Map:");
-        for layer in Layer::ALL {
-            ui.radio_value(&mut preview.layer, layer, layer.name());
-        }
+        egui::ComboBox::from_id_salt("preview layer")
+            .selected_text(preview.layer.name())
+            .show_ui(ui, |ui| {
+                for layer in Layer::ALL {
+                    ui.selectable_value(&mut preview.layer, layer, layer.name());
+                }
+            });
     });
     if let Some((view, img)) = preview.image.take() {
         let color = egui::ColorImage::from_rgb([img.width as usize, img.height as usize], &img.rgb);
@@ -116,8 +134,61 @@ pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: DVec3
         egui::Color32::RED,
         egui::Stroke::new(1.5, egui::Color32::WHITE),
     );
-    ui.label(format!(
-        "preview: {} blocks across, you are the red dot",
-        view.size[0] * view.blocks_per_pixel
-    ));
+    if let Layer::Field(field) = preview.layer {
+        legend(ui, field);
+    }
+    let under = response.hover_pos().zip(preview.generator.as_deref());
+    let text = match under {
+        Some((pos, g)) => {
+            let p = pos - response.rect.min;
+            let [x, z] = view.column_at(p.x as i64, p.y as i64);
+            format!("({x}, {z}): {}", value_at(g, preview.layer, x, z))
+        }
+        None => format!(
+            "preview: {} blocks across, you are the red dot",
+            view.size[0] * view.blocks_per_pixel
+        ),
+    };
+    ui.label(text);
+}
+
+/// A field layer's legend: its colour ramp and what its ends mean.
+fn legend(ui: &mut egui::Ui, field: terravox_worldgen::layers::Field) {
+    let ([lo, hi], [low, high]) = (field.range(), field.ends());
+    ui.horizontal(|ui| {
+        ui.label(format!("{lo} {low}"));
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(80.0, 12.0), egui::Sense::hover());
+        for i in 0..40 {
+            let v = lo + (hi - lo) * (i as f64 + 0.5) / 40.0;
+            let [r, g, b] = map::field_color(field, Some(v));
+            let x0 = rect.min.x + i as f32 * 2.0;
+            let cell = egui::Rect::from_min_size(egui::pos2(x0, rect.min.y), egui::vec2(2.0, 12.0));
+            ui.painter()
+                .rect_filled(cell, 0.0, egui::Color32::from_rgb(r, g, b));
+        }
+        ui.label(format!("{hi} {high}"));
+    });
+}
+
+/// What `layer` shows at column `(x, z)` of `g`'s world, as text.
+fn value_at(g: &Generator, layer: Layer, x: i32, z: i32) -> String {
+    match layer {
+        Layer::Field(f) => match g.fields_at(x, z).get(f) {
+            Some(v) => format!("{} {v:+.3}", f.name()),
+            None => format!("no {} in this world", f.name()),
+        },
+        Layer::Biomes => g
+            .biome_at(x, z)
+            .map_or("no biomes in this world".to_owned(), |b| {
+                b.name().to_owned()
+            }),
+        Layer::Terrain | Layer::Height => {
+            let top = g.column_top(x, z);
+            format!(
+                "{:?}, {} blocks above the sea",
+                top.block,
+                top.y - g.sea_level()
+            )
+        }
+    }
 }

@@ -28,7 +28,7 @@ struct Thumb {
 #[derive(Resource, Default)]
 pub(super) struct SeedBrowser {
     /// Whether the grid is open (closed: nothing is computed).
-    open: bool,
+    pub(super) open: bool,
     thumbs: Vec<Thumb>,
     /// The pending settings, seed left out, that the thumbnails show.
     drawn_for: Option<WorldConfig>,

@@ -12,6 +12,29 @@ use crate::streaming::Chunks;
 use crate::streaming::{Culling, StreamStats};
 use crate::world::ActiveWorld;
 
+/// The overlay's line of fields: for which world epoch and column, and the text.
+type FieldsLine = (u64, [i32; 2], String);
+
+/// The fields at a column as one line of the overlay (empty without fields).
+fn fields_line(f: &terravox_worldgen::layers::ColumnFields) -> String {
+    use terravox_worldgen::layers::Field;
+    let short = |field: Field| match field {
+        Field::Continentalness => "C",
+        Field::Erosion => "E",
+        Field::Weirdness => "W",
+        Field::Temperature => "T",
+        Field::Humidity => "H",
+        Field::Ranges => "ranges",
+        Field::Ridges => "ridges",
+        Field::Jaggedness => "jag",
+        Field::ErosionStrength => "gullies",
+    };
+    f.present()
+        .map(|(field, v)| format!("{} {v:+.2}", short(field)))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
 /// The overlay at the top right: frame rate, chunks, timings, position, seed, time.
 pub(super) fn draw_stats(
     mut contexts: EguiContexts,
@@ -20,7 +43,7 @@ pub(super) fn draw_stats(
     (stats, culling): (Res<StreamStats>, Res<Culling>),
     (horizon, distance): (Res<Horizon>, Res<HorizonDistance>),
     (world, time): (Res<ActiveWorld>, Res<TimeOfDay>),
-    player: Query<&Player>,
+    (player, mut fields): (Query<&Player>, Local<Option<FieldsLine>>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
@@ -81,6 +104,19 @@ pub(super) fn draw_stats(
                     "pos {:.1} {:.1} {:.1}  chunk {} {} {}",
                     pos.x, pos.y, pos.z, c.x, c.y, c.z
                 ));
+                // The generator's fields at the player's column, computed when the
+                // column or the world changes.
+                let column = [pos.x.floor() as i32, pos.z.floor() as i32];
+                let stale = fields
+                    .as_ref()
+                    .is_none_or(|(e, at, _)| *e != world.epoch() || *at != column);
+                if stale {
+                    let text = fields_line(&world.generator().fields_at(column[0], column[1]));
+                    *fields = Some((world.epoch(), column, text));
+                }
+                if let Some((_, _, text)) = fields.as_ref().filter(|(_, _, t)| !t.is_empty()) {
+                    ui.label(text);
+                }
                 ui.label(format!(
                     "{} — seed {:?} — {}{}",
                     world.config().generator_name(),

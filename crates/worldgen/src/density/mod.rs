@@ -50,6 +50,7 @@ use crate::caves::Caves;
 use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
 use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
+use crate::layers::{self, ColumnFields};
 use crate::relief::Relief;
 use crate::surface::Surface;
 use crate::trees::TALLEST;
@@ -170,6 +171,48 @@ impl DensityGen {
             r.fill_masks(&mut grid);
         }
         Some(grid)
+    }
+
+    /// The fields at each of `columns` (see [`crate::layers`]): the coarse fields
+    /// interpolated as chunks use them, and the relief's layers.
+    pub(crate) fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
+        let Some(first) = columns.first() else {
+            return Vec::new();
+        };
+        let (mut lo, mut hi) = (*first, *first);
+        for c in columns {
+            lo = [lo[0].min(c[0]), lo[1].min(c[1])];
+            hi = [hi[0].max(c[0]), hi[1].max(c[1])];
+        }
+        let Some(grid) = self.grid(lo[0], lo[1], hi[0], hi[1]) else {
+            return vec![ColumnFields::default(); columns.len()];
+        };
+        let shaped = self.cfg.shape.is_some();
+        let climate = self.nature.is_some();
+        columns
+            .iter()
+            .map(|&[x, z]| {
+                let f = grid.at(x, z);
+                let mut out = ColumnFields::default();
+                if shaped {
+                    out.set(layers::Field::Continentalness, f.c);
+                    out.set(layers::Field::Erosion, f.e);
+                    out.set(layers::Field::Weirdness, f.w);
+                }
+                if climate {
+                    out.set(layers::Field::Temperature, f.t);
+                    out.set(layers::Field::Humidity, f.h);
+                }
+                if let Some(r) = &self.relief {
+                    let [ranges, ridges, jag, gully] = r.layers(x, z, &grid);
+                    out.set(layers::Field::Ranges, ranges);
+                    out.set(layers::Field::Ridges, ridges);
+                    out.set(layers::Field::Jaggedness, jag);
+                    out.set(layers::Field::ErosionStrength, gully);
+                }
+                out
+            })
+            .collect()
     }
 
     /// The formula's parameters at column `(x, z)`, which `grid` (from

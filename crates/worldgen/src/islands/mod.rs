@@ -45,6 +45,7 @@ use crate::biome::{self, Biome, Kind};
 use crate::climate::{FieldNoise, Fields};
 use crate::config::{IslandConfig, IslandLayout, NatureConfig};
 use crate::fbm::Fbm;
+use crate::layers::{ColumnFields, Field};
 use crate::seed::mix64;
 use crate::surface::Surface;
 use crate::trees::planting::{self, TreeGrid};
@@ -912,6 +913,22 @@ impl IslandGen {
             z,
             [b[0], b[1], b[2], b[3]],
         ))
+    }
+
+    /// The fields at each of `columns`: the climate, in worlds with nature.
+    pub(crate) fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
+        columns
+            .iter()
+            .map(|&[x, z]| {
+                let mut out = ColumnFields::default();
+                if let Some((noise, _)) = &self.nature {
+                    let f = noise.at(x, z);
+                    out.set(Field::Temperature, f.t);
+                    out.set(Field::Humidity, f.h);
+                }
+                out
+            })
+            .collect()
     }
 
     /// The biome of block column `(x, z)` (with nature).

@@ -1,0 +1,228 @@
+//! The cross-section: a side view of the pending world along the player's look
+//! direction, 1 to 4 km long ([`terravox_worldgen::section`]): terrain in its biome's
+//! colour, water, caves, the player and the heights. Computed on a worker task; an
+//! outdated one is told to stop and dropped.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy_egui::egui;
+use terravox_worldgen::section::Section;
+use terravox_worldgen::{Generator, WorldConfig};
+
+use crate::player::Player;
+use crate::world::Draft;
+
+/// Sample columns of a section.
+const SAMPLES: usize = 256;
+/// The start follows the player in steps of this many blocks, the direction in steps
+/// of this many degrees.
+const SNAP: f64 = 8.0;
+const YAW_STEP: f32 = 5.0;
+/// The drawing's size in points.
+const WIDTH: f32 = 340.0;
+const HEIGHT: f32 = 150.0;
+
+/// What a section shows: a config, its start, its direction (in yaw steps) and its
+/// length in km.
+type Key = (WorldConfig, [i64; 2], i32, u32);
+
+/// A section being computed: the flag that stops it, and its task.
+type Work = (Arc<AtomicBool>, Task<Option<(Key, Section)>>);
+
+/// The cross-section and the work on it.
+#[derive(Resource)]
+pub(super) struct CrossSection {
+    /// Whether it is open in the panel (closed: nothing is computed).
+    pub(super) open: bool,
+    /// Length in km, 1 to 4.
+    km: u32,
+    wanted: Option<Key>,
+    task: Option<Work>,
+    shown: Option<(Key, Section)>,
+}
+
+impl Default for CrossSection {
+    fn default() -> Self {
+        Self {
+            open: false,
+            km: 1,
+            wanted: None,
+            task: None,
+            shown: None,
+        }
+    }
+}
+
+/// The horizontal direction `[x, z]` a yaw (radians) looks along (yaw 0 looks
+/// towards `-z`).
+fn forward(yaw: f32) -> [f64; 2] {
+    [-(yaw.sin() as f64), -(yaw.cos() as f64)]
+}
+
+/// Keeps the section of the pending world along the player's view (while it is open
+/// in the panel): takes in a finished one, starts a new one when it is outdated.
+pub(super) fn update_cross_section(
+    draft: Res<Draft>,
+    player: Query<&Player>,
+    mut section: ResMut<CrossSection>,
+) {
+    let s = &mut *section;
+    if let Some((_, task)) = &mut s.task
+        && let Some(done) = check_ready(task)
+    {
+        s.task = None;
+        if let Some(done) = done.filter(|d| s.wanted.as_ref() == Some(&d.0)) {
+            s.shown = Some(done);
+        }
+    }
+    let Ok(p) = player.single() else { return };
+    if !s.open {
+        return;
+    }
+    let snap = |v: f64| (v / SNAP).floor() as i64;
+    let steps = (p.yaw.to_degrees() / YAW_STEP).round() as i32;
+    let key: Key = (
+        draft.pending().clone(),
+        [snap(p.position.x), snap(p.position.z)],
+        steps.rem_euclid((360.0 / YAW_STEP) as i32),
+        s.km,
+    );
+    if s.wanted.as_ref() == Some(&key) {
+        return;
+    }
+    if let Some((stop, _)) = s.task.take() {
+        stop.store(true, Ordering::Relaxed);
+    }
+    s.wanted = Some(key.clone());
+    let Ok(generator) = Generator::new(&key.0) else {
+        s.shown = None;
+        return;
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let from = [p.position.x, p.position.z];
+    let dir = forward((key.2 as f32 * YAW_STEP).to_radians());
+    let length = key.3 as f64 * 1000.0;
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        generator
+            .cross_section(from, dir, length, SAMPLES, &flag)
+            .map(|s| (key, s))
+    });
+    s.task = Some((stop, task));
+}
+
+/// Draws the section (a collapsing part of the panel) with the player's feet at
+/// `feet_y`.
+pub(super) fn show_cross_section(ui: &mut egui::Ui, section: &mut CrossSection, feet_y: f64) {
+    let header = egui::CollapsingHeader::new("Cross-section")
+        .default_open(section.open)
+        .show(ui, |ui| {
+            ui.add(
+                egui::Slider::new(&mut section.km, 1..=4)
+                    .text("km ahead")
+                    .suffix(" km"),
+            );
+            match &section.shown {
+                Some((_, s)) => draw(ui, s, feet_y),
+                None => {
+                    ui.label("cross-section: computing…");
+                }
+            }
+        });
+    section.open = header.body_returned.is_some();
+}
+
+/// The colour of a section column's ground.
+fn ground_colour(c: &terravox_worldgen::section::SectionColumn) -> egui::Color32 {
+    let [r, g, b] = c.biome.map_or(c.top.color(), |b| b.map_color());
+    egui::Color32::from_rgb(r, g, b)
+}
+
+/// Paints a section: ground by biome colour, water to sea level, caves dark, the
+/// player as a red dot at the left, the heights at the left edge.
+fn draw(ui: &mut egui::Ui, s: &Section, feet_y: f64) {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(WIDTH, HEIGHT), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, egui::Color32::from_rgb(150, 190, 225));
+    let top = s
+        .columns
+        .iter()
+        .map(|c| c.surface)
+        .chain([s.sea_level, feet_y as i32])
+        .max()
+        .unwrap_or(0)
+        + 16;
+    let bottom = s
+        .columns
+        .iter()
+        .map(|c| c.surface - terravox_worldgen::section::CAVE_DEPTH / 2)
+        .chain([s.sea_level - 32])
+        .min()
+        .unwrap_or(0);
+    let span = (top - bottom).max(1) as f32;
+    let y_of = |h: f64| rect.max.y - (h as f32 - bottom as f32) / span * HEIGHT;
+    let n = s.columns.len().max(2);
+    let w = WIDTH / (n - 1) as f32;
+    for (i, c) in s.columns.iter().enumerate() {
+        let x0 = rect.min.x + i as f32 * w - w / 2.0;
+        let column = |lo: f64, hi: f64, colour| {
+            let r = egui::Rect::from_min_max(
+                egui::pos2(x0, y_of(hi)),
+                egui::pos2(x0 + w + 0.5, y_of(lo)),
+            );
+            painter.rect_filled(r, 0.0, colour);
+        };
+        column(bottom as f64, c.surface as f64 + 1.0, ground_colour(c));
+        if c.surface < s.sea_level {
+            column(
+                c.surface as f64 + 1.0,
+                s.sea_level as f64 + 1.0,
+                egui::Color32::from_rgb(40, 90, 170),
+            );
+        }
+        for &[lo, hi] in &c.caves {
+            column(
+                lo as f64,
+                hi as f64 + 1.0,
+                egui::Color32::from_rgb(25, 22, 20),
+            );
+        }
+    }
+    painter.circle(
+        egui::pos2(rect.min.x + 3.0, y_of(feet_y)),
+        4.0,
+        egui::Color32::RED,
+        egui::Stroke::new(1.0, egui::Color32::WHITE),
+    );
+    let label = |h: i32| {
+        painter.text(
+            egui::pos2(rect.max.x - 2.0, y_of(h as f64)),
+            egui::Align2::RIGHT_CENTER,
+            format!("{h}"),
+            egui::FontId::monospace(10.0),
+            egui::Color32::BLACK,
+        );
+    };
+    let highest = s.columns.iter().map(|c| c.surface).max().unwrap_or(0);
+    label(highest);
+    label(s.sea_level);
+    label(bottom + 4);
+    let length = s.columns.last().map_or(0.0, |c| c.along);
+    let hover = response.hover_pos().map(|p| {
+        let i = (((p.x - rect.min.x) / w).round() as usize).min(n - 1);
+        let c = &s.columns[i.min(s.columns.len() - 1)];
+        format!(
+            "{:.0} m ahead: surface {} ({}), {} caves under it",
+            c.along,
+            c.surface,
+            c.biome.map_or("no biome", |b| b.name()),
+            c.caves.len()
+        )
+    });
+    ui.label(hover.unwrap_or(format!(
+        "{length:.0} blocks ahead of you (the red dot), heights at the right"
+    )));
+}
