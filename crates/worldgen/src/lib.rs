@@ -32,6 +32,7 @@ mod islands;
 pub mod lod;
 pub mod map;
 pub mod params;
+mod planting;
 pub mod presets;
 pub mod reference;
 mod relief;

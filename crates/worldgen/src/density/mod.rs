@@ -50,10 +50,10 @@ use crate::caves::Caves;
 use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
 use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
+use crate::planting::TreeGrid;
 use crate::relief::Relief;
 use crate::surface::Surface;
 use crate::trees::TALLEST;
-use crate::trees::planting::TreeGrid;
 
 /// Lattice spacing across (x and z), in blocks.
 const STEP_XZ: i32 = 4;
