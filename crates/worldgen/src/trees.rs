@@ -13,9 +13,8 @@
 //! leaves, only into air, in world order of the cells, so a tree is whole and the
 //! same whichever chunk is generated first.
 //!
-//! Every generator plants through [`crate::planting`] (above `biome`, which this
-//! module is below): the grid's trees by biome, and their soil blocks in a
-//! full-detail chunk.
+//! Every generator plants through `planting` (above `biome`, which this module is
+//! below): the grid's trees by biome, and their soil blocks in a full-detail chunk.
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk};
 
@@ -216,7 +215,7 @@ pub(crate) fn trunks(seed: u64, spacing: i32, x0: i32, z0: i32, x1: i32, z1: i32
     v
 }
 
-/// A tree standing on a soil block ([`crate::planting::plant`] makes them).
+/// A tree standing on a soil block (`planting::plant` makes them).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Planted {
     /// World position of the soil block under the trunk.
