@@ -4,7 +4,8 @@
 //! the version-2 `continents` (what caves cost) and the version-1 `cliffs` (what
 //! biomes cost the old world's speed: nothing); and underground chunks with caves.
 //! Then maps and the horizon's coarse chunks of the default world next to the
-//! costliest ones validation allows (`params::MAX_RELIEF_WORK`).
+//! costliest ones validation allows (`params::MAX_RELIEF_WORK`), and the spawn
+//! searches (with that costliest world's chunks).
 
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
@@ -212,13 +213,20 @@ fn maps_and_horizon(c: &mut Criterion) {
     group.finish();
 }
 
-/// The spawn searches a new world and the tests start with: bounded in work, so their
-/// time is a figure here, not an assert in a test.
+/// The spawn searches a new world and the tests start with, for every preset and for
+/// [`amplified_max`] (as rough as a valid world gets, where the search costs most):
+/// bounded in work, so their time is a figure here, not an assert in a test
+/// (`tests/bounds.rs` checks random valid configs find a place, untimed). Then the
+/// chunks around `amplified_max`'s place: generation at its costliest.
 fn spawn_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("spawn_search");
     group.sample_size(10);
-    for name in presets::names() {
-        let g = Generator::new(&presets::builtin(name).expect("preset")).expect("valid");
+    let worlds = presets::names()
+        .map(|n| (n.to_owned(), presets::builtin(n).expect("preset")))
+        .chain([("amplified-max".to_owned(), amplified_max())]);
+    for (name, cfg) in worlds {
+        let name = name.as_str();
+        let g = Generator::new(&cfg).expect("valid");
         group.bench_function(BenchmarkId::new("spawn", name), |b| {
             b.iter(|| g.spawn(0, 0, terravox_worldgen::SPAWN_RADIUS))
         });
@@ -226,6 +234,18 @@ fn spawn_search(c: &mut Criterion) {
             b.iter(|| g.land_near_origin())
         });
     }
+    group.finish();
+
+    let mut group = c.benchmark_group("generate_surface_chunk");
+    group.sample_size(10);
+    let g = Generator::new(&amplified_max()).expect("valid");
+    let [x, y, z] = g.land_near_origin().expect("land");
+    let top = y.div_euclid(terravox_voxel::CHUNK);
+    let chunks = surface_chunks_at(&g, [x, z], top - 4..top + 4, 8);
+    assert!(!chunks.is_empty(), "amplified-max has no surface chunk");
+    time_chunks(&mut group, "lattice", "amplified-max", &chunks, |p| {
+        g.generate(p)
+    });
     group.finish();
 }
 

@@ -11,7 +11,8 @@
 //! mixing), `config` (the serde world config), [`params`] (every numeric parameter's
 //! range and tooltip, once), `validate` (parsing and validation), `presets` (built-in
 //! worlds, config files), [`reference`] (the generated parameter docs), `fbm` (seeded
-//! fractal noise), `surface` (block rules both generators share), `density` and
+//! fractal noise), `trees` (species and shapes), `biome`, `surface` (block rules both
+//! generators share), `planting` (trees by biome, for every generator), `density` and
 //! `islands` (the two generators), `terrain` (the one trait both implement, behind
 //! which [`Generator`] dispatches), [`map`] (top-down images), [`lod`] (coarse chunks
 //! for the horizon), `search` (places to stand: [`Generator::find_land`],
@@ -35,6 +36,7 @@ pub mod layers;
 pub mod lod;
 pub mod map;
 pub mod params;
+mod planting;
 pub mod presets;
 pub mod reference;
 mod relief;

@@ -34,8 +34,8 @@
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, padded_index};
 
 use crate::biome::{self, Kind};
+use crate::planting::TreeGrid;
 use crate::surface::{Face, Surface};
-use crate::trees::planting::TreeGrid;
 
 /// The coarsest level: 64-block cells in 2048-block chunks (the 16,384-block
 /// horizon's outer ring).

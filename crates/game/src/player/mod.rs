@@ -16,7 +16,7 @@ use crate::config::StartView;
 use crate::mode::Mode;
 use crate::schedule::GameSystems;
 use crate::streaming::Chunks;
-use crate::world::{ActiveWorld, RenderOrigin, StreamCenter, WorldChanged};
+use crate::world::{ActiveWorld, Eye, RenderOrigin, StreamCenter, WorldChanged};
 use body::{EYE, MoveInput, step_in_world};
 
 pub use body::Player;
@@ -142,8 +142,13 @@ fn place_in_render_frame(origin: Res<RenderOrigin>, mut player: Query<(&Player, 
     }
 }
 
-fn update_stream_center(player: Query<&Player>, mut center: ResMut<StreamCenter>) {
+fn update_stream_center(
+    player: Query<&Player>,
+    mut center: ResMut<StreamCenter>,
+    mut eye: ResMut<Eye>,
+) {
     if let Ok(p) = player.single() {
         center.0 = p.position;
+        eye.set_if_neq(Eye(eye::eye_block(p)));
     }
 }

@@ -4,10 +4,10 @@ use bevy::prelude::*;
 use terravox_voxel::Block;
 
 use super::RenderSystems;
-use crate::player::eye::eye_block;
-use crate::player::{Player, PlayerCamera};
+use crate::player::PlayerCamera;
 use crate::sky::SkyKind;
 use crate::streaming::Chunks;
+use crate::world::Eye;
 
 /// The lantern: given to a new camera, lit in caves.
 pub(super) fn plugin(app: &mut App) {
@@ -45,13 +45,12 @@ fn add_lantern(cameras: Query<Entity, Added<PlayerCamera>>, mut commands: Comman
 
 /// Lights the lantern while the eye is in a cave's air.
 fn light_lantern(
-    player: Query<&Player>,
+    eye: Res<Eye>,
     chunks: Res<Chunks>,
     kind: Option<Res<SkyKind>>,
     mut lanterns: Query<&mut PointLight, With<Lantern>>,
 ) {
-    let Ok(player) = player.single() else { return };
-    let lit = chunks.block(eye_block(player)) == Some(Block::CaveAir);
+    let lit = chunks.block(eye.0) == Some(Block::CaveAir);
     let intensity = if lit {
         LANTERN * SkyKind::light_scale(kind.as_deref())
     } else {

@@ -4,9 +4,8 @@
 use bevy::prelude::*;
 use terravox_voxel::Block;
 
-use crate::player::Player;
-use crate::player::eye::eye_block;
 use crate::streaming::Chunks;
+use crate::world::Eye;
 
 /// Whether the camera's eye is in water: then the fog is the water's.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -14,14 +13,11 @@ pub(crate) struct Underwater(pub(crate) bool);
 
 /// Notes whether the player's eye is in a water block.
 pub(super) fn detect_underwater(
-    player: Query<&Player>,
+    eye: Res<Eye>,
     chunks: Res<Chunks>,
     mut underwater: ResMut<Underwater>,
 ) {
-    let Ok(player) = player.single() else { return };
-    underwater.set_if_neq(Underwater(
-        chunks.block(eye_block(player)) == Some(Block::Water),
-    ));
+    underwater.set_if_neq(Underwater(chunks.block(eye.0) == Some(Block::Water)));
 }
 
 /// Sky things (the dome, sun, moon, stars, clouds) that the water hides when the eye

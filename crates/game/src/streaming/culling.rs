@@ -14,8 +14,7 @@ use terravox_voxel::ChunkPos;
 use super::Chunks;
 use super::view::{UNLOAD_MARGIN, VERTICAL_RADIUS};
 use crate::config::ViewDistance;
-use crate::player::Player;
-use crate::player::eye::eye_block;
+use crate::world::Eye;
 
 /// Frames between walks while chunks only load (each walk costs ~0.16 ms at view
 /// distance 12).
@@ -102,16 +101,15 @@ impl Culling {
 /// chunk or a graph changed, and queues meshes for the chunks generated while hidden
 /// that it reaches now.
 pub(super) fn walk_culling(
-    player: Query<&Player>,
+    eye: Res<Eye>,
     view: Res<ViewDistance>,
     mut culling: ResMut<Culling>,
     mut chunks: ResMut<Chunks>,
 ) {
-    let Ok(player) = player.single() else { return };
     if culling.off {
         return;
     }
-    let camera = eye_block(player).to_chunk().0;
+    let camera = eye.0.to_chunk().0;
     let c = culling.bypass_change_detection();
     c.frames += 1;
     let loads_due = c.loaded && c.frames >= WALK_AFTER_LOADS;

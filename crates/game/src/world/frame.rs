@@ -1,5 +1,6 @@
-//! Where things are: the point chunks stream around and the floating origin of the
-//! render frame, both following the player.
+//! Where things are: the point chunks stream around, the block holding the player's
+//! eye and the floating origin of the render frame, all following the player (set in
+//! `Simulate`, read by streaming, culling and drawing, which need no player).
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
@@ -9,6 +10,11 @@ use terravox_voxel::BlockPos;
 /// frame in `Simulate`.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct StreamCenter(pub(crate) DVec3);
+
+/// The block holding the player's eye, set each frame in `Simulate`: where cave
+/// culling walks from, and what decides the water's fog and the lantern.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Eye(pub(crate) BlockPos);
 
 /// The world block at the render frame's zero: everything drawn is placed relative to
 /// it (a floating origin), so `f32` transforms stay small and exact anywhere in the

@@ -18,7 +18,7 @@ use crate::schedule::GameSystems;
 pub use draft::{DEBOUNCE, Draft};
 pub(crate) use edits::ReloadChunks;
 pub use edits::{DiscardEdits, WorldEdits};
-pub(crate) use frame::{RenderOrigin, StreamCenter};
+pub(crate) use frame::{Eye, RenderOrigin, StreamCenter};
 pub use notices::Notices;
 
 /// The world being played. `epoch` changes on every switch, so results computed for
@@ -110,6 +110,7 @@ pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
             .insert_resource(Draft::new(&world))
             .insert_resource(active)
             .init_resource::<StreamCenter>()
+            .init_resource::<Eye>()
             .init_resource::<RenderOrigin>()
             .init_resource::<Notices>()
             .add_message::<SwitchWorld>()

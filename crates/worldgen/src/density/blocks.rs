@@ -9,8 +9,8 @@ use super::lattice::WIDE;
 use super::lattice::{Lattice, MAX_COLUMNS, PLAIN};
 use super::{DensityGen, STEP_XZ, TOP};
 use crate::biome::{self, Biome, Kind};
+use crate::planting::Tree;
 use crate::surface::Face;
-use crate::trees::planting::Tree;
 
 /// Biome looks ([`Kind`]s).
 const LOOKS: usize = 2 * Biome::ALL.len();

@@ -51,10 +51,10 @@ use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
 use crate::config::{DensityConfig, NatureConfig};
 use crate::fbm::Fbm;
 use crate::layers::{self, ColumnFields};
+use crate::planting::TreeGrid;
 use crate::relief::Relief;
 use crate::surface::Surface;
 use crate::trees::TALLEST;
-use crate::trees::planting::TreeGrid;
 
 /// Lattice spacing across (x and z), in blocks.
 const STEP_XZ: i32 = 4;

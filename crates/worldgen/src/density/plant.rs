@@ -2,7 +2,7 @@
 //! grid by the looks of their trunk columns ([`DensityGen::trees_in`]), and the soil
 //! of their trunk columns, from the chunk's own solidity where its region holds the
 //! column and from the lattice extended to the column where it does not
-//! ([`DensityGen::plant`]). Both go through [`crate::trees::planting`], as every
+//! ([`DensityGen::plant`]). Both go through [`crate::planting`], as every
 //! generator's trees do.
 
 use terravox_voxel::{BlockPos, CHUNK, Chunk, PADDED};
@@ -12,7 +12,7 @@ use super::lattice::{LEVELS, LOWEST_SOIL, Lattice, MAX_COLUMNS, REACH_HI, WIDE};
 use super::{DensityGen, STEP_XZ, STEP_Y, frac, lerp};
 use crate::biome::{self, Kind};
 use crate::climate::ColumnShape;
-use crate::trees::planting::{self, Tree, TreeGrid};
+use crate::planting::{self, Tree, TreeGrid};
 
 impl DensityGen {
     /// The trees of `grid` whose trunks stand in the region's columns or beyond its

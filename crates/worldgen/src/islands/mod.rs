@@ -46,9 +46,9 @@ use crate::climate::{FieldNoise, Fields};
 use crate::config::{IslandConfig, IslandLayout, NatureConfig};
 use crate::fbm::Fbm;
 use crate::layers::{ColumnFields, Field};
+use crate::planting::{self, TreeGrid};
 use crate::seed::mix64;
 use crate::surface::Surface;
-use crate::trees::planting::{self, TreeGrid};
 use crate::trees::{CROWN, TALLEST};
 use noise::{Cell, HeightNoise, LANES};
 

@@ -13,10 +13,8 @@
 //! leaves, only into air, in world order of the cells, so a tree is whole and the
 //! same whichever chunk is generated first.
 //!
-//! Every generator plants through [`planting`]: the grid's trees by biome, and their
-//! soil blocks in a full-detail chunk.
-
-pub(crate) mod planting;
+//! Every generator plants through `planting` (above `biome`, which this module is
+//! below): the grid's trees by biome, and their soil blocks in a full-detail chunk.
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk};
 
@@ -217,20 +215,20 @@ pub(crate) fn trunks(seed: u64, spacing: i32, x0: i32, z0: i32, x1: i32, z1: i32
     v
 }
 
-/// A tree standing on a soil block ([`planting::plant`] makes them).
+/// A tree standing on a soil block (`planting::plant` makes them).
 #[derive(Clone, Copy, Debug)]
-struct Planted {
+pub(crate) struct Planted {
     /// World position of the soil block under the trunk.
-    soil: [i32; 3],
+    pub(crate) soil: [i32; 3],
     /// Its species.
-    species: Species,
+    pub(crate) species: Species,
     /// The bits that choose its shape ([`Trunk::variant`]).
-    variant: u64,
+    pub(crate) variant: u64,
 }
 
 /// Writes the blocks of `planted` that fall inside the padded chunk at `origin` into
 /// air: every trunk first, then every leaf, each in list order.
-fn stamp(chunk: &mut Chunk, origin: BlockPos, planted: &[Planted]) {
+pub(crate) fn stamp(chunk: &mut Chunk, origin: BlockPos, planted: &[Planted]) {
     let mut blocks = Vec::new();
     for leaves in [false, true] {
         for t in planted {

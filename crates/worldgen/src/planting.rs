@@ -5,15 +5,16 @@
 //! The density and island generators do both; coarse chunks (`lod`) take the same
 //! trees as crowns of their columns.
 //!
-//! Apart from the rest of [`super`] because deciding needs the biomes, and the biome
-//! table (`biome`) names the species and draws from the trunks defined there.
+//! Apart from [`crate::trees`] (below `biome`) because deciding needs the biomes, and
+//! the biome table (`biome`) names the species and draws from the trunks defined
+//! there: `trees` < `biome` < `surface` < `planting`.
 
 use terravox_voxel::{BlockPos, CHUNK, Chunk};
 
-use super::{Planted, Species, TALLEST, Trunk, stamp, trunks};
 use crate::biome::{self, Kind};
 use crate::config::NatureConfig;
 use crate::surface::Surface;
+use crate::trees::{Planted, Species, TALLEST, Trunk, stamp, trunks};
 
 /// A world's tree grid: the seed its cells are hashed with (the world's), their size
 /// and the factor on every biome's chance of a tree.

@@ -20,26 +20,26 @@ pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
 /// The version-1 presets as they shipped: world codes shared before version 2 must
 /// keep their worlds.
 pub(crate) const V1_PRESETS: [(&str, &str); 4] = [
-    ("cliffs", include_str!("v1/cliffs.ron")),
-    ("amplified", include_str!("v1/amplified.ron")),
-    ("islands", include_str!("v1/islands.ron")),
-    ("archipelago", include_str!("v1/archipelago.ron")),
+    ("cliffs", include_str!("../v1/cliffs.ron")),
+    ("amplified", include_str!("../v1/amplified.ron")),
+    ("islands", include_str!("../v1/islands.ron")),
+    ("archipelago", include_str!("../v1/archipelago.ron")),
 ];
 
 /// The density presets as they shipped in version 2 (before caves): their world codes
 /// must keep their worlds. The island presets are unchanged in version 3.
 pub(crate) const V2_PRESETS: [(&str, &str); 3] = [
-    ("continents", include_str!("v2/continents.ron")),
-    ("cliffs", include_str!("v2/cliffs.ron")),
-    ("amplified", include_str!("v2/amplified.ron")),
+    ("continents", include_str!("../v2/continents.ron")),
+    ("cliffs", include_str!("../v2/cliffs.ron")),
+    ("amplified", include_str!("../v2/amplified.ron")),
 ];
 
 /// The density presets as they shipped in version 3 (before relief): their world codes
 /// must keep their worlds.
 pub(crate) const V3_PRESETS: [(&str, &str); 3] = [
-    ("continents", include_str!("v3/continents.ron")),
-    ("cliffs", include_str!("v3/cliffs.ron")),
-    ("amplified", include_str!("v3/amplified.ron")),
+    ("continents", include_str!("../v3/continents.ron")),
+    ("cliffs", include_str!("../v3/cliffs.ron")),
+    ("amplified", include_str!("../v3/amplified.ron")),
 ];
 
 /// A preset of `table` (presets as they shipped) with a seed, validated into a
