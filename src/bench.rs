@@ -170,7 +170,55 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         "editing: {} blocks broken one at a time; remeshed (with border neighbours) after median {:?}, p90 {:?}, max {:?}",
         e.edits, e.median, e.p90, e.max
     );
+    let r = terravox_game::bench::measure_live_reshaping(&mut app, Duration::from_secs(600))?;
+    println!(
+        "live reshaping (a new seed with Live on, view distance {}): every chunk replaced after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
+        terravox_game::DEFAULT_VIEW_DISTANCE,
+        r.time.as_secs_f64(),
+        r.frames,
+        r.frame_median,
+        r.frame_p99,
+        r.frame_max
+    );
+    layer_maps(&g)?;
     save_figures(&cfg)
+}
+
+/// Times a 256 x 256 px map of each field layer on one core, at the preview's scale
+/// (16 blocks a pixel): the median of three.
+fn layer_maps(g: &terravox_worldgen::Generator) -> Result<(), String> {
+    use terravox_worldgen::map::{self, Layer, MapView};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let view = MapView {
+        center: [0, 0],
+        size: [256, 256],
+        blocks_per_pixel: 16,
+    };
+    let mut line = Vec::new();
+    for layer in Layer::ALL {
+        let Layer::Field(field) = layer else { continue };
+        let mut t: Vec<Duration> = (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                pool.install(|| std::hint::black_box(map::render_layer(g, &view, layer)));
+                start.elapsed()
+            })
+            .collect();
+        t.sort();
+        line.push(format!(
+            "{} {:.0} ms",
+            field.name(),
+            t[1].as_secs_f64() * 1e3
+        ));
+    }
+    println!(
+        "layer maps, 256 x 256 px at 16 blocks/px, one core: {}",
+        line.join(", ")
+    );
+    Ok(())
 }
 
 /// Prints what cave culling does in a loaded headless game.

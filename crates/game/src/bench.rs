@@ -83,6 +83,54 @@ pub fn measure_streaming(
     Ok((figures, app))
 }
 
+/// Figures of a live reshape: the world regenerated in place after a change of the
+/// panel's settings with *Live* on.
+#[derive(Clone, Copy, Debug)]
+pub struct ReshapeFigures {
+    /// From the reshape until every loaded chunk (and the horizon) was replaced.
+    pub time: Duration,
+    /// Frames run meanwhile.
+    pub frames: u32,
+    /// Median, 99th percentile and longest main-thread time of one frame.
+    pub frame_median: Duration,
+    /// 99th percentile of the same.
+    pub frame_p99: Duration,
+    /// The longest frame.
+    pub frame_max: Duration,
+}
+
+/// Turns *Live* on in a loaded headless app and changes the seed (every chunk
+/// changes: the most a slider move can ask), waits out the debounce, then measures
+/// the frames until every loaded chunk and the horizon are the new world's.
+pub fn measure_live_reshaping(app: &mut App, timeout: Duration) -> Result<ReshapeFigures, String> {
+    let epoch = app.world().resource::<crate::world::ActiveWorld>().epoch();
+    let now = app.world().resource::<Time<Real>>().elapsed();
+    {
+        let mut draft = app.world_mut().resource_mut::<crate::world::Draft>();
+        let mut config = draft.pending().clone();
+        config.seed = terravox_worldgen::Seed::new(format!("{}, reshaped", config.seed.text()));
+        draft.set_live(true, now);
+        draft.set(config, now);
+    }
+    let reshaped = |w: &World| w.resource::<crate::world::ActiveWorld>().epoch() > epoch;
+    run_frames(app, timeout, reshaped).map_err(|t| format!("no reshape within {t:?}"))?;
+    let done = |w: &World| crate::settled(w) && w.resource::<crate::horizon::Horizon>().complete();
+    let (time, frames) =
+        run_frames(app, timeout, done).map_err(|t| format!("not regenerated within {t:?}"))?;
+    let (n, max) = (
+        frames.len() as u32,
+        frames.iter().copied().max().unwrap_or_default(),
+    );
+    let q = quantiles(frames);
+    Ok(ReshapeFigures {
+        time,
+        frames: n,
+        frame_median: q(0.5),
+        frame_p99: q(0.99),
+        frame_max: max,
+    })
+}
+
 /// Figures of block edits in a headless game.
 #[derive(Clone, Copy, Debug)]
 pub struct EditFigures {

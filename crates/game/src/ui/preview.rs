@@ -21,6 +21,10 @@ const PREVIEW_RECENTRE: i32 = 64;
 /// What a preview image shows: a config, a view and a layer.
 type Wanted = (WorldConfig, MapView, Layer);
 
+/// A finished preview: the config's generator and its image (none for an invalid
+/// config).
+type Drawn = (std::sync::Arc<Generator>, MapImage);
+
 /// The live preview map of the pending config around the player.
 #[derive(Resource, Default)]
 pub(super) struct Preview {
@@ -28,7 +32,7 @@ pub(super) struct Preview {
     layer: Layer,
     /// The config, view and layer the latest image (or running task) is for.
     wanted: Option<Wanted>,
-    task: Option<Task<(Wanted, MapImage)>>,
+    task: Option<Task<(Wanted, Option<Drawn>)>>,
     /// The latest finished image, not yet uploaded to egui.
     image: Option<(MapView, MapImage)>,
     texture: Option<(MapView, egui::TextureHandle)>,
@@ -61,6 +65,7 @@ fn preview_view(cfg: &WorldConfig, feet: DVec3) -> MapView {
 
 /// Keeps the preview of the pending config around the player (run while the panel is
 /// open): takes in a finished image, starts a new one when the config or place moved.
+/// The generator is set up on the worker too, so the panel never waits for it.
 pub(super) fn update_preview(
     draft: Res<Draft>,
     player: Query<&Player>,
@@ -68,11 +73,21 @@ pub(super) fn update_preview(
 ) {
     let preview = &mut *preview;
     if let Some(task) = &mut preview.task
-        && let Some((done, img)) = check_ready(task)
+        && let Some((done, drawn)) = check_ready(task)
     {
         preview.task = None;
         if preview.wanted.as_ref() == Some(&done) {
-            preview.image = Some((done.1, img));
+            match drawn {
+                Some((generator, img)) => {
+                    preview.image = Some((done.1, img));
+                    preview.generator = Some(generator);
+                }
+                None => {
+                    preview.image = None;
+                    preview.texture = None;
+                    preview.generator = None;
+                }
+            }
         }
     }
     let feet = player.single().map(|p| p.position).unwrap_or_default();
@@ -84,19 +99,13 @@ pub(super) fn update_preview(
     if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {
         return;
     }
-    let Ok(generator) = Generator::new(&wanted.0) else {
-        preview.wanted = Some(wanted);
-        preview.image = None;
-        preview.texture = None;
-        preview.generator = None;
-        return;
-    };
-    let generator = std::sync::Arc::new(generator);
-    preview.generator = Some(generator.clone());
     preview.wanted = Some(wanted.clone());
     preview.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        let img = map::render_layer(&generator, &wanted.1, wanted.2).image;
-        (wanted, img)
+        let drawn = Generator::new(&wanted.0).ok().map(|g| {
+            let img = map::render_layer(&g, &wanted.1, wanted.2).image;
+            (std::sync::Arc::new(g), img)
+        });
+        (wanted, drawn)
     }));
 }
 

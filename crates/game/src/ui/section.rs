@@ -97,16 +97,14 @@ pub(super) fn update_cross_section(
         stop.store(true, Ordering::Relaxed);
     }
     s.wanted = Some(key.clone());
-    let Ok(generator) = Generator::new(&key.0) else {
-        s.shown = None;
-        return;
-    };
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let from = [p.position.x, p.position.z];
     let dir = forward((key.2 as f32 * YAW_STEP).to_radians());
     let length = key.3 as f64 * 1000.0;
+    // Everything, the generator's set-up included, off the main thread.
     let task = AsyncComputeTaskPool::get().spawn(async move {
+        let generator = Generator::new(&key.0).ok()?;
         generator
             .cross_section(from, dir, length, SAMPLES, &flag)
             .map(|s| (key, s))
