@@ -38,6 +38,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<section::CrossSection>()
         .add_systems(Startup, init_panel)
         .add_systems(OnExit(Mode::Panel), forget_discard_question)
+        .add_systems(Last, report_panel_time.run_if(on_message::<AppExit>))
         .add_systems(
             Update,
             (
@@ -81,6 +82,16 @@ fn init_panel(
 /// the mouse next frame.
 fn track_pointer(egui: Res<EguiWantsInput>, mut over: ResMut<PointerOverUi>) {
     over.0 = egui.wants_any_pointer_input();
+}
+
+/// On exit, logs the longest main-thread time the panel took in a frame (its own
+/// work: laying out, validating, the pointer's value; egui's drawing aside).
+fn report_panel_time(state: Option<Res<PanelState>>) {
+    if let Some((frames, [median, p99, max], at)) = state.and_then(|s| s.timings()) {
+        info!(
+            "panel over {frames} frames: median {median:?}, p99 {p99:?}, longest {max:?} (frame {at})"
+        );
+    }
 }
 
 /// A closed panel forgets a half-asked discard.

@@ -59,6 +59,7 @@ pub(super) fn draw_panel(
     ),
     player: Query<&Player>,
 ) -> Result {
+    let started = std::time::Instant::now();
     let feet = player.single().map(|p| p.position).unwrap_or_default();
     let now = real.elapsed();
     let ctx = contexts.ctx_mut()?;
@@ -328,6 +329,7 @@ pub(super) fn draw_panel(
             draft.set(pending, now);
         }
     }
+    state.note_frame(started.elapsed());
     Ok(())
 }
 

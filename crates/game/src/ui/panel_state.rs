@@ -19,6 +19,8 @@ pub(super) struct PanelState {
     pub confirm_discard: bool,
     /// The spline editor's choice.
     pub splines: super::splines::SplineEditor,
+    /// The main-thread time the panel took in each frame so far (for the exit log).
+    times: Vec<std::time::Duration>,
 }
 
 impl PanelState {
@@ -33,6 +35,22 @@ impl PanelState {
             message: None,
             confirm_discard: false,
             splines: Default::default(),
+            times: Vec::new(),
         }
+    }
+
+    /// Notes the main-thread time the panel took this frame.
+    pub(super) fn note_frame(&mut self, took: std::time::Duration) {
+        self.times.push(took);
+    }
+
+    /// The panel's main-thread time a frame: frames, median, 99th percentile, the
+    /// longest and which frame that was; `None` before the panel was drawn.
+    pub(super) fn timings(&self) -> Option<(usize, [std::time::Duration; 3], usize)> {
+        let (at, &max) = self.times.iter().enumerate().max_by_key(|(_, t)| **t)?;
+        let mut sorted = self.times.clone();
+        sorted.sort();
+        let q = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+        Some((sorted.len(), [q(0.5), q(0.99), max], at))
     }
 }
