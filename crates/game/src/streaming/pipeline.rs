@@ -273,33 +273,27 @@ mod tests {
         AsyncComputeTaskPool::get_or_init(TaskPool::new);
         let mut p = Pipeline::<i32>::default();
         p.set_wanted((0..6).map(at).collect());
-        let loaded = [at(1)];
-        let deferred = at(2);
-        p.start(
-            3,
-            7,
-            |k| loaded.contains(&k),
-            |k| k == deferred,
-            |k| async move { k.pos.x },
-        );
-        let mut started: Vec<i32> = p.pending_keys().map(|k| k.pos.x).collect();
-        started.sort();
+        let (loaded, deferred) = ([at(1)], at(2));
+        // Starts up to `most` pending, and gives what was started, in order.
+        let start = |p: &mut Pipeline<i32>, most| {
+            p.start(
+                most,
+                7,
+                |k| loaded.contains(&k),
+                |k| k == deferred,
+                |k| async move { k.pos.x },
+            );
+            let mut started: Vec<i32> = p.pending_keys().map(|k| k.pos.x).collect();
+            started.sort();
+            started
+        };
         assert_eq!(
-            started,
+            start(&mut p, 3),
             [0, 3, 4],
             "in order, skipping the loaded and deferred"
         );
-        p.start(
-            6,
-            7,
-            |k| loaded.contains(&k),
-            |k| k == deferred,
-            |k| async move { k.pos.x },
-        );
-        let mut started: Vec<i32> = p.pending_keys().map(|k| k.pos.x).collect();
-        started.sort();
         assert_eq!(
-            started,
+            start(&mut p, 6),
             [0, 2, 3, 4, 5],
             "the deferred one after all others"
         );
