@@ -1,10 +1,12 @@
 //! `terravox`: the command line. `play` (the default) opens the game; `map` writes a
 //! top-down PNG of a world; `config` prints a world's full config as RON; `bench`
 //! measures chunk generation, meshing, streaming, editing and saves; `textures` draws
-//! the block textures. The architecture
+//! the block textures; `export` writes a world for Minecraft, Blender or a terrain
+//! tool. The architecture
 //! is in `docs/design.md`.
 
 mod bench;
+mod export;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +32,10 @@ enum Command {
     Map(MapArgs),
     /// Print a world's full config as RON.
     Config(WorldArgs),
+    /// Write a world for another program: a Minecraft world folder, a glTF binary or a
+    /// heightmap (with the player's saved edits).
+    #[command(subcommand)]
+    Export(export::ExportCommand),
     /// Measure chunk generation and meshing throughput on all cores.
     Bench(bench::BenchArgs),
     /// Draw the block textures (original pixel art, generated from seeded hashes) to a
@@ -273,6 +279,7 @@ fn main() -> ExitCode {
             print!("{}", cfg.to_ron_pretty())
         }),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Export(format)) => export::run(format),
         Some(Command::Textures(args)) => write_textures(&args.out),
     };
     match result {

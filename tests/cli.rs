@@ -254,3 +254,80 @@ fn the_paced_flights_refuse_a_flight_of_no_time_or_no_frames() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn export_refuses_bad_areas_formats_and_taken_names() {
+    let dir = std::env::temp_dir().join(format!("terravox-cli-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let world = out("world");
+    let mc = |from: &str, to: &str, extra: &[&str]| {
+        let mut args = vec![
+            "export",
+            "minecraft",
+            "--no-edits",
+            "--from",
+            from,
+            "--to",
+            to,
+        ];
+        args.extend_from_slice(&["--out", &world]);
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let run = |args: Vec<String>| terravox(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let refuse = |args: Vec<String>| {
+        let o = run(args.clone());
+        assert!(!o.status.success(), "{args:?} was accepted");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert!(refuse(mc("0,0", "0,16", &[])).contains("empty or inverted"));
+    assert!(refuse(mc("16,0", "0,16", &[])).contains("empty or inverted"));
+    assert!(refuse(mc("0,0", "9000,16", &[])).contains("at most 8192"));
+    assert!(refuse(mc("0,0", "16,16", &["--sea-level", "400"])).contains("out of range"));
+    let e = refuse(vec![
+        "export".into(),
+        "gltf".into(),
+        "--from".into(),
+        "0,-5000,0".into(),
+        "--to".into(),
+        "16,10,16".into(),
+        "--out".into(),
+        out("a.glb"),
+    ]);
+    assert!(e.contains("heights out of range"), "{e}");
+    let e = refuse(vec!["export".into(), "obj".into()]);
+    assert!(e.contains("unrecognized subcommand 'obj'"), "{e}");
+    let e = refuse(
+        mc("0,0", "16,16", &[])
+            .into_iter()
+            .map(|a| {
+                if a == world {
+                    dir.join("no/such/folder").to_str().unwrap().to_string()
+                } else {
+                    a
+                }
+            })
+            .collect(),
+    );
+    assert!(e.contains("does not exist"), "{e}");
+    assert!(
+        !dir.join("world").exists(),
+        "nothing written by a refused export"
+    );
+
+    let ok = run(mc("-8,-8", "24,24", &[]));
+    assert!(ok.status.success(), "{ok:?}");
+    let said = String::from_utf8_lossy(&ok.stdout);
+    assert!(said.contains("9 chunks in 4 region files"), "{said}");
+    assert!(dir.join("world/region/r.0.0.mca").is_file());
+    assert!(dir.join("world/region/r.-1.-1.mca").is_file());
+    assert!(refuse(mc("0,0", "16,16", &[])).contains("add --force"));
+    assert!(run(mc("0,0", "16,16", &["--force"])).status.success());
+    assert!(
+        !dir.join("world/region/r.-1.-1.mca").exists(),
+        "replaced whole"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,218 @@
+//! A 16-bit greyscale PNG of surface heights (one pixel a column, north up: rows
+//! run along +z, columns along +x), optionally the same as RAW16 for Unity and
+//! Unreal, and a biome PNG beside it.
+//!
+//! **Encoding.** The area's lowest surface height maps to 0 and its highest to
+//! 65535, linearly: `value = round((y - low) * 65535 / (high - low))`. `low` and
+//! `high` are in the PNG's text chunks (`terravox:low`, `terravox:high`) and printed
+//! by the command; with at most 65,536 blocks between them (always, in practice)
+//! every height reads back exactly: `y = low + round(value * (high - low) / 65535)`.
+//! The surface is the highest solid block of each column, trees aside, the
+//! player's edits included ([`Source::surface_height`]).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use terravox_worldgen::Biome;
+
+use crate::target::Target;
+use crate::{Area, ExportError, Progress, Source};
+
+/// The most columns a side a heightmap takes (8 km; about 340 MB of memory).
+pub const MAX_SIDE: u32 = 8192;
+
+/// What a heightmap export wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The heightmap PNG.
+    pub png: PathBuf,
+    /// The RAW16 file, if asked for.
+    pub raw: Option<PathBuf>,
+    /// The biome PNG.
+    pub biomes: PathBuf,
+    /// Width and height in pixels.
+    pub size: [u32; 2],
+    /// The height that value 0 stands for.
+    pub low: i32,
+    /// The height that value 65535 stands for.
+    pub high: i32,
+}
+
+/// The 16-bit value of height `y` in a map from `low` to `high`.
+pub fn encode(y: i32, low: i32, high: i32) -> u16 {
+    if high == low {
+        return 0;
+    }
+    ((y - low) as f64 * 65535.0 / (high - low) as f64).round() as u16
+}
+
+/// The height a 16-bit value stands for in a map from `low` to `high`.
+pub fn decode(value: u16, low: i32, high: i32) -> i32 {
+    low + (value as f64 * (high - low) as f64 / 65535.0).round() as i32
+}
+
+/// The file beside `png` with `suffix` in place of its extension
+/// (`map.png` -> `map.raw`, `map.biomes.png`).
+pub fn beside(png: &Path, suffix: &str) -> PathBuf {
+    let stem = png.file_stem().unwrap_or_default().to_string_lossy();
+    png.with_file_name(format!("{stem}{suffix}"))
+}
+
+/// Writes the heightmap of `area` to `out` (a PNG), the biome map to
+/// `NAME.biomes.png` beside it and, with `raw`, RAW16 (little-endian, rows as in
+/// the PNG) to `NAME.raw`. Existing files are refused unless `force`.
+pub fn export(
+    source: &Source,
+    area: Area,
+    out: &Path,
+    raw: bool,
+    force: bool,
+    progress: &dyn Progress,
+) -> Result<Report, ExportError> {
+    let [w, h] = area.size();
+    if w > MAX_SIDE || h > MAX_SIDE {
+        return Err(ExportError::Area(format!(
+            "a heightmap takes at most {MAX_SIDE} columns a side; {w} x {h} asked"
+        )));
+    }
+    let png_target = Target::file(out, force)?;
+    let biome_target = Target::file(&beside(out, ".biomes.png"), force)?;
+    let raw_target = raw
+        .then(|| Target::file(&beside(out, ".raw"), force))
+        .transpose()?;
+
+    progress.start(h as u64, "rows");
+    let rows: Vec<(Vec<i32>, Vec<u8>)> = (0..h as i32)
+        .into_par_iter()
+        .map(|r| {
+            let z = area.from[1] + r;
+            let row = (0..w as i32)
+                .map(|c| {
+                    let x = area.from[0] + c;
+                    let (y, biome) = source.surface(x, z);
+                    (y, biome.map_or(u8::MAX, |b| b as u8))
+                })
+                .unzip();
+            progress.advance(1);
+            row
+        })
+        .collect();
+    let heights = rows.iter().flat_map(|(hs, _)| hs.iter().copied());
+    let (low, high) = heights.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    if high as i64 - low as i64 > 65535 {
+        return Err(ExportError::Area(format!(
+            "heights out of range: {low}..={high} spans more than 65,536 blocks, more than \
+             16 bits hold block by block"
+        )));
+    }
+
+    let values = |hs: &[i32]| -> Vec<u16> { hs.iter().map(|&y| encode(y, low, high)).collect() };
+    let texts = [
+        ("terravox:low", low.to_string()),
+        ("terravox:high", high.to_string()),
+        (
+            "Description",
+            format!(
+                "terravox surface heights of columns x {}..{}, z {}..{}: value 0 is y {low}, \
+                 65535 is y {high}, linear; one pixel a block, rows along +z",
+                area.from[0], area.to[0], area.from[1], area.to[1]
+            ),
+        ),
+    ];
+    write_png(
+        png_target.partial(),
+        [w, h],
+        png::ColorType::Grayscale,
+        png::BitDepth::Sixteen,
+        &texts,
+        |i| {
+            values(&rows[i].0)
+                .iter()
+                .flat_map(|v| v.to_be_bytes())
+                .collect()
+        },
+    )?;
+    write_png(
+        biome_target.partial(),
+        [w, h],
+        png::ColorType::Rgb,
+        png::BitDepth::Eight,
+        &[],
+        |i| rows[i].1.iter().flat_map(|&b| biome_color(b)).collect(),
+    )?;
+    let raw = match raw_target {
+        Some(t) => {
+            let path = t.partial().to_path_buf();
+            let file = File::create(&path).map_err(ExportError::io(&path))?;
+            let mut f = BufWriter::new(file);
+            for (hs, _) in &rows {
+                let bytes: Vec<u8> = values(hs).iter().flat_map(|v| v.to_le_bytes()).collect();
+                f.write_all(&bytes).map_err(ExportError::io(&path))?;
+            }
+            f.flush().map_err(ExportError::io(&path))?;
+            Some(t)
+        }
+        None => None,
+    };
+    Ok(Report {
+        png: png_target.finish()?,
+        raw: raw.map(Target::finish).transpose()?,
+        biomes: biome_target.finish()?,
+        size: [w, h],
+        low,
+        high,
+    })
+}
+
+/// A biome's map colour; grey where the world has no biomes.
+fn biome_color(b: u8) -> [u8; 3] {
+    Biome::ALL
+        .get(b as usize)
+        .map_or([128, 128, 128], |b| b.map_color())
+}
+
+/// Writes a PNG row by row (`row(i)` gives row `i`'s bytes) with text chunks.
+fn write_png(
+    path: &Path,
+    [w, h]: [u32; 2],
+    color: png::ColorType,
+    depth: png::BitDepth,
+    texts: &[(&str, String)],
+    row: impl Fn(usize) -> Vec<u8>,
+) -> Result<(), ExportError> {
+    let fail = |e: png::EncodingError| ExportError::Encode {
+        what: "a PNG",
+        message: e.to_string(),
+    };
+    let file = File::create(path).map_err(ExportError::io(path))?;
+    let mut enc = png::Encoder::new(BufWriter::new(file), w, h);
+    enc.set_color(color);
+    enc.set_depth(depth);
+    for (key, text) in texts {
+        enc.add_text_chunk(key.to_string(), text.clone())
+            .map_err(fail)?;
+    }
+    let mut writer = enc.write_header().map_err(fail)?;
+    let mut stream = writer.stream_writer().map_err(fail)?;
+    for i in 0..h as usize {
+        stream.write_all(&row(i)).map_err(ExportError::io(path))?;
+    }
+    stream.finish().map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_height_reads_back() {
+        for (low, high) in [(-40, 300), (0, 0), (5, 6), (-30000, 35535)] {
+            for y in low..=high.min(low + 2000) {
+                assert_eq!(decode(encode(y, low, high), low, high), y, "{low}..{high}");
+            }
+            assert_eq!(encode(high, low, high), if low == high { 0 } else { 65535 });
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! `level.dat`: the world's name, seed and spawn, creative mode, and a void
+//! superflat generator so that everything outside the exported area stays empty.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde::Serialize;
+
+use super::{DATA_VERSION, VERSION_NAME};
+
+/// What `level.dat` says about the world.
+pub(crate) struct Level {
+    /// The world's name in Minecraft's world list.
+    pub(crate) name: String,
+    /// The numeric seed (Minecraft's own generation never runs: the generator is void).
+    pub(crate) seed: i64,
+    /// Where a new player appears, `[x, y, z]` in Minecraft's heights.
+    pub(crate) spawn: [i32; 3],
+    /// Milliseconds since 1970, for the world list.
+    pub(crate) last_played: i64,
+}
+
+impl Level {
+    /// `level.dat`'s bytes: gzip-compressed NBT.
+    pub(crate) fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let [x, y, z] = self.spawn;
+        let rule = |v: &str| v.to_string();
+        let data = Data {
+            data_version: DATA_VERSION,
+            version: 19133,
+            initialized: true,
+            level_name: self.name.clone(),
+            game_type: 1,
+            difficulty: 1,
+            hardcore: false,
+            allow_commands: true,
+            spawn_x: x,
+            spawn_y: y,
+            spawn_z: z,
+            spawn_angle: 0.0,
+            time: 0,
+            day_time: 6000,
+            last_played: self.last_played,
+            raining: false,
+            thundering: false,
+            version_info: Version {
+                id: DATA_VERSION,
+                name: VERSION_NAME,
+                series: "main",
+                snapshot: false,
+            },
+            data_packs: DataPacks {
+                enabled: vec!["vanilla"],
+                disabled: vec![],
+            },
+            game_rules: BTreeMap::from([
+                // Appear exactly at the spawn, not somewhere within 10 blocks of it.
+                ("spawnRadius", rule("0")),
+                // An exported landscape stays as exported until the player changes it.
+                ("doFireTick", rule("false")),
+                ("mobGriefing", rule("false")),
+            ]),
+            world_gen_settings: WorldGenSettings {
+                seed: self.seed,
+                generate_features: false,
+                bonus_chest: false,
+                dimensions: dimensions(),
+            },
+        };
+        let nbt = fastnbt::to_bytes(&Root { data }).map_err(|e| e.to_string())?;
+        let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+        gz.write_all(&nbt).map_err(|e| e.to_string())?;
+        gz.finish().map_err(|e| e.to_string())
+    }
+}
+
+/// The overworld is an empty superflat (the exported chunks are all it has); the
+/// nether and the end are Minecraft's own.
+fn dimensions() -> BTreeMap<&'static str, Dimension> {
+    BTreeMap::from([
+        (
+            "minecraft:overworld",
+            Dimension {
+                kind: "minecraft:overworld",
+                generator: Generator::Flat {
+                    settings: FlatSettings {
+                        layers: vec![],
+                        biome: "minecraft:the_void",
+                        features: false,
+                        lakes: false,
+                        structure_overrides: vec![],
+                    },
+                },
+            },
+        ),
+        (
+            "minecraft:the_nether",
+            Dimension {
+                kind: "minecraft:the_nether",
+                generator: Generator::Noise {
+                    settings: "minecraft:nether",
+                    biome_source: BiomeSource {
+                        kind: "minecraft:multi_noise",
+                        preset: Some("minecraft:nether"),
+                    },
+                },
+            },
+        ),
+        (
+            "minecraft:the_end",
+            Dimension {
+                kind: "minecraft:the_end",
+                generator: Generator::Noise {
+                    settings: "minecraft:end",
+                    biome_source: BiomeSource {
+                        kind: "minecraft:the_end",
+                        preset: None,
+                    },
+                },
+            },
+        ),
+    ])
+}
+
+#[derive(Serialize)]
+struct Root {
+    #[serde(rename = "Data")]
+    data: Data,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Data {
+    data_version: i32,
+    #[serde(rename = "version")]
+    version: i32,
+    #[serde(rename = "initialized")]
+    initialized: bool,
+    level_name: String,
+    game_type: i32,
+    difficulty: i8,
+    #[serde(rename = "hardcore")]
+    hardcore: bool,
+    #[serde(rename = "allowCommands")]
+    allow_commands: bool,
+    spawn_x: i32,
+    spawn_y: i32,
+    spawn_z: i32,
+    spawn_angle: f32,
+    time: i64,
+    day_time: i64,
+    last_played: i64,
+    #[serde(rename = "raining")]
+    raining: bool,
+    #[serde(rename = "thundering")]
+    thundering: bool,
+    #[serde(rename = "Version")]
+    version_info: Version,
+    data_packs: DataPacks,
+    game_rules: BTreeMap<&'static str, String>,
+    world_gen_settings: WorldGenSettings,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Version {
+    id: i32,
+    name: &'static str,
+    series: &'static str,
+    snapshot: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct DataPacks {
+    enabled: Vec<&'static str>,
+    disabled: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct WorldGenSettings {
+    seed: i64,
+    generate_features: bool,
+    bonus_chest: bool,
+    dimensions: BTreeMap<&'static str, Dimension>,
+}
+
+#[derive(Serialize)]
+struct Dimension {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    generator: Generator,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum Generator {
+    #[serde(rename = "minecraft:flat")]
+    Flat { settings: FlatSettings },
+    #[serde(rename = "minecraft:noise")]
+    Noise {
+        settings: &'static str,
+        biome_source: BiomeSource,
+    },
+}
+
+#[derive(Serialize)]
+struct FlatSettings {
+    layers: Vec<BTreeMap<String, i32>>,
+    biome: &'static str,
+    features: bool,
+    lakes: bool,
+    structure_overrides: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct BiomeSource {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<&'static str>,
+}

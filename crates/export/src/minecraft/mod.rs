@@ -1,0 +1,316 @@
+//! A Minecraft Java Edition world folder (1.21.1, data version [`DATA_VERSION`];
+//! later versions upgrade it when they open it): `level.dat` and `region/r.X.Z.mca`
+//! files of 1.18+ chunks, written with `fastnbt` (NBT by serde) and `fastanvil`
+//! (region files).
+//!
+//! **Heights.** Minecraft's world runs from y -64 to 319. A terravox height `y`
+//! becomes `y + shift` with `shift = sea_top - sea_level`: terravox's top water
+//! block lands on `sea_top`, by default [`SEA_TOP`] (62, so the water's surface is
+//! at 63, Minecraft's sea level; a lower one makes room for high mountains). What
+//! falls outside is cut: land above 319 (the export counts the columns that reach
+//! it) and the ground below -64.
+//!
+//! **Borders.** Only the area's columns are written (the rest of each chunk on the
+//! edge is air), and the overworld's generator is an empty superflat, so nothing
+//! appears around the area when a player walks out of it.
+//!
+//! **Streaming.** The area is written one region file (512 x 512 columns) at a time,
+//! its chunks built and compressed on all cores: memory stays bounded whatever
+//! the area's size.
+
+mod chunk;
+mod level;
+pub mod names;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use fastanvil::{CompressionScheme, Region};
+use flate2::Compression;
+use flate2::write::ZlibEncoder;
+use rayon::prelude::*;
+use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
+use terravox_worldgen::SPAWN_RADIUS;
+
+use crate::target::{Target, write};
+use crate::{Area, ExportError, Progress, Source};
+use chunk::Column;
+
+/// Minecraft 1.21.1's data version, written into every chunk and `level.dat`.
+pub const DATA_VERSION: i32 = 3955;
+/// The Minecraft version the world is written for.
+pub const VERSION_NAME: &str = "1.21.1";
+/// The lowest block in a Minecraft world.
+pub const MIN_Y: i32 = -64;
+/// One above the highest block in a Minecraft world.
+pub const MAX_Y: i32 = 320;
+/// Where terravox's sea level (its top water block) goes by default: the water's
+/// surface is then at 63, Minecraft's own sea level.
+pub const SEA_TOP: i32 = 62;
+/// The most columns a side an export takes (8 km: 256 region files).
+pub const MAX_SIDE: u32 = 8192;
+
+/// 16-block sections in a chunk.
+const SECTIONS: usize = ((MAX_Y - MIN_Y) / 16) as usize;
+/// Columns along a side of a Minecraft chunk and of a region.
+const MC_CHUNK: i32 = 16;
+const REGION: i32 = 32 * MC_CHUNK;
+
+/// What an export wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The world folder.
+    pub path: PathBuf,
+    /// Chunks written.
+    pub chunks: u64,
+    /// Region files written.
+    pub regions: u64,
+    /// Added to a terravox height to give Minecraft's.
+    pub shift: i32,
+    /// Columns whose land reaches above Minecraft's top (y 319) and is cut there.
+    pub cut_columns: u64,
+    /// Where a new player appears, in Minecraft's coordinates.
+    pub spawn: [i32; 3],
+    /// Whether that is terravox's own spawn (else the area's middle).
+    pub spawn_is_terravox: bool,
+    /// Bytes written.
+    pub bytes: u64,
+}
+
+/// Writes the Minecraft world of `area` of `source` to the folder `out` (refused if
+/// it exists and is not empty, unless `force` and it is an empty folder or a
+/// Minecraft world), terravox's sea level on Minecraft's height `sea_top` (within
+/// -63..=318; [`SEA_TOP`] is Minecraft's own). `area` is at most [`MAX_SIDE`]
+/// columns a side ([`Area::new`] checks it).
+pub fn export(
+    source: &Source,
+    area: Area,
+    sea_top: i32,
+    out: &Path,
+    force: bool,
+    progress: &dyn Progress,
+) -> Result<Report, ExportError> {
+    if area.size().iter().any(|&s| s > MAX_SIDE) {
+        return Err(ExportError::Area(format!(
+            "a Minecraft export takes at most {MAX_SIDE} columns a side; {:?} is {:?}",
+            area,
+            area.size()
+        )));
+    }
+    if !(MIN_Y + 1..MAX_Y - 1).contains(&sea_top) {
+        return Err(ExportError::Area(format!(
+            "--sea-level {sea_top} is out of range: within {}..={} (Minecraft's heights \
+             are {MIN_Y}..{MAX_Y})",
+            MIN_Y + 1,
+            MAX_Y - 2
+        )));
+    }
+    let target = Target::folder(out, force)?;
+    let dir = target.partial().join("region");
+    fs::create_dir(&dir).map_err(ExportError::io(&dir))?;
+    let shift = sea_top - source.generator().sea_level();
+
+    let chunks = |axis: usize| {
+        area.from[axis].div_euclid(MC_CHUNK)..=(area.to[axis] - 1).div_euclid(MC_CHUNK)
+    };
+    let (cx, cz) = (chunks(0), chunks(1));
+    progress.start(
+        (cx.end() - cx.start() + 1) as u64 * (cz.end() - cz.start() + 1) as u64,
+        "chunks",
+    );
+    let mut report = Report {
+        path: target.path().to_path_buf(),
+        chunks: 0,
+        regions: 0,
+        shift,
+        cut_columns: 0,
+        spawn: [0; 3],
+        spawn_is_terravox: false,
+        bytes: 0,
+    };
+    let regions = |r: &std::ops::RangeInclusive<i32>| r.start() >> 5..=r.end() >> 5;
+    for rz in regions(&cz) {
+        for rx in regions(&cx) {
+            let written = write_region(source, &area, [rx, rz], shift, &dir, progress)?;
+            report.chunks += written.chunks;
+            report.cut_columns += written.cut_columns;
+            report.bytes += written.bytes;
+            report.regions += 1;
+        }
+    }
+
+    let (spawn, ours) = spawn(source, &area);
+    report.spawn = [
+        spawn[0],
+        (spawn[1] + shift).clamp(MIN_Y + 1, MAX_Y - 2),
+        spawn[2],
+    ];
+    report.spawn_is_terravox = ours;
+    let config = source.generator().config();
+    let level = level::Level {
+        name: format!(
+            "terravox {} world, seed {}",
+            config.generator_name(),
+            config.seed.text()
+        ),
+        seed: config.seed.value() as i64,
+        spawn: report.spawn,
+        last_played: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64),
+    };
+    let bytes = level.to_bytes().map_err(ExportError::encode("level.dat"))?;
+    write(&target.partial().join("level.dat"), &bytes)?;
+    report.bytes += bytes.len() as u64;
+    target.finish()?;
+    Ok(report)
+}
+
+/// Where a new player appears: terravox's spawn (feet) where it lies inside the
+/// area, else on the ground in the area's middle; with whether it is the former.
+fn spawn(source: &Source, area: &Area) -> ([i32; 3], bool) {
+    match source.generator().spawn(0, 0, SPAWN_RADIUS) {
+        Some(s) if area.contains(s.at[0], s.at[2]) => (s.at, true),
+        _ => {
+            let x = area.from[0] + (area.to[0] - area.from[0]) / 2;
+            let z = area.from[1] + (area.to[1] - area.from[1]) / 2;
+            let ground = source
+                .surface_height(x, z)
+                .max(source.generator().sea_level());
+            ([x, ground + 1, z], false)
+        }
+    }
+}
+
+/// What one region file took.
+struct Written {
+    chunks: u64,
+    cut_columns: u64,
+    bytes: u64,
+}
+
+/// Builds, compresses (on all cores) and writes the chunks of region `r` that hold
+/// columns of `area`.
+fn write_region(
+    source: &Source,
+    area: &Area,
+    [rx, rz]: [i32; 2],
+    shift: i32,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<Written, ExportError> {
+    // The terravox chunk columns (32 x 32) of the region inside the area: each holds
+    // 2 x 2 Minecraft chunks of this region.
+    let lo = |axis: usize, r: i32| (r * REGION).max(area.from[axis]).div_euclid(CHUNK);
+    let hi = |axis: usize, r: i32| (((r + 1) * REGION).min(area.to[axis]) - 1).div_euclid(CHUNK);
+    let columns: Vec<[i32; 2]> = (lo(1, rz)..=hi(1, rz))
+        .flat_map(|tz| (lo(0, rx)..=hi(0, rx)).map(move |tx| [tx, tz]))
+        .collect();
+    let built: Vec<(Compressed, u64)> = columns
+        .par_iter()
+        .map(|&col| {
+            let out = tv_column(source, area, col, shift);
+            progress.advance(out.as_ref().map_or(0, |o| o.0.len() as u64));
+            out
+        })
+        .collect::<Result<_, _>>()?;
+
+    let path = dir.join(format!("r.{rx}.{rz}.mca"));
+    let file = fs::File::options()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(ExportError::io(&path))?;
+    let anvil = |e: fastanvil::Error| ExportError::Encode {
+        what: "a region file",
+        message: e.to_string(),
+    };
+    let mut region = Region::create(file).map_err(anvil)?;
+    let mut written = Written {
+        chunks: 0,
+        cut_columns: 0,
+        bytes: 0,
+    };
+    for (chunks, cut) in built {
+        written.cut_columns += cut;
+        for ([cx, cz], bytes) in chunks {
+            let (x, z) = (cx.rem_euclid(32) as usize, cz.rem_euclid(32) as usize);
+            region
+                .write_compressed_chunk(x, z, CompressionScheme::Zlib, &bytes)
+                .map_err(anvil)?;
+            written.chunks += 1;
+        }
+    }
+    let file = region.into_inner().map_err(ExportError::io(&path))?;
+    file.sync_all().map_err(ExportError::io(&path))?;
+    written.bytes = file.metadata().map_err(ExportError::io(&path))?.len();
+    Ok(written)
+}
+
+/// Minecraft chunks: each one's position and zlib-compressed NBT.
+type Compressed = Vec<([i32; 2], Vec<u8>)>;
+
+/// The Minecraft chunks of terravox chunk column `[tx, tz]` that hold columns of
+/// `area`, and how many of its columns are cut at the top.
+fn tv_column(
+    source: &Source,
+    area: &Area,
+    [tx, tz]: [i32; 2],
+    shift: i32,
+) -> Result<(Compressed, u64), ExportError> {
+    let low = (MIN_Y - shift).div_euclid(CHUNK);
+    let high = (MAX_Y - 1 - shift).div_euclid(CHUNK);
+    let chunks: Vec<(i32, Chunk)> = (low..=high)
+        .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
+        .collect();
+    let mut out = Vec::with_capacity(4);
+    let mut cut = 0;
+    for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        let pos = [tx * 2 + i, tz * 2 + j];
+        let (x0, z0) = (pos[0] * MC_CHUNK, pos[1] * MC_CHUNK);
+        let inside = |x: i32, z: i32| area.contains(x0 + x, z0 + z);
+        if !(0..MC_CHUNK).any(|z| (0..MC_CHUNK).any(|x| inside(x, z))) {
+            continue;
+        }
+        let mut column = Column::new(pos);
+        for (ty, chunk) in &chunks {
+            if matches!(chunk, Chunk::Uniform(Block::Air)) {
+                continue;
+            }
+            for ly in 0..CHUNK {
+                let y = ty * CHUNK + ly + shift - MIN_Y;
+                if !(0..MAX_Y - MIN_Y).contains(&y) {
+                    continue;
+                }
+                for z in 0..MC_CHUNK {
+                    for x in 0..MC_CHUNK {
+                        if inside(x, z) {
+                            let b = chunk.get(i * MC_CHUNK + x, ly, j * MC_CHUNK + z);
+                            column.set(x as usize, y as usize, z as usize, b);
+                        }
+                    }
+                }
+            }
+        }
+        let top = (MAX_Y - MIN_Y - 1) as usize;
+        cut += (0..16)
+            .flat_map(|z| (0..16).map(move |x| (x, z)))
+            .filter(|&(x, z)| !column.get(x, top, z).is_air())
+            .count() as u64;
+        for (cj, row) in column.biomes.iter_mut().enumerate() {
+            for (ci, cell) in row.iter_mut().enumerate() {
+                *cell = source.biome_at(x0 + ci as i32 * 4 + 2, z0 + cj as i32 * 4 + 2);
+            }
+        }
+        let nbt = column.to_nbt().map_err(ExportError::encode("a chunk"))?;
+        let mut z = ZlibEncoder::new(Vec::with_capacity(nbt.len() / 4), Compression::fast());
+        let bytes = z
+            .write_all(&nbt)
+            .and_then(|()| z.finish())
+            .map_err(|e| ExportError::encode("a chunk")(e.to_string()))?;
+        out.push((pos, bytes));
+    }
+    Ok((out, cut))
+}

@@ -1,0 +1,131 @@
+//! The one table from terravox's blocks and biomes to Minecraft Java Edition's
+//! names (1.21). Leaves are `persistent` so they never decay without their logs'
+//! distance rule; every other property takes the block's default (logs stand on
+//! `axis=y`, water is a source block).
+
+use terravox_voxel::Block;
+use terravox_worldgen::Biome;
+
+/// A Minecraft block state: its namespaced name and the properties that differ
+/// from its default state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockState {
+    /// For example `minecraft:oak_leaves`.
+    pub name: &'static str,
+    /// For example `[("persistent", "true")]`.
+    pub properties: &'static [(&'static str, &'static str)],
+}
+
+const PERSISTENT: &[(&str, &str)] = &[("persistent", "true")];
+
+const fn plain(name: &'static str) -> BlockState {
+    BlockState {
+        name,
+        properties: &[],
+    }
+}
+
+const fn leaves(name: &'static str) -> BlockState {
+    BlockState {
+        name,
+        properties: PERSISTENT,
+    }
+}
+
+/// The Minecraft block state of a terravox block.
+pub const fn block_state(b: Block) -> BlockState {
+    match b {
+        Block::Air => plain("minecraft:air"),
+        Block::CaveAir => plain("minecraft:cave_air"),
+        Block::Water => plain("minecraft:water"),
+        Block::Stone => plain("minecraft:stone"),
+        Block::Dirt => plain("minecraft:dirt"),
+        Block::Grass => plain("minecraft:grass_block"),
+        Block::Sand => plain("minecraft:sand"),
+        Block::Snow => plain("minecraft:snow_block"),
+        Block::Gravel => plain("minecraft:gravel"),
+        // The woods' dark green ground.
+        Block::ForestFloor => plain("minecraft:moss_block"),
+        Block::Wood => plain("minecraft:oak_wood"),
+        Block::Planks => plain("minecraft:oak_planks"),
+        Block::Brick => plain("minecraft:bricks"),
+        Block::Cobblestone => plain("minecraft:cobblestone"),
+        Block::Sandstone => plain("minecraft:sandstone"),
+        Block::Clay => plain("minecraft:clay"),
+        Block::Ice => plain("minecraft:ice"),
+        Block::Podzol => plain("minecraft:podzol"),
+        Block::OakLog => plain("minecraft:oak_log"),
+        Block::OakLeaves => leaves("minecraft:oak_leaves"),
+        Block::BirchLog => plain("minecraft:birch_log"),
+        Block::BirchLeaves => leaves("minecraft:birch_leaves"),
+        Block::SpruceLog => plain("minecraft:spruce_log"),
+        Block::SpruceLeaves => leaves("minecraft:spruce_leaves"),
+        Block::AcaciaLog => plain("minecraft:acacia_log"),
+        Block::AcaciaLeaves => leaves("minecraft:acacia_leaves"),
+        Block::Cactus => plain("minecraft:cactus"),
+        Block::CoalOre => plain("minecraft:coal_ore"),
+        Block::IronOre => plain("minecraft:iron_ore"),
+        Block::GoldOre => plain("minecraft:gold_ore"),
+        // The blue-grey rock of the deep layers.
+        Block::Slate => plain("minecraft:deepslate"),
+    }
+}
+
+/// The Minecraft biome of a terravox biome; worlds without biomes are plains.
+pub const fn biome_name(b: Option<Biome>) -> &'static str {
+    match b {
+        None | Some(Biome::Plains) => "minecraft:plains",
+        Some(Biome::Ocean) => "minecraft:ocean",
+        Some(Biome::Beach) => "minecraft:beach",
+        Some(Biome::River) => "minecraft:river",
+        Some(Biome::Forest) => "minecraft:forest",
+        Some(Biome::BirchForest) => "minecraft:birch_forest",
+        Some(Biome::Taiga) => "minecraft:taiga",
+        Some(Biome::Desert) => "minecraft:desert",
+        Some(Biome::Savanna) => "minecraft:savanna",
+        Some(Biome::Swamp) => "minecraft:swamp",
+        Some(Biome::SnowyPlains) => "minecraft:snowy_plains",
+        Some(Biome::StonyPeaks) => "minecraft:stony_peaks",
+        Some(Biome::SnowyPeaks) => "minecraft:frozen_peaks",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Minecraft's namespaced ids: lower-case letters, digits and underscores.
+    fn is_id(name: &str) -> bool {
+        name.strip_prefix("minecraft:").is_some_and(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        })
+    }
+
+    #[test]
+    fn every_block_and_biome_has_a_minecraft_name() {
+        for b in Block::ALL {
+            let s = block_state(b);
+            assert!(is_id(s.name), "{b:?}: {}", s.name);
+            // Only air is air, only water is water.
+            let air = ["minecraft:air", "minecraft:cave_air"].contains(&s.name);
+            assert_eq!(air, b.is_air(), "{b:?}");
+            assert_eq!(s.name == "minecraft:water", b == Block::Water, "{b:?}");
+            assert_eq!(
+                s.name.ends_with("_leaves"),
+                !s.properties.is_empty(),
+                "{b:?}"
+            );
+        }
+        let mut names: Vec<_> = Biome::ALL.iter().map(|&b| biome_name(Some(b))).collect();
+        assert!(names.iter().all(|n| is_id(n)));
+        names.sort();
+        names.dedup();
+        assert_eq!(
+            names.len(),
+            Biome::ALL.len(),
+            "one Minecraft biome per biome"
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! The Minecraft export read by amulet-core, the library of the Amulet world
+//! editor (Python, written by nobody here), compared block by block with
+//! terravox's generator in sampled columns. Needs a Python with `amulet-core`:
+//! `.ci/run` makes one and runs this test with
+//! `TERRAVOX_AMULET_PYTHON=... cargo test --release -p terravox-export --test amulet -- --ignored`.
+
+mod common;
+
+use std::fs;
+use std::process::Command;
+
+use terravox_edits::Edits;
+use terravox_export::minecraft::{self, SEA_TOP, names};
+use terravox_export::{Area, Source};
+use terravox_voxel::{Block, BlockPos};
+use terravox_worldgen::{Generator, WorldConfig};
+
+#[test]
+#[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
+fn amulet_reads_every_block_of_sampled_columns() {
+    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
+        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
+    let g = Generator::new(&WorldConfig::default()).unwrap();
+    let tower = (12, 9);
+    let top = g.surface_height(tower.0, tower.1);
+    let mut edits = Edits::new();
+    for y in top + 1..=top + 8 {
+        edits.set(BlockPos::new(tower.0, y, tower.1), Block::Cobblestone);
+    }
+    let source = Source::new(g, edits);
+    let dir = common::scratch("amulet");
+    let out = dir.join("world");
+    let area = Area::new([-40, -24], [40, 40], minecraft::MAX_SIDE).unwrap();
+    minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+
+    // Columns across chunk borders, both signs, the tower, and one past the area.
+    let columns = [
+        (-40, -24),
+        (-17, 3),
+        (-1, -1),
+        (0, 0),
+        (15, 16),
+        tower,
+        (39, 39),
+        (40, 0),
+    ];
+    let args: Vec<String> = columns.iter().map(|(x, z)| format!("{x},{z}")).collect();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/amulet_read.py");
+    let run = Command::new(&python)
+        .arg(script)
+        .arg(&out)
+        .args(&args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+    assert!(
+        run.status.success(),
+        "amulet failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let shift = SEA_TOP - source.generator().sea_level();
+    let mut compared = 0;
+    let mut blocks = common::Blocks::new(&source);
+    for line in String::from_utf8(run.stdout).unwrap().lines() {
+        let parts: Vec<&str> = line.split(' ').collect();
+        let [x, y, z]: [i32; 3] = [0, 1, 2].map(|i| parts[i].parse().unwrap());
+        let want = if area.contains(x, z) {
+            let s = names::block_state(blocks.get([x, y - shift, z]));
+            match s.properties {
+                [] => s.name.to_string(),
+                props => format!("{}|{}={}", s.name, props[0].0, props[0].1),
+            }
+        } else {
+            "minecraft:air".to_string()
+        };
+        assert_eq!(parts[3], want, "block {x},{y},{z}");
+        compared += 1;
+    }
+    assert_eq!(
+        compared,
+        columns.len() * 384,
+        "every block of every column read"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,26 @@
+"""Reads blocks of a Minecraft Java world with amulet-core (the Amulet editor's
+library), for crates/export/tests/amulet.rs.
+
+Usage: amulet_read.py WORLD X,Z [X,Z ...]
+Prints one line a block, bottom to top for each column: `x y z namespace:name`,
+and for leaves `|persistent=...`.
+"""
+
+import sys
+
+import amulet
+
+world, columns = sys.argv[1], sys.argv[2:]
+level = amulet.load_level(world)
+try:
+    lo, hi = level.bounds("minecraft:overworld").min_y, level.bounds("minecraft:overworld").max_y
+    for column in columns:
+        x, z = (int(v) for v in column.split(","))
+        for y in range(lo, hi):
+            block, _ = level.get_version_block(x, y, z, "minecraft:overworld", ("java", (1, 21, 1)))
+            name = f"{block.namespace}:{block.base_name}"
+            if name.endswith("_leaves"):
+                name += f"|persistent={block.properties['persistent'].py_str}"
+            print(x, y, z, name)
+finally:
+    level.close()

@@ -1,0 +1,37 @@
+//! What the export tests share: a scratch folder, and the blocks of a source.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use terravox_export::Source;
+use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
+
+/// An empty folder for one test, under the system's temporary folder.
+pub(crate) fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("terravox-export-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The blocks of a source as the game shows them, each chunk generated once.
+pub(crate) struct Blocks<'a>(&'a Source, HashMap<ChunkPos, Chunk>);
+
+impl<'a> Blocks<'a> {
+    /// The blocks of `source`.
+    pub(crate) fn new(source: &'a Source) -> Self {
+        Self(source, HashMap::new())
+    }
+
+    /// The block at `[x, y, z]`.
+    pub(crate) fn get(&mut self, [x, y, z]: [i32; 3]) -> Block {
+        let (pos, [lx, ly, lz]) = BlockPos::new(x, y, z).to_chunk();
+        let source = self.0;
+        self.1
+            .entry(pos)
+            .or_insert_with(|| source.chunk(pos))
+            .get(lx, ly, lz)
+    }
+}

@@ -1,0 +1,203 @@
+//! The Minecraft export read back by `fastanvil`'s own region and chunk parser (code
+//! nobody here wrote), block by block against terravox's generator and edits.
+
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+mod common;
+
+use fastanvil::{Chunk as _, JavaChunk, Region};
+use terravox_edits::Edits;
+use terravox_export::minecraft::{self, MAX_Y, MIN_Y, SEA_TOP, names};
+use terravox_export::{Area, ExportError, Source};
+use terravox_voxel::{Block, BlockPos};
+use terravox_worldgen::{Generator, WorldConfig};
+
+/// The default world with a plank tower and a dug hole near the origin.
+fn world() -> (Source, [i32; 3]) {
+    let g = Generator::new(&WorldConfig::default()).unwrap();
+    let (x, z) = (5, -3);
+    let top = g.surface_height(x, z);
+    let mut edits = Edits::new();
+    for y in top + 1..=top + 12 {
+        edits.set(BlockPos::new(x, y, z), Block::Planks);
+    }
+    edits.set(BlockPos::new(x + 2, top, z), Block::Air);
+    (Source::new(g, edits), [x, top + 12, z])
+}
+
+/// What fastanvil's parser says a block state is: `name|prop=value,...`.
+fn encoded(b: Block) -> String {
+    let s = names::block_state(b);
+    let props: Vec<String> = s
+        .properties
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    format!("{}|{}", s.name, props.join(","))
+}
+
+/// `minecraft:birch_forest` as fastanvil's enum names it, `BirchForest`.
+fn camel(name: &str) -> String {
+    name.trim_start_matches("minecraft:")
+        .split('_')
+        .map(|w| w[..1].to_uppercase() + &w[1..])
+        .collect()
+}
+
+fn read_chunk(dir: &Path, cx: i32, cz: i32) -> Option<JavaChunk> {
+    let path = dir.join(format!("region/r.{}.{}.mca", cx >> 5, cz >> 5));
+    let mut region = Region::from_stream(fs::File::open(path).ok()?).unwrap();
+    let data = region
+        .read_chunk(cx.rem_euclid(32) as usize, cz.rem_euclid(32) as usize)
+        .unwrap()?;
+    Some(JavaChunk::from_bytes(&data).unwrap())
+}
+
+#[test]
+fn every_block_reads_back_as_generated() {
+    let (source, tower_top) = world();
+    // Across chunk and region borders (x = 0, z = 0 and x = -512 are region edges),
+    // not aligned to chunks.
+    let area = Area::new([-530, -20], [-490, 30], minecraft::MAX_SIDE).unwrap();
+    let near = Area::new([-10, -10], [12, 10], minecraft::MAX_SIDE).unwrap();
+    let d = common::scratch("mc-blocks");
+    let mut blocks = common::Blocks::new(&source);
+    // Minecraft's sea level, and one far lower (room for mountains).
+    let mut shift = 0;
+    for (n, (area, sea)) in [(area, SEA_TOP), (near, -20)].into_iter().enumerate() {
+        shift = sea - source.generator().sea_level();
+        let out = d.join(format!("world{n}"));
+        let report = minecraft::export(&source, area, sea, &out, false, &()).unwrap();
+        assert_eq!(report.shift, shift);
+        let mut checked = 0u64;
+        for cz in area.from[1].div_euclid(16)..=(area.to[1] - 1).div_euclid(16) {
+            for cx in area.from[0].div_euclid(16)..=(area.to[0] - 1).div_euclid(16) {
+                let chunk = read_chunk(&out, cx, cz).expect("every chunk of the area is written");
+                assert_eq!(chunk.status(), "minecraft:full");
+                assert_eq!(chunk.y_range(), MIN_Y as isize..MAX_Y as isize);
+                for lz in 0..16 {
+                    for lx in 0..16 {
+                        let (x, z) = (cx * 16 + lx as i32, cz * 16 + lz as i32);
+                        for y in MIN_Y..MAX_Y {
+                            let want = if area.contains(x, z) {
+                                encoded(blocks.get([x, y - shift, z]))
+                            } else {
+                                "minecraft:air|".to_string()
+                            };
+                            let got = chunk.block(lx, y as isize, lz).unwrap();
+                            assert_eq!(got.encoded_description(), want, "block {x},{y},{z}");
+                            checked += 1;
+                        }
+                        if area.contains(x, z) {
+                            let b = chunk.biome(lx, 70, lz).expect("a biome");
+                            let cell = |v: i32| v.div_euclid(4) * 4 + 2;
+                            let want = names::biome_name(source.biome_at(cell(x), cell(z)));
+                            assert_eq!(format!("{b:?}"), camel(want), "biome {x},{z}");
+                        }
+                    }
+                }
+            }
+        }
+        let [w, d] = area.size();
+        assert!(checked >= (w * d) as u64 * 384, "{checked} blocks compared");
+        // Nothing outside the area's chunks.
+        let past = area.to[0].div_euclid(16) + 1;
+        assert!(read_chunk(&out, past, area.from[1].div_euclid(16)).is_none());
+    }
+    // The tower is there, planks up to its top (heights of the last export).
+    let c = read_chunk(&d.join("world1"), tower_top[0] >> 4, tower_top[2] >> 4).unwrap();
+    let (lx, lz) = (
+        tower_top[0].rem_euclid(16) as usize,
+        tower_top[2].rem_euclid(16) as usize,
+    );
+    let y = (tower_top[1] + shift) as isize;
+    assert_eq!(c.block(lx, y, lz).unwrap().name(), "minecraft:oak_planks");
+    assert_eq!(c.block(lx, y + 1, lz).unwrap().name(), "minecraft:air");
+}
+
+#[test]
+fn level_dat_names_the_world_and_its_spawn() {
+    let (source, _) = world();
+    let spawn = source
+        .generator()
+        .spawn(0, 0, terravox_worldgen::SPAWN_RADIUS)
+        .unwrap()
+        .at;
+    let area = Area::new(
+        [spawn[0] - 8, spawn[2] - 8],
+        [spawn[0] + 8, spawn[2] + 8],
+        minecraft::MAX_SIDE,
+    )
+    .unwrap();
+    let out = common::scratch("mc-level").join("world");
+    let r = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    assert!(r.spawn_is_terravox);
+    let mut nbt = Vec::new();
+    flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
+        .read_to_end(&mut nbt)
+        .unwrap();
+    let v: fastnbt::Value = fastnbt::from_bytes(&nbt).unwrap();
+    let data = at(&v, &["Data"]);
+    let int = |k: &str| match at(data, &[k]) {
+        fastnbt::Value::Int(i) => *i,
+        other => panic!("{k}: {other:?}"),
+    };
+    assert_eq!(int("DataVersion"), minecraft::DATA_VERSION);
+    assert_eq!(int("GameType"), 1, "creative");
+    assert_eq!(
+        [int("SpawnX"), int("SpawnY"), int("SpawnZ")],
+        [spawn[0], spawn[1] + r.shift, spawn[2]]
+    );
+    let name = match at(data, &["LevelName"]) {
+        fastnbt::Value::String(s) => s.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        name.contains(source.generator().config().seed.text()),
+        "{name}"
+    );
+    let overworld = at(
+        data,
+        &[
+            "WorldGenSettings",
+            "dimensions",
+            "minecraft:overworld",
+            "generator",
+        ],
+    );
+    assert_eq!(*at(overworld, &["type"]), "minecraft:flat");
+    assert_eq!(*at(overworld, &["settings", "biome"]), "minecraft:the_void");
+}
+
+/// The value at `path` in nested compounds.
+fn at<'a>(mut v: &'a fastnbt::Value, path: &[&str]) -> &'a fastnbt::Value {
+    for key in path {
+        v = match v {
+            fastnbt::Value::Compound(map) => map.get(*key).unwrap_or_else(|| panic!("no {key}")),
+            other => panic!("{key}: not a compound: {other:?}"),
+        };
+    }
+    v
+}
+
+#[test]
+fn an_existing_world_is_kept_unless_forced() {
+    let (source, _) = world();
+    let area = Area::new([0, 0], [16, 16], minecraft::MAX_SIDE).unwrap();
+    let d = common::scratch("mc-force");
+    let out = d.join("world");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join("level.dat"), b"an older export").unwrap();
+    let e = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap_err();
+    assert!(matches!(e, ExportError::Exists(_)), "{e}");
+    assert_eq!(fs::read(out.join("level.dat")).unwrap(), b"an older export");
+    minecraft::export(&source, area, SEA_TOP, &out, true, &()).unwrap();
+    assert!(read_chunk(&out, 0, 0).is_some());
+    let names: Vec<_> = fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["world"], "no temporary folder left beside it");
+}

@@ -1,0 +1,270 @@
+//! `terravox export`: a world for other programs (the work is in `terravox-export`).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use terravox_edits::{Edits, SaveDir};
+use terravox_export::{Area, Progress, Source, Volume, gltf, heightmap, minecraft};
+use terravox_worldgen::Generator;
+
+use crate::{WorldArgs, parse_numbers};
+
+/// The formats.
+#[derive(Subcommand, Debug)]
+pub(crate) enum ExportCommand {
+    /// A Minecraft Java Edition world folder (1.21.1 and later): level.dat and
+    /// region files of the area, an empty void around it, creative mode.
+    Minecraft {
+        #[command(flatten)]
+        area: Columns,
+        /// The Minecraft height terravox's sea level (its top water block) goes to;
+        /// the default puts the water's surface at 63, Minecraft's own. Lower it to
+        /// make room for mountains that reach above y 319.
+        #[arg(long, default_value_t = minecraft::SEA_TOP, allow_negative_numbers = true)]
+        sea_level: i32,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// A binary glTF (.glb) of a box of blocks: the game's meshes with one atlas
+    /// texture, one unit a block, y up; for Blender and other 3D tools.
+    Gltf {
+        /// The box's first block, X,Y,Z.
+        #[arg(long, value_parser = parse_xyz, allow_hyphen_values = true)]
+        from: [i32; 3],
+        /// The first block past the box, X,Y,Z (at most 1024 blocks a side).
+        #[arg(long, value_parser = parse_xyz, allow_hyphen_values = true)]
+        to: [i32; 3],
+        /// The .glb file to write.
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// A 16-bit greyscale PNG of surface heights (the range in its text chunks),
+    /// and a biome PNG beside it (NAME.biomes.png).
+    Heightmap {
+        #[command(flatten)]
+        area: Columns,
+        /// Also write RAW16 (little-endian, NAME.raw) for Unity and Unreal.
+        #[arg(long)]
+        raw: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// A rectangle of columns and where to write it (at most 8192 columns a side).
+#[derive(Args, Debug)]
+pub(crate) struct Columns {
+    /// The area's first column, X,Z.
+    #[arg(long, value_parser = parse_xz, allow_hyphen_values = true)]
+    from: [i32; 2],
+    /// The first column past the area, X,Z.
+    #[arg(long, value_parser = parse_xz, allow_hyphen_values = true)]
+    to: [i32; 2],
+    /// Where to write: the world folder (for Minecraft, e.g. in its `saves` folder)
+    /// or the PNG file (heightmap).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// What every format takes: the world, its edits, replacing.
+#[derive(Args, Debug)]
+pub(crate) struct Common {
+    #[command(flatten)]
+    world: WorldArgs,
+    /// The folder the game saves edits in (default: the platform's data folder); the
+    /// world's edits are exported with it.
+    #[arg(long, conflicts_with = "no_edits")]
+    save_dir: Option<PathBuf>,
+    /// Export the generated world without the player's edits.
+    #[arg(long)]
+    no_edits: bool,
+    /// Replace an existing export at --out.
+    #[arg(long)]
+    force: bool,
+}
+
+fn parse_xz(s: &str) -> Result<[i32; 2], String> {
+    parse_numbers(s, "X,Z in whole blocks (for example -512,256)")
+}
+
+fn parse_xyz(s: &str) -> Result<[i32; 3], String> {
+    parse_numbers(s, "X,Y,Z in whole blocks (for example -256,0,128)")
+}
+
+/// Runs `terravox export FORMAT`.
+pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
+    let started = Instant::now();
+    let bar = Bar::new();
+    match command {
+        ExportCommand::Minecraft {
+            area: Columns { from, to, out },
+            sea_level,
+            common,
+        } => {
+            let area = Area::new(from, to, minecraft::MAX_SIDE).map_err(|e| e.to_string())?;
+            let source = common.source()?;
+            let r = minecraft::export(&source, area, sea_level, &out, common.force, &bar)
+                .map_err(|e| e.to_string())?;
+            bar.done();
+            println!(
+                "wrote the Minecraft {} world {} ({} chunks in {} region files, {:.1} MiB) \
+                 from {from:?} to {to:?}",
+                minecraft::VERSION_NAME,
+                r.path.display(),
+                r.chunks,
+                r.regions,
+                r.bytes as f64 / (1 << 20) as f64
+            );
+            println!(
+                "  heights: terravox y {:+} = Minecraft y (the sea's top block on {sea_level}); \
+                 the ground below y -64 is left out",
+                r.shift
+            );
+            if r.cut_columns > 0 {
+                println!(
+                    "  {} columns reach above y 319 and are cut there (a lower --sea-level \
+                     makes room for them)",
+                    r.cut_columns
+                );
+            }
+            println!(
+                "  spawn at {:?} ({}); creative mode, a void around the area",
+                r.spawn,
+                if r.spawn_is_terravox {
+                    "terravox's spawn"
+                } else {
+                    "terravox's spawn is outside the area: its middle"
+                }
+            );
+        }
+        ExportCommand::Gltf {
+            from,
+            to,
+            out,
+            common,
+        } => {
+            let volume = Volume::new(from, to, gltf::MAX_SIDE).map_err(|e| e.to_string())?;
+            let source = common.source()?;
+            let r = gltf::export(&source, volume, &out, common.force, &bar)
+                .map_err(|e| e.to_string())?;
+            bar.done();
+            println!(
+                "wrote {} ({:.1} MiB): terrain {} vertices, {} triangles; water {} vertices, \
+                 {} triangles",
+                r.path.display(),
+                r.bytes as f64 / (1 << 20) as f64,
+                r.vertices[0],
+                r.triangles[0],
+                r.vertices[1],
+                r.triangles[1]
+            );
+            println!(
+                "  one unit a block, y up, {from:?} at the origin; terrain bounds {:?}..{:?}",
+                r.bounds.0, r.bounds.1
+            );
+        }
+        ExportCommand::Heightmap {
+            area: Columns { from, to, out },
+            raw,
+            common,
+        } => {
+            let area = Area::new(from, to, heightmap::MAX_SIDE).map_err(|e| e.to_string())?;
+            let source = common.source()?;
+            let r = heightmap::export(&source, area, &out, raw, common.force, &bar)
+                .map_err(|e| e.to_string())?;
+            bar.done();
+            println!(
+                "wrote {} ({} x {} px, 16-bit): value 0 is y {}, 65535 is y {} (linear; \
+                 {} blocks from lowest to highest)",
+                r.png.display(),
+                r.size[0],
+                r.size[1],
+                r.low,
+                r.high,
+                r.high - r.low
+            );
+            if let Some(raw) = &r.raw {
+                println!(
+                    "  RAW16 (little-endian, {} x {}, rows along +z): {}",
+                    r.size[0],
+                    r.size[1],
+                    raw.display()
+                );
+            }
+            println!("  biomes: {}", r.biomes.display());
+        }
+    }
+    println!(
+        "  took {:.1} s, peak memory {}",
+        started.elapsed().as_secs_f64(),
+        peak_memory().map_or("unknown".into(), |kib| format!(
+            "{:.0} MiB",
+            kib as f64 / 1024.0
+        ))
+    );
+    Ok(())
+}
+
+impl Common {
+    /// The world and its saved edits (read only: a game playing it is not disturbed).
+    fn source(&self) -> Result<Source, String> {
+        let cfg = self.world.resolve()?;
+        let generator = Generator::new(&cfg).map_err(|e| e.to_string())?;
+        let dir = match (&self.save_dir, self.no_edits) {
+            (_, true) => None,
+            (Some(d), false) => Some(SaveDir::new(d)),
+            (None, false) => terravox_edits::default_save_dir().map(SaveDir::new),
+        };
+        let edits = match dir {
+            Some(dir) => dir.load(&cfg).map_err(|e| {
+                format!("cannot read this world's saved edits: {e}; add --no-edits to export the world without them")
+            })?,
+            None => Edits::new(),
+        };
+        if !edits.is_empty() {
+            println!("with the player's {} edited blocks", edits.len());
+        }
+        Ok(Source::new(generator, edits))
+    }
+}
+
+/// A progress bar on the terminal (drawn only when stderr is one).
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new() -> Self {
+        let bar = ProgressBar::new(0);
+        if let Ok(style) = ProgressStyle::with_template(
+            "{spinner} {wide_bar} {pos}/{len} {msg} ({per_sec}, {eta} left)",
+        ) {
+            bar.set_style(style);
+        }
+        Self(bar)
+    }
+
+    fn done(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, total: u64, unit: &'static str) {
+        self.0.set_length(total);
+        self.0.set_message(unit);
+    }
+
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+/// This process's peak resident memory in KiB (Linux), for the export's figures.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
