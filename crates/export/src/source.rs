@@ -36,11 +36,6 @@ impl Source {
         &self.generator
     }
 
-    /// How many blocks the player changed.
-    pub fn edit_count(&self) -> usize {
-        self.edits.len()
-    }
-
     /// The chunk at `pos` as the game shows it (padding included), with the grass
     /// tints of its columns in worlds with biomes.
     pub fn chunk_tinted(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {

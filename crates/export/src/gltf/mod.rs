@@ -53,7 +53,7 @@ thread_local! {
 }
 
 /// Writes the box `volume` of `source` to `out` as a `.glb` (refused if it exists
-/// and is not empty, unless `force`).
+/// and is not empty, unless `force`); at most [`MAX_SIDE`] blocks a side.
 pub fn export(
     source: &Source,
     volume: Volume,
@@ -61,6 +61,11 @@ pub fn export(
     force: bool,
     progress: &dyn Progress,
 ) -> Result<Report, ExportError> {
+    if (0..3).any(|i| volume.to[i] - volume.from[i] > MAX_SIDE as i32) {
+        return Err(ExportError::Area(format!(
+            "a glTF export takes at most {MAX_SIDE} blocks a side; {volume:?} is larger"
+        )));
+    }
     let target = Target::file(out, force)?;
     let range = |i: usize| volume.from[i].div_euclid(CHUNK)..=(volume.to[i] - 1).div_euclid(CHUNK);
     let chunks: Vec<ChunkPos> = range(1)
