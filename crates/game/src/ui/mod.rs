@@ -37,7 +37,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<seeds::SeedBrowser>()
         .init_resource::<section::CrossSection>()
         .add_systems(Startup, init_panel)
-        .add_systems(OnExit(Mode::Panel), forget_discard_question)
+        .add_systems(OnExit(Mode::Panel), on_close)
         .add_systems(Last, report_panel_time.run_if(on_message::<AppExit>))
         .add_systems(
             Update,
@@ -84,17 +84,25 @@ fn track_pointer(egui: Res<EguiWantsInput>, mut over: ResMut<PointerOverUi>) {
     over.0 = egui.wants_any_pointer_input();
 }
 
-/// On exit, logs the longest main-thread time the panel took in a frame (its own
-/// work: laying out, validating, the pointer's value; egui's drawing aside).
+/// On exit, logs the main-thread time the panel took a frame (its own work: laying
+/// out, validating, the pointer's value; egui's drawing aside): its CPU time, and
+/// the wall clock, which also counts time the system gave the core to other
+/// threads (a software renderer's, on a machine without a GPU).
 fn report_panel_time(state: Option<Res<PanelState>>) {
-    if let Some((frames, [median, p99, max], at)) = state.and_then(|s| s.timings()) {
-        info!(
-            "panel over {frames} frames: median {median:?}, p99 {p99:?}, longest {max:?} (frame {at})"
-        );
+    let Some(state) = state else {
+        return;
+    };
+    for (clock, what) in [(0, "CPU time"), (1, "wall clock")] {
+        if let Some((frames, [median, p99, max], at)) = state.timings(clock) {
+            info!(
+                "panel over {frames} frames, {what}: median {median:?}, p99 {p99:?}, longest {max:?} (frame {at})"
+            );
+        }
     }
 }
 
-/// A closed panel forgets a half-asked discard.
-fn forget_discard_question(mut state: ResMut<PanelState>) {
+/// A closed panel forgets a half-asked discard, and opens from the top next time.
+fn on_close(mut state: ResMut<PanelState>) {
     state.confirm_discard = false;
+    state.closed();
 }

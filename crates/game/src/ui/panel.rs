@@ -59,13 +59,14 @@ pub(super) fn draw_panel(
     ),
     player: Query<&Player>,
 ) -> Result {
-    let started = std::time::Instant::now();
+    let started = (cpu_time::ThreadTime::now(), std::time::Instant::now());
     let feet = player.single().map(|p| p.position).unwrap_or_default();
     let now = real.elapsed();
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
     let mut pending = draft.pending().clone();
     let mut step = None;
+    let stage = state.opening();
     // Ctrl+Z / Ctrl+Shift+Z, unless a text field has the keys (it undoes its text).
     if !ctx.egui_wants_keyboard_input() {
         ctx.input(|i| {
@@ -168,152 +169,172 @@ pub(super) fn draw_panel(
                         }
                     });
                     ui.label(version_note(pending.version));
-                    generator_form::sliders(ui, &params::WORLD, &mut pending);
-                    show_preview(ui, &mut preview, feet);
-                    show_cross_section(ui, &mut section, feet.y);
-                    show_splines(ui, &mut state.splines, &mut pending);
-                    if let Some(seed) = show_seed_browser(ui, &mut seeds, &pending, random_seed()) {
-                        pending.seed = Seed::new(seed);
+                    // A panel opening lays out a part a frame (see `PanelState::opening`).
+                    if stage >= 1 {
+                        generator_form::sliders(ui, &params::WORLD, &mut pending);
+                        show_preview(ui, &mut preview, feet);
                     }
-                    ui.separator();
-                    generator_form::edit_generator(ui, &mut pending);
-                    ui.separator();
-                    let problems = pending.problems();
-                    for p in &problems {
-                        ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
+                    if stage >= 2 {
+                        show_cross_section(ui, &mut section, feet.y);
+                        show_splines(ui, &mut state.splines, &mut pending);
                     }
-                    if let Some(why) = saves.failing() {
-                        ui.colored_label(
-                            egui::Color32::from_rgb(230, 150, 60),
-                            format!(
-                                "Saving fails: {why} Switching worlds keeps your edits in \
-                                 memory; quitting writes a rescue copy."
-                            ),
-                        );
-                    }
-                    if world.is_draft() {
-                        ui.colored_label(
-                            egui::Color32::from_rgb(230, 190, 60),
-                            "You are in a draft: Apply keeps it (and brings its saved edits).",
-                        );
-                    }
-                    let hover = if draft.live() {
-                        "Make the draft the world: its save is read, you can build"
-                    } else {
-                        "Rebuild the world around you"
-                    };
-                    if ui
-                        .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
-                        .on_hover_text(hover)
-                        .clicked()
-                    {
-                        if draft.live() {
-                            reshape.write(ReshapeWorld {
-                                config: pending.clone(),
-                                draft: false,
-                            });
-                            state.message = Some((true, "world applied".into()));
-                        } else {
-                            switch.write(SwitchWorld(pending.clone()));
-                            state.message = Some((true, "world rebuilt".into()));
-                        }
-                        state.code = pending.to_world_code();
-                    }
-                    ui.separator();
-                    ui.label("World code (copy to share, paste to load):");
-                    ui.add(
-                        egui::TextEdit::multiline(&mut state.code)
-                            .desired_rows(3)
-                            .desired_width(f32::INFINITY),
-                    );
-                    ui.horizontal(|ui| {
-                        if ui.button("Copy current").clicked() {
-                            state.code = world.config().to_world_code();
-                            ui.ctx().copy_text(state.code.clone());
-                        }
-                        if ui.button("Load code").clicked() {
-                            match WorldConfig::from_ron(&state.code) {
-                                Ok(cfg) => {
-                                    step = Some(Step::Load(Box::new(cfg)));
-                                    state.message = Some((true, "code loaded: press Apply".into()));
-                                }
-                                Err(e) => {
-                                    state.message = Some((false, format!("bad world code: {e}")))
-                                }
-                            }
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label("Folder:");
-                        ui.text_edit_singleline(&mut state.save_folder);
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label("File:");
-                        ui.text_edit_singleline(&mut state.save_file);
-                        if ui
-                            .button("Save RON")
-                            .on_hover_text("Write this world's config, to load with --config")
-                            .clicked()
+                    if stage >= 3 {
+                        if let Some(seed) =
+                            show_seed_browser(ui, &mut seeds, &pending, random_seed())
                         {
-                            let folder = std::path::Path::new(&state.save_folder);
-                            state.message = Some(
-                                match save_config(folder, &state.save_file, world.config()) {
-                                    Ok(path) => (true, format!("saved {}", path.display())),
-                                    Err(e) => (false, e),
-                                },
+                            pending.seed = Seed::new(seed);
+                        }
+                        ui.separator();
+                        generator_form::edit_generator(ui, &mut pending);
+                        ui.separator();
+                    }
+                    let problems = pending.problems();
+                    if stage >= 3 {
+                        for p in &problems {
+                            ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
+                        }
+                    }
+                    if stage >= 4 {
+                        if let Some(why) = saves.failing() {
+                            ui.colored_label(
+                                egui::Color32::from_rgb(230, 150, 60),
+                                format!(
+                                    "Saving fails: {why} Switching worlds keeps your edits in \
+                                     memory; quitting writes a rescue copy."
+                                ),
                             );
                         }
-                    });
-                    if let Some((ok, msg)) = &state.message {
-                        let color = if *ok {
-                            egui::Color32::from_rgb(90, 190, 90)
+                        if world.is_draft() {
+                            ui.colored_label(
+                                egui::Color32::from_rgb(230, 190, 60),
+                                "You are in a draft: Apply keeps it (and brings its saved edits).",
+                            );
+                        }
+                        let hover = if draft.live() {
+                            "Make the draft the world: its save is read, you can build"
                         } else {
-                            egui::Color32::from_rgb(230, 70, 60)
+                            "Rebuild the world around you"
                         };
-                        ui.colored_label(color, msg);
-                    }
-                    ui.separator();
-                    let mut v = view.0;
-                    if ui
-                        .add(egui::Slider::new(&mut v, ViewDistance::RANGE).text("view distance"))
-                        .changed()
-                    {
-                        view.0 = v;
-                    }
-                    let mut h = horizon.0;
-                    if ui
-                        .add(
-                            egui::Slider::new(&mut h, HorizonDistance::RANGE)
-                                .step_by(256.0)
-                                .text("horizon (blocks)"),
-                        )
-                        .on_hover_text(
-                            "How far coarse chunks reach beyond the view distance (0: none). \
-                             Far levels show your builds down-sampled.",
-                        )
-                        .changed()
-                    {
-                        horizon.0 = h;
-                    }
-                    ui.horizontal(|ui| {
-                        let mut hours = time.hours;
-                        let clock = time.clock();
                         if ui
-                            .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock))
-                            .on_hover_text("Time of day: the sun, sky, light and fog follow it.")
+                            .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
+                            .on_hover_text(hover)
+                            .clicked()
+                        {
+                            if draft.live() {
+                                reshape.write(ReshapeWorld {
+                                    config: pending.clone(),
+                                    draft: false,
+                                });
+                                state.message = Some((true, "world applied".into()));
+                            } else {
+                                switch.write(SwitchWorld(pending.clone()));
+                                state.message = Some((true, "world rebuilt".into()));
+                            }
+                            state.code = pending.to_world_code();
+                        }
+                        ui.separator();
+                        ui.label("World code (copy to share, paste to load):");
+                        ui.add(
+                            egui::TextEdit::multiline(&mut state.code)
+                                .desired_rows(3)
+                                .desired_width(f32::INFINITY),
+                        );
+                        ui.horizontal(|ui| {
+                            if ui.button("Copy current").clicked() {
+                                state.code = world.config().to_world_code();
+                                ui.ctx().copy_text(state.code.clone());
+                            }
+                            if ui.button("Load code").clicked() {
+                                match WorldConfig::from_ron(&state.code) {
+                                    Ok(cfg) => {
+                                        step = Some(Step::Load(Box::new(cfg)));
+                                        state.message =
+                                            Some((true, "code loaded: press Apply".into()));
+                                    }
+                                    Err(e) => {
+                                        state.message =
+                                            Some((false, format!("bad world code: {e}")))
+                                    }
+                                }
+                            }
+                        });
+                        ui.horizontal(|ui| {
+                            ui.label("Folder:");
+                            ui.text_edit_singleline(&mut state.save_folder);
+                        });
+                        ui.horizontal(|ui| {
+                            ui.label("File:");
+                            ui.text_edit_singleline(&mut state.save_file);
+                            if ui
+                                .button("Save RON")
+                                .on_hover_text("Write this world's config, to load with --config")
+                                .clicked()
+                            {
+                                let folder = std::path::Path::new(&state.save_folder);
+                                state.message = Some(
+                                    match save_config(folder, &state.save_file, world.config()) {
+                                        Ok(path) => (true, format!("saved {}", path.display())),
+                                        Err(e) => (false, e),
+                                    },
+                                );
+                            }
+                        });
+                        if let Some((ok, msg)) = &state.message {
+                            let color = if *ok {
+                                egui::Color32::from_rgb(90, 190, 90)
+                            } else {
+                                egui::Color32::from_rgb(230, 70, 60)
+                            };
+                            ui.colored_label(color, msg);
+                        }
+                        ui.separator();
+                        let mut v = view.0;
+                        if ui
+                            .add(
+                                egui::Slider::new(&mut v, ViewDistance::RANGE)
+                                    .text("view distance"),
+                            )
                             .changed()
                         {
-                            time.hours = hours.rem_euclid(24.0);
+                            view.0 = v;
                         }
-                        let mut paused = time.paused;
+                        let mut h = horizon.0;
                         if ui
-                            .checkbox(&mut paused, "pause")
-                            .on_hover_text("Stop the clock (a day lasts 20 minutes).")
+                            .add(
+                                egui::Slider::new(&mut h, HorizonDistance::RANGE)
+                                    .step_by(256.0)
+                                    .text("horizon (blocks)"),
+                            )
+                            .on_hover_text(
+                                "How far coarse chunks reach beyond the view distance (0: none). \
+                                 Far levels show your builds down-sampled.",
+                            )
                             .changed()
                         {
-                            time.paused = paused;
+                            horizon.0 = h;
                         }
-                    });
+                        ui.horizontal(|ui| {
+                            let mut hours = time.hours;
+                            let clock = time.clock();
+                            if ui
+                                .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock))
+                                .on_hover_text(
+                                    "Time of day: the sun, sky, light and fog follow it.",
+                                )
+                                .changed()
+                            {
+                                time.hours = hours.rem_euclid(24.0);
+                            }
+                            let mut paused = time.paused;
+                            if ui
+                                .checkbox(&mut paused, "pause")
+                                .on_hover_text("Stop the clock (a day lasts 20 minutes).")
+                                .changed()
+                            {
+                                time.paused = paused;
+                            }
+                        });
+                    }
                 });
         });
     match step {
@@ -329,7 +350,7 @@ pub(super) fn draw_panel(
             draft.set(pending, now);
         }
     }
-    state.note_frame(started.elapsed());
+    state.note_frame(started.0.elapsed(), started.1.elapsed());
     Ok(())
 }
 
