@@ -23,6 +23,9 @@ use crate::{Area, ExportError, Progress, Source};
 /// The most columns a side a heightmap takes (8 km; about 340 MB of memory).
 pub const MAX_SIDE: u32 = 8192;
 
+/// Rows computed together (a multiple of the density lattice's 4-block cells).
+const BAND: i32 = 16;
+
 /// What a heightmap export wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -84,21 +87,29 @@ pub fn export(
         .transpose()?;
 
     progress.start(h as u64, "rows");
-    let rows: Vec<(Vec<i32>, Vec<u8>)> = (0..h as i32)
-        .into_par_iter()
-        .map(|r| {
-            let z = area.from[1] + r;
-            let row = (0..w as i32)
-                .map(|c| {
-                    let x = area.from[0] + c;
-                    let (y, biome) = source.surface(x, z);
-                    (y, biome.map_or(u8::MAX, |b| b as u8))
+    // Bands of rows on the lattice's 4-block grid, so no cell is walked twice.
+    let mut bands = Vec::new();
+    let (mut z, end) = (area.from[1], area.to[1]);
+    while z < end {
+        let next = ((z.div_euclid(BAND) + 1) * BAND).min(end);
+        bands.push((z, (next - z) as u32));
+        z = next;
+    }
+    let banded: Vec<Vec<(Vec<i32>, Vec<u8>)>> = bands
+        .par_iter()
+        .map(|&(z, n)| {
+            let tops = source.surfaces(area.from[0], z, w, n);
+            progress.advance(n as u64);
+            tops.chunks(w as usize)
+                .map(|row| {
+                    row.iter()
+                        .map(|&(y, biome)| (y, biome.map_or(u8::MAX, |b| b as u8)))
+                        .unzip()
                 })
-                .unzip();
-            progress.advance(1);
-            row
+                .collect()
         })
         .collect();
+    let rows: Vec<(Vec<i32>, Vec<u8>)> = banded.into_iter().flatten().collect();
     let heights = rows.iter().flat_map(|(hs, _)| hs.iter().copied());
     let (low, high) = heights.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
     if high as i64 - low as i64 > 65535 {

@@ -59,14 +59,22 @@ impl Source {
     /// edited; else the highest solid block of the edited column (a placed block
     /// counts, a tree's block does not), read from the generated chunks.
     pub fn surface_height(&self, x: i32, z: i32) -> i32 {
-        self.surface(x, z).0
+        self.edited_height(x, z, self.generator.surface_height(x, z))
     }
 
-    /// [`Source::surface_height`] and the biome of column `(x, z)`, in one look at
-    /// the column.
-    pub fn surface(&self, x: i32, z: i32) -> (i32, Option<Biome>) {
-        let top = self.generator.column_top(x, z);
-        (self.edited_height(x, z, top.y), top.biome)
+    /// [`Source::surface_height`] and the biome of the `w` x `h` columns from
+    /// `(x0, z0)`, row by row
+    /// (neighbouring columns share the generator's work:
+    /// [`Generator::column_tops`]).
+    pub fn surfaces(&self, x0: i32, z0: i32, w: u32, h: u32) -> Vec<(i32, Option<Biome>)> {
+        let tops = self.generator.column_tops(x0, z0, w, h);
+        tops.iter()
+            .enumerate()
+            .map(|(i, top)| {
+                let (x, z) = (x0 + (i as u32 % w) as i32, z0 + (i as u32 / w) as i32);
+                (self.edited_height(x, z, top.y), top.biome)
+            })
+            .collect()
     }
 
     /// The surface height of column `(x, z)` whose generated ground is `ground`,

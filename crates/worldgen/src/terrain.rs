@@ -24,6 +24,20 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     fn biome_at(&self, x: i32, z: i32) -> Option<Biome>;
     /// The highest solid block of column `(x, z)`, that block and the biome.
     fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>);
+    /// `column_top` of the `w` x `h` columns from `(x0, z0)`, row by row (`z`, then
+    /// `x`); a generator may share work between neighbouring columns.
+    fn column_tops(
+        &self,
+        x0: i32,
+        z0: i32,
+        w: usize,
+        h: usize,
+    ) -> Vec<(i32, Block, Option<Biome>)> {
+        (0..h as i32)
+            .flat_map(|dz| (0..w as i32).map(move |dx| (dx, dz)))
+            .map(|(dx, dz)| self.column_top(x0 + dx, z0 + dz))
+            .collect()
+    }
     /// About how many noise octaves `column_top` evaluates at most.
     fn column_cost(&self) -> usize;
     /// Whether column `(x, z)` is surely open sea, decided cheaply (a search skips
@@ -57,6 +71,15 @@ impl Terrain for DensityGen {
     }
     fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
         DensityGen::column_top(self, x, z)
+    }
+    fn column_tops(
+        &self,
+        x0: i32,
+        z0: i32,
+        w: usize,
+        h: usize,
+    ) -> Vec<(i32, Block, Option<Biome>)> {
+        DensityGen::column_tops(self, x0, z0, w, h)
     }
     fn column_cost(&self) -> usize {
         DensityGen::column_cost(self)

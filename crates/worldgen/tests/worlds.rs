@@ -229,3 +229,27 @@ fn density_surface_has_grass_dirt_and_stone_layers() {
         .expect("solid ground below the dirt");
     assert_eq!(deeper, Block::Stone);
 }
+
+#[test]
+fn column_tops_of_an_area_are_each_columns_top() {
+    use terravox_worldgen::WORLD_LIMIT;
+    for name in ["continents", "islands", "archipelago"] {
+        let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
+        // Unaligned, both signs, and one reaching past the world's edge (clamped).
+        for (x0, z0, w, h) in [
+            (-37, 22, 23, 9),
+            (4093, -8, 5, 6),
+            (WORLD_LIMIT - 3, 0, 6, 2),
+        ] {
+            let tops = g.column_tops(x0, z0, w, h);
+            assert_eq!(tops.len(), (w * h) as usize);
+            for (i, top) in tops.iter().enumerate() {
+                let (x, z) = (
+                    x0.saturating_add((i as u32 % w) as i32),
+                    z0 + (i as u32 / w) as i32,
+                );
+                assert_eq!(*top, g.column_top(x, z), "{name} column {x},{z}");
+            }
+        }
+    }
+}

@@ -196,16 +196,46 @@ impl DensityGen {
     /// (`[north-west, north-east, south-west, south-east]`), the column's look and its
     /// face.
     pub(super) fn column(&self, x: i32, z: i32) -> ([ColumnShape; 4], Option<Kind>, Face) {
-        let shapes = self.corners(x, z, STEP_XZ, |g, cx, cz| self.shape(g, cx, cz, true));
-        let face = self.face(shapes.each_ref(), x, z);
-        let kind = self.nature.as_ref().map(|n| {
-            let biomes = self.corners(x, z, biome::STEP, |g, cx, cz| match g {
+        let shapes = self.corner_shapes(x, z);
+        let (kind, face) = self.look(&shapes, self.biome_corners(x, z), x, z);
+        (shapes, kind, face)
+    }
+
+    /// The shapes of the four lattice corners of column `(x, z)`'s cell (the same for
+    /// the cell's 16 columns).
+    pub(super) fn corner_shapes(&self, x: i32, z: i32) -> [ColumnShape; 4] {
+        self.corners(x, z, STEP_XZ, |g, cx, cz| self.shape(g, cx, cz, true))
+    }
+
+    /// The biomes of the four corners of column `(x, z)`'s biome cell (the same for
+    /// every column of a lattice cell: the biome grid's step is a multiple of the
+    /// lattice's), in worlds with nature.
+    pub(super) fn biome_corners(&self, x: i32, z: i32) -> Option<[Biome; 4]> {
+        self.nature.as_ref().map(|_| {
+            self.corners(x, z, biome::STEP, |g, cx, cz| match g {
                 Some(g) => self.biome(g, cx, cz),
                 None => biome::choose(&Default::default(), self.flat.height, 0.0),
-            });
-            biome::column_kind(n.seed, x, z, biomes)
-        });
-        (shapes, kind, face)
+            })
+        })
+    }
+
+    /// The look of column `(x, z)` in the cell whose corners are `shapes` and whose
+    /// biome corners are `biomes` ([`DensityGen::biome_corners`]): its kind (with
+    /// nature) and its face.
+    pub(super) fn look(
+        &self,
+        shapes: &[ColumnShape; 4],
+        biomes: Option<[Biome; 4]>,
+        x: i32,
+        z: i32,
+    ) -> (Option<Kind>, Face) {
+        let face = self.face(shapes.each_ref(), x, z);
+        let kind = self
+            .nature
+            .as_ref()
+            .zip(biomes)
+            .map(|(n, corners)| biome::column_kind(n.seed, x, z, corners));
+        (kind, face)
     }
 
     /// `at` of the four corners of the cell of a `step`-block grid holding column

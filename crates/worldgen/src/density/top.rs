@@ -113,15 +113,88 @@ impl DensityGen {
     /// is at most four nodes' octaves, and the levels walked about the column's relief
     /// over [`STEP_Y`] at most (see [`crate::params::relief_work`]).
     pub(crate) fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
-        let (shapes, kind, face) = self.column(x, z);
-        let biome = kind.map(biome::biome_of);
+        let shapes = self.corner_shapes(x, z);
+        let mut walker = [self.walker(&shapes, self.biome_corners(x, z), x, z)];
+        self.walk(
+            &shapes,
+            [x.div_euclid(STEP_XZ), z.div_euclid(STEP_XZ)],
+            &mut walker,
+        );
+        walker[0].top()
+    }
+
+    /// [`DensityGen::column_top`] of the 16 columns of lattice cell `(xi, zi)`
+    /// (columns `xi * 4 ..` and `zi * 4 ..`), `[dz][dx]`: the same results bit for
+    /// bit, with the cell's corner shapes made once and its lattice nodes walked once
+    /// for all of them.
+    pub(crate) fn cell_tops(&self, xi: i32, zi: i32) -> [[(i32, Block, Option<Biome>); 4]; 4] {
+        let (x0, z0) = (xi * STEP_XZ, zi * STEP_XZ);
+        let (shapes, biomes) = (self.corner_shapes(x0, z0), self.biome_corners(x0, z0));
+        let mut walkers: [Walker; 16] = std::array::from_fn(|i| {
+            self.walker(&shapes, biomes, x0 + (i % 4) as i32, z0 + (i / 4) as i32)
+        });
+        self.walk(&shapes, [xi, zi], &mut walkers);
+        std::array::from_fn(|dz| std::array::from_fn(|dx| walkers[dz * 4 + dx].top()))
+    }
+
+    /// [`DensityGen::column_top`] of the `w` x `h` columns from `(x0, z0)`, row by
+    /// row, lattice cell by lattice cell ([`DensityGen::cell_tops`]).
+    pub(crate) fn column_tops(
+        &self,
+        x0: i32,
+        z0: i32,
+        w: usize,
+        h: usize,
+    ) -> Vec<(i32, Block, Option<Biome>)> {
+        let mut out = vec![(0, Block::Air, None); w * h];
+        if w == 0 || h == 0 {
+            return out;
+        }
+        let (x1, z1) = (x0 + w as i32 - 1, z0 + h as i32 - 1);
+        for zi in z0.div_euclid(STEP_XZ)..=z1.div_euclid(STEP_XZ) {
+            for xi in x0.div_euclid(STEP_XZ)..=x1.div_euclid(STEP_XZ) {
+                let tops = self.cell_tops(xi, zi);
+                for (dz, row) in tops.iter().enumerate() {
+                    for (dx, top) in row.iter().enumerate() {
+                        let (x, z) = (xi * STEP_XZ + dx as i32, zi * STEP_XZ + dz as i32);
+                        if (x0..=x1).contains(&x) && (z0..=z1).contains(&z) {
+                            out[(z - z0) as usize * w + (x - x0) as usize] = *top;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// What the walk needs of column `(x, z)` in the cell whose corners are `shapes`
+    /// and whose biome corners are `biomes`.
+    fn walker(
+        &self,
+        shapes: &[ColumnShape; 4],
+        biomes: Option<[Biome; 4]>,
+        x: i32,
+        z: i32,
+    ) -> Walker {
+        let (kind, face) = self.look(shapes, biomes, x, z);
+        let (tx, tz) = (frac(x, STEP_XZ), frac(z, STEP_XZ));
+        Walker {
+            tx,
+            tz,
+            used: [true, tx != 0.0, tz != 0.0, tx != 0.0 && tz != 0.0],
+            kind,
+            face,
+            found: None,
+            block: Block::Stone,
+        }
+    }
+
+    /// Walks the columns of lattice cell `[xi, zi]` (corners `shapes`) down to their
+    /// highest solid block, sharing the cell's lattice nodes (see
+    /// [`DensityGen::column_top`]).
+    fn walk(&self, shapes: &[ColumnShape; 4], [xi, zi]: [i32; 2], columns: &mut [Walker]) {
         let (highest, lowest) = ColumnShape::bounds(shapes.iter(), self.cfg.threshold);
         let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
-        let block = |y: i32| self.top_block(y, kind, face);
-        let (xi, tx) = (x.div_euclid(STEP_XZ), frac(x, STEP_XZ));
-        let (zi, tz) = (z.div_euclid(STEP_XZ), frac(z, STEP_XZ));
-        // Corners `[north-west, north-east, south-west, south-east]` that count.
-        let used = [true, tx != 0.0, tz != 0.0, tx != 0.0 && tz != 0.0];
         let amp = self.fbm.rest(0);
         let eps = 1e-6 * amp;
         let level = |ly: i32| -> [WalkNode; 4] {
@@ -131,8 +204,9 @@ impl DensityGen {
             })
         };
         // Whether every corner that counts is proven empty (summing only as many
-        // octaves as that takes; a solid corner stops the proof).
-        let empty = |nodes: &mut [WalkNode; 4]| {
+        // octaves as that takes; a solid corner stops the proof). A node another
+        // column summed further tells the same: its sign, once known, is its value's.
+        let empty = |used: &[bool; 4], nodes: &mut [WalkNode; 4]| {
             (0..4).filter(|&c| used[c]).all(|c| {
                 let n = &mut nodes[c];
                 while n.sign == Sign::Unknown {
@@ -142,9 +216,9 @@ impl DensityGen {
             })
         };
         // The bilinear value of a level, every octave of the corners that count summed.
-        let exact = |nodes: &mut [WalkNode; 4]| {
+        let exact = |w: &Walker, nodes: &mut [WalkNode; 4]| {
             let mut v = [0.0; 4];
-            for c in (0..4).filter(|&c| used[c]) {
+            for c in (0..4).filter(|&c| w.used[c]) {
                 let n = &mut nodes[c];
                 v[c] = loop {
                     match n.value {
@@ -154,14 +228,14 @@ impl DensityGen {
                 };
             }
             let row = |a: usize| {
-                if used[a + 1] {
-                    lerp(v[a], v[a + 1], tx)
+                if w.used[a + 1] {
+                    lerp(v[a], v[a + 1], w.tx)
                 } else {
                     v[a]
                 }
             };
-            if used[2] {
-                lerp(row(0), row(2), tz)
+            if w.used[2] {
+                lerp(row(0), row(2), w.tz)
             } else {
                 row(0)
             }
@@ -171,25 +245,66 @@ impl DensityGen {
         let mut upper = level(ly);
         loop {
             let mut lower = level(ly - 1);
-            // Interpolating negative values gives negative values: a pair of levels
-            // whose corners are all empty holds no solid block.
-            if !(empty(&mut upper) && empty(&mut lower)) {
-                let (hi, lo) = (exact(&mut upper), exact(&mut lower));
+            for w in columns.iter_mut().filter(|w| w.found.is_none()) {
+                // Interpolating negative values gives negative values: a pair of
+                // levels whose corners are all empty holds no solid block.
+                if empty(&w.used, &mut upper) && empty(&w.used, &mut lower) {
+                    continue;
+                }
+                let (hi, lo) = (exact(w, &mut upper), exact(w, &mut lower));
                 for step in (0..STEP_Y).rev() {
                     let y = (ly - 1) * STEP_Y + step;
                     let t = step as f64 / STEP_Y as f64;
                     if lerp(lo, hi, t) > 0.0 {
-                        return (y, block(y), biome);
+                        w.found = Some(y);
+                        w.block = self.top_block(y, w.kind, w.face);
+                        break;
                     }
                 }
             }
+            if columns.iter().all(|w| w.found.is_some()) {
+                return;
+            }
             if (((ly - 1) * STEP_Y) as f64) < solid_below {
                 // Unreachable by the bound, but never loop forever.
-                return ((ly - 1) * STEP_Y, Block::Stone, biome);
+                for w in columns.iter_mut().filter(|w| w.found.is_none()) {
+                    w.found = Some((ly - 1) * STEP_Y);
+                }
+                return;
             }
             upper = lower;
             ly -= 1;
         }
+    }
+}
+
+// A lattice cell lies inside one biome cell, so its columns share biome corners.
+const _: () = assert!(biome::STEP % STEP_XZ == 0);
+
+/// One column of a walk down its lattice cell.
+struct Walker {
+    /// Its place in the cell along x and z (`0..1`).
+    tx: f64,
+    tz: f64,
+    /// Corners `[north-west, north-east, south-west, south-east]` that count.
+    used: [bool; 4],
+    /// Its look, for its top block.
+    kind: Option<Kind>,
+    face: Face,
+    /// Its highest solid block, once found.
+    found: Option<i32>,
+    /// That block (stone where the bound's fallback ended the walk).
+    block: Block,
+}
+
+impl Walker {
+    /// The column's top, block and biome.
+    fn top(&self) -> (i32, Block, Option<Biome>) {
+        (
+            self.found.expect("every walked column ends"),
+            self.block,
+            self.kind.map(biome::biome_of),
+        )
     }
 }
 
@@ -248,6 +363,20 @@ mod tests {
             cfg.version,
             cfg.nature.as_ref(),
         )
+    }
+
+    #[test]
+    fn columns_walked_together_find_what_each_finds_alone() {
+        for name in ["continents", "cliffs", "amplified"] {
+            let g = generator(&crate::presets::builtin(name).expect("preset"));
+            for (x0, z0, w, h) in [(-7, 13, 11, 9), (1021, -2050, 6, 5), (0, 0, 4, 4)] {
+                let tops = g.column_tops(x0, z0, w, h);
+                for (i, top) in tops.iter().enumerate() {
+                    let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
+                    assert_eq!(*top, g.column_top(x, z), "{name} column {x},{z}");
+                }
+            }
+        }
     }
 
     #[test]
