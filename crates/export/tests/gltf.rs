@@ -8,6 +8,7 @@ use std::fs;
 use terravox_edits::Edits;
 use terravox_export::gltf as glb;
 use terravox_export::{Source, Volume};
+use terravox_mesher::Face;
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, WorldConfig};
 
@@ -80,14 +81,7 @@ fn the_glb_holds_every_visible_face_of_the_box() {
                 if !opaque([x, y, z], &mut blocks) {
                     continue;
                 }
-                for d in [
-                    [1, 0, 0],
-                    [-1, 0, 0],
-                    [0, 1, 0],
-                    [0, -1, 0],
-                    [0, 0, 1],
-                    [0, 0, -1],
-                ] {
+                for d in Face::ALL.map(Face::normal) {
                     if !opaque([x + d[0], y + d[1], z + d[2]], &mut blocks) {
                         faces += 1;
                     }
