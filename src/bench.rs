@@ -85,7 +85,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         })
         .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     let all = start.elapsed();
-    println!(
+    say!(
         "{} chunks ({} preset, radius {}) generated and meshed in {:.2} s on {threads} threads: {:.0} chunks/s, {quads} quads; {dense} chunks ({:.0}%) not uniform",
         positions.len(),
         args.preset,
@@ -98,7 +98,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     // and RGBA colour) and 6 u32 indices.
     const UNPACKED_QUAD: usize = 4 * 40 + 6 * 4;
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
-    println!(
+    say!(
         "mesh memory of that view: {:.1} MiB on the GPU, {:.1} bytes per quad (8-byte packed vertices, u16 indices where they fit); unpacked it would be {:.1} MiB ({UNPACKED_QUAD} bytes per quad)",
         mib(bytes),
         bytes as f64 / quads.max(1) as f64,
@@ -120,7 +120,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     if !gen_t.is_empty() {
         let (gm, g10, g90) = median(gen_t.clone());
         let (mm, m10, m90) = median(mesh_t);
-        println!(
+        say!(
             "surface chunks ({}), one core: generate median {:?} (p10 {:?}, p90 {:?}); mesh median {:?} (p10 {:?}, p90 {:?})",
             gen_t.len(),
             gm,
@@ -137,7 +137,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         ..terravox_game::PlayOptions::new(cfg.clone())
     };
     let (f, mut app) = terravox_game::bench::measure_streaming(options, Duration::from_secs(600))?;
-    println!(
+    say!(
         "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",
         terravox_game::DEFAULT_VIEW_DISTANCE,
         f.time_to_load.as_secs_f64(),
@@ -155,7 +155,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
             ..terravox_game::PlayOptions::new(cfg.clone())
         };
         let (f, _) = terravox_game::bench::measure_streaming(options, Duration::from_secs(600))?;
-        println!(
+        say!(
             "in a cave at {cave:?}: fully loaded after {:.2} s; main-thread time per frame: median {:?}, p90 {:?}",
             f.time_to_load.as_secs_f64(),
             f.frame_median,
@@ -163,15 +163,18 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         );
         print_culling("in that cave", &f);
     } else {
-        println!("no cave near the spawn to measure culling in");
+        say!("no cave near the spawn to measure culling in");
     }
     let e = terravox_game::bench::measure_editing(&mut app, 200)?;
-    println!(
+    say!(
         "editing: {} blocks broken one at a time; remeshed (with border neighbours) after median {:?}, p90 {:?}, max {:?}",
-        e.edits, e.median, e.p90, e.max
+        e.edits,
+        e.median,
+        e.p90,
+        e.max
     );
     let r = terravox_game::bench::measure_live_reshaping(&mut app, Duration::from_secs(600))?;
-    println!(
+    say!(
         "live reshaping (a new seed with Live on, view distance {}): every chunk replaced after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
         terravox_game::DEFAULT_VIEW_DISTANCE,
         r.time.as_secs_f64(),
@@ -214,7 +217,7 @@ fn layer_maps(g: &terravox_worldgen::Generator) -> Result<(), String> {
             t[1].as_secs_f64() * 1e3
         ));
     }
-    println!(
+    say!(
         "layer maps, 256 x 256 px at 16 blocks/px, one core: {}",
         line.join(", ")
     );
@@ -224,7 +227,7 @@ fn layer_maps(g: &terravox_worldgen::Generator) -> Result<(), String> {
 /// Prints what cave culling does in a loaded headless game.
 fn print_culling(place: &str, f: &terravox_game::bench::StreamingFigures) {
     let c = f.culling;
-    println!(
+    say!(
         "cave culling {place}: {} chunk meshes drawn of {} ({:.0}% skipped); {} chunks loaded without a mesh; last walk {:?}",
         c.drawn,
         c.with_faces,
@@ -264,7 +267,7 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
         })
         .collect();
     let (snap, snap10, snap90) = median(snapshots);
-    println!(
+    say!(
         "an autosave's snapshot of {SAVE_EDITS} edits on the main thread: median {snap:?} (p10 {snap10:?}, p90 {snap90:?})"
     );
     let (mut save_t, mut load_t) = (Vec::new(), Vec::new());
@@ -281,7 +284,7 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
     }
     let size = std::fs::metadata(saves.path_for(world)).map_or(0, |m| m.len());
     let ((sm, s10, s90), (lm, l10, l90)) = (median(save_t), median(load_t));
-    println!(
+    say!(
         "saves: {SAVE_EDITS} edits ({:.1} MB): atomic save median {sm:?} (p10 {s10:?}, p90 {s90:?}); load median {lm:?} (p10 {l10:?}, p90 {l90:?})",
         size as f64 / 1e6
     );
@@ -292,7 +295,7 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
     let f = terravox_game::bench::measure_save_loading(options, Duration::from_secs(600));
     let _ = std::fs::remove_dir_all(&dir);
     let f = f?;
-    println!(
+    say!(
         "starting on that save: edits in after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
         f.loaded_after.as_secs_f64(),
         f.frames,
@@ -300,9 +303,11 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
         f.frame_p99,
         f.frame_max
     );
-    println!(
+    say!(
         "autosaves of those {SAVE_EDITS} edits (and one more each time): main-thread time of the frame that started the write median {:?}, max {:?}; other frames median {:?}",
-        f.autosave_median, f.autosave_max, f.other_median
+        f.autosave_median,
+        f.autosave_max,
+        f.other_median
     );
     Ok(())
 }
@@ -323,7 +328,7 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
     for blocks in [4096, 8192, 16384] {
         let (f, _) =
             terravox_game::bench::measure_horizon(options(blocks), Duration::from_secs(600))?;
-        println!(
+        say!(
             "horizon {blocks} blocks (view distance {}): loaded after {:.2} s ({} frames); main-thread time per frame: median {:?}, p99 {:?}, max {:?}; coarse chunk generate + mesh mean {:?}; walk over the levels {:?}",
             terravox_game::DEFAULT_VIEW_DISTANCE,
             f.time_to_load.as_secs_f64(),
@@ -335,12 +340,12 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
             f.resolve,
         );
         let total: usize = f.rings.iter().map(|r| r.bytes).sum::<usize>() + f.view_bytes;
-        println!(
+        say!(
             "  level 0 (the view): {:.1} MiB of meshes",
             mib(f.view_bytes)
         );
         for (i, r) in f.rings.iter().enumerate().filter(|(_, r)| r.chunks > 0) {
-            println!(
+            say!(
                 "  level {} ({}-block cells): {} chunks loaded, {} drawn with faces, {} quads, {:.1} MiB of meshes",
                 i + 1,
                 1 << (i + 1),
@@ -350,7 +355,7 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
                 mib(r.bytes)
             );
         }
-        println!("  all meshes on the GPU: {:.1} MiB", mib(total));
+        say!("  all meshes on the GPU: {:.1} MiB", mib(total));
     }
     for &rate in fps {
         let (_, mut app) =
@@ -361,7 +366,7 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
             let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
             format!("; CPU {c:.2} of {cores} cores busy")
         });
-        println!(
+        say!(
             "flight at the 8192-block horizon, {SPRINT_FLYING} blocks/s for {seconds} s paced at {rate} FPS ({:.0} blocks): {} frames ({} late), {} with a hole ({} spots checked a frame), longest a spot stayed uncovered {:.2} s; main-thread time per frame: median {:?}, p99 {:?}; full-detail chunks loaded at most {} (kept for cover at most {}); worker threads: {}{cpu}",
             fl.distance,
             fl.frames,

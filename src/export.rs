@@ -110,7 +110,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             let r = minecraft::export(&source, area, sea_level, &out, common.force, &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
-            println!(
+            say!(
                 "wrote the Minecraft {} world {} ({} chunks in {} region files, {:.1} MiB) \
                  from {from:?} to {to:?}",
                 minecraft::VERSION_NAME,
@@ -119,19 +119,19 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 r.regions,
                 r.bytes as f64 / (1 << 20) as f64
             );
-            println!(
+            say!(
                 "  heights: terravox y {:+} = Minecraft y (the sea's top block on {sea_level}); \
                  the ground below y -64 is left out",
                 r.shift
             );
             if r.cut_columns > 0 {
-                println!(
+                say!(
                     "  {} columns reach above y 319 and are cut there (a lower --sea-level \
                      makes room for them)",
                     r.cut_columns
                 );
             }
-            println!(
+            say!(
                 "  spawn at {:?} ({}); creative mode, a void around the area",
                 r.spawn,
                 if r.spawn_is_terravox {
@@ -152,7 +152,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             let r = gltf::export(&source, volume, &out, common.force, &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
-            println!(
+            say!(
                 "wrote {} ({:.1} MiB): terrain {} vertices, {} triangles; water {} vertices, \
                  {} triangles",
                 r.path.display(),
@@ -162,9 +162,10 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 r.vertices[1],
                 r.triangles[1]
             );
-            println!(
+            say!(
                 "  one unit a block, y up, {from:?} at the origin; terrain bounds {:?}..{:?}",
-                r.bounds.0, r.bounds.1
+                r.bounds.0,
+                r.bounds.1
             );
         }
         ExportCommand::Heightmap {
@@ -177,7 +178,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             let r = heightmap::export(&source, area, &out, raw, common.force, &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
-            println!(
+            say!(
                 "wrote {} ({} x {} px, 16-bit): value 0 is y {}, 65535 is y {} (linear; \
                  {} blocks from lowest to highest)",
                 r.png.display(),
@@ -188,17 +189,17 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 r.high - r.low
             );
             if let Some(raw) = &r.raw {
-                println!(
+                say!(
                     "  RAW16 (little-endian, {} x {}, rows along +z): {}",
                     r.size[0],
                     r.size[1],
                     raw.display()
                 );
             }
-            println!("  biomes: {}", r.biomes.display());
+            say!("  biomes: {}", r.biomes.display());
         }
     }
-    println!(
+    say!(
         "  took {:.1} s, peak memory {}",
         started.elapsed().as_secs_f64(),
         peak_memory().map_or("unknown".into(), |kib| format!(
@@ -226,7 +227,7 @@ impl Common {
             None => Edits::new(),
         };
         if !edits.is_empty() {
-            println!("with the player's {} edited blocks", edits.len());
+            say!("with the player's {} edited blocks", edits.len());
         }
         Ok(Source::new(generator, edits))
     }

@@ -5,6 +5,23 @@
 //! tool. The architecture
 //! is in `docs/design.md`.
 
+/// `println!` that stops printing quietly once standard output is closed (as in
+/// `terravox config | head -3`) instead of panicking; the command runs on.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` as [`say!`] does `println!`.
+macro_rules! say_part {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod export;
 
@@ -166,7 +183,7 @@ fn print_legend(field: terravox_worldgen::layers::Field) {
     let ([lo, hi], [low, high]) = (field.range(), field.ends());
     let mid = (lo + hi) / 2.0;
     let rgb = |v| map::field_color(field, Some(v));
-    println!(
+    say!(
         "  legend: {lo} {low} rgb{:?} .. {mid} rgb{:?} .. {hi} {high} rgb{:?}; grey: no such field",
         rgb(lo),
         rgb(mid),
@@ -266,7 +283,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play(args),
         Some(Command::Map(args)) => write_map(&args),
         Some(Command::Config(args)) => args.resolve().map(|cfg| {
-            println!(
+            say!(
                 "// {} world, generator version {}{}",
                 cfg.generator_name(),
                 cfg.version,
@@ -276,7 +293,7 @@ fn main() -> ExitCode {
                     ""
                 }
             );
-            print!("{}", cfg.to_ron_pretty())
+            say_part!("{}", cfg.to_ron_pretty())
         }),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Export(format)) => export::run(format),
@@ -347,7 +364,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
         let map = map::render_layer(&generator, &view, args.layer);
         let img = &map.image;
         write_png(out, img.width, img.height, png::ColorType::Rgb, &img.rgb)?;
-        println!(
+        say!(
             "wrote {} ({}x{} px, {} blocks/px, {} layer, {} world version {}, seed {:?})",
             out.display(),
             img.width,
@@ -362,16 +379,16 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             print_legend(field);
             let [x, z] = args.center;
             match generator.fields_at(x, z).get(field) {
-                Some(v) => println!("  at the centre ({x}, {z}): {v:.3}"),
-                None => println!("  this world has no {} field (grey)", field.name()),
+                Some(v) => say!("  at the centre ({x}, {z}): {v:.3}"),
+                None => say!("  this world has no {} field (grey)", field.name()),
             }
         } else {
             let shares = map.biome_shares();
             if shares.is_empty() {
-                println!("no biomes in this world (version 1, or no `nature`)");
+                say!("no biomes in this world (version 1, or no `nature`)");
             }
             for (biome, share) in shares {
-                println!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
+                say!("  {:<13} {:5.1}%", biome.name(), share * 100.0);
             }
         }
     }
@@ -382,7 +399,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             args.size * args.blocks_per_pixel,
             stats::STEP,
         );
-        println!(
+        say!(
             "{} world version {}, seed {:?}, around {},{}",
             cfg.generator_name(),
             cfg.version,
@@ -390,7 +407,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             args.center[0],
             args.center[1]
         );
-        print!("{s}");
+        say_part!("{s}");
     }
     Ok(())
 }
@@ -442,6 +459,6 @@ fn write_textures(out: &std::path::Path) -> Result<(), String> {
     let data: Vec<u8> = layers.iter().flatten().flatten().copied().collect();
     let height = (SIZE * layers.len()) as u32;
     write_png(out, SIZE as u32, height, png::ColorType::Rgba, &data)?;
-    println!("{} textures written to {}", layers.len(), out.display());
+    say!("{} textures written to {}", layers.len(), out.display());
     Ok(())
 }

@@ -331,3 +331,20 @@ fn export_refuses_bad_areas_formats_and_taken_names() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_not_the_program() {
+    use std::process::Stdio;
+    // `terravox config | head -1`: the reader goes away before the config is printed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_terravox"))
+        .args(["config", "--preset", "amplified"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the terravox binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+}
