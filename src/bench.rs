@@ -141,9 +141,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         "headless game, view distance {}: fully loaded after {:.2} s ({} frames); main-thread time per frame while streaming: median {:?}, p90 {:?}",
         terravox_game::DEFAULT_VIEW_DISTANCE,
         f.time_to_load.as_secs_f64(),
-        f.frames,
-        f.frame_median,
-        f.frame_p90
+        f.frames.count,
+        f.frames.median,
+        f.frames.p90
     );
     print_culling("standing at the spawn", &f);
     let spawn = centre.origin();
@@ -158,8 +158,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         say!(
             "in a cave at {cave:?}: fully loaded after {:.2} s; main-thread time per frame: median {:?}, p90 {:?}",
             f.time_to_load.as_secs_f64(),
-            f.frame_median,
-            f.frame_p90
+            f.frames.median,
+            f.frames.p90
         );
         print_culling("in that cave", &f);
     } else {
@@ -178,10 +178,10 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         "live reshaping (a new seed with Live on, view distance {}): every chunk replaced after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
         terravox_game::DEFAULT_VIEW_DISTANCE,
         r.time.as_secs_f64(),
-        r.frames,
-        r.frame_median,
-        r.frame_p99,
-        r.frame_max
+        r.frames.count,
+        r.frames.median,
+        r.frames.p99,
+        r.frames.max
     );
     layer_maps(&g)?;
     save_figures(&cfg)
@@ -206,7 +206,10 @@ fn layer_maps(g: &terravox_worldgen::Generator) -> Result<(), String> {
         let mut t: Vec<Duration> = (0..3)
             .map(|_| {
                 let start = Instant::now();
-                pool.install(|| std::hint::black_box(map::render_layer(g, &view, layer)));
+                pool.install(|| {
+                    let map = map::render_layer(g, &view, layer, &terravox_worldgen::sequential);
+                    std::hint::black_box(map)
+                });
                 start.elapsed()
             })
             .collect();
@@ -298,16 +301,16 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
     say!(
         "starting on that save: edits in after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
         f.loaded_after.as_secs_f64(),
-        f.frames,
-        f.frame_median,
-        f.frame_p99,
-        f.frame_max
+        f.frames.count,
+        f.frames.median,
+        f.frames.p99,
+        f.frames.max
     );
     say!(
         "autosaves of those {SAVE_EDITS} edits (and one more each time): main-thread time of the frame that started the write median {:?}, max {:?}; other frames median {:?}",
-        f.autosave_median,
-        f.autosave_max,
-        f.other_median
+        f.autosaves.median,
+        f.autosaves.max,
+        f.other_frames.median
     );
     Ok(())
 }
@@ -332,10 +335,10 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
             "horizon {blocks} blocks (view distance {}): loaded after {:.2} s ({} frames); main-thread time per frame: median {:?}, p99 {:?}, max {:?}; coarse chunk generate + mesh mean {:?}; walk over the levels {:?}",
             terravox_game::DEFAULT_VIEW_DISTANCE,
             f.time_to_load.as_secs_f64(),
-            f.frames,
-            f.frame_median,
-            f.frame_p99,
-            f.frame_max,
+            f.frames.count,
+            f.frames.median,
+            f.frames.p99,
+            f.frames.max,
             f.per_chunk,
             f.resolve,
         );
@@ -369,13 +372,13 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
         say!(
             "flight at the 8192-block horizon, {SPRINT_FLYING} blocks/s for {seconds} s paced at {rate} FPS ({:.0} blocks): {} frames ({} late), {} with a hole ({} spots checked a frame), longest a spot stayed uncovered {:.2} s; main-thread time per frame: median {:?}, p99 {:?}; full-detail chunks loaded at most {} (kept for cover at most {}); worker threads: {}{cpu}",
             fl.distance,
-            fl.frames,
+            fl.frames.count,
             fl.late_frames,
             fl.hole_frames,
             fl.spots,
             fl.longest_uncovered.as_secs_f64(),
-            fl.frame_median,
-            fl.frame_p99,
+            fl.frames.median,
+            fl.frames.p99,
             fl.max_loaded,
             fl.max_kept,
             fl.workers,

@@ -71,8 +71,9 @@ struct TexturesArgs {
 /// Which world: a preset or a config file, and an optional seed.
 #[derive(Args, Debug, Clone, Default)]
 struct WorldArgs {
-    /// World seed: an integer, or any text (hashed).
-    #[arg(long)]
+    /// World seed: an integer (negative ones too, as Minecraft shares them: `--seed -7`),
+    /// or any text (hashed).
+    #[arg(long, allow_negative_numbers = true)]
     seed: Option<String>,
     /// A built-in preset: continents (the default), cliffs, amplified, islands, archipelago.
     #[arg(long, conflicts_with = "config")]
@@ -101,12 +102,18 @@ impl WorldArgs {
 struct PlayArgs {
     #[command(flatten)]
     world: WorldArgs,
-    /// View distance in chunks (4..=32).
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(4..=32))]
+    /// View distance in chunks.
+    #[arg(long, allow_negative_numbers = true, value_parser = within(terravox_game::ViewDistance::RANGE),
+        help = format!("View distance in chunks ({})", shown(terravox_game::ViewDistance::RANGE)))]
     view_distance: Option<u32>,
-    /// How far coarse chunks reach, in blocks (0..=16384; default 4096; 0 or anything
-    /// within the view distance: full-detail chunks only).
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=16384))]
+    /// How far coarse chunks reach, in blocks.
+    #[arg(long, allow_negative_numbers = true, value_parser = within(terravox_game::HorizonDistance::RANGE),
+        help = format!(
+            "How far coarse chunks reach, in blocks ({}; default {}; 0 or anything within \
+             the view distance: full-detail chunks only)",
+            shown(terravox_game::HorizonDistance::RANGE),
+            terravox_game::DEFAULT_HORIZON
+        ))]
     horizon: Option<u32>,
     /// Take a screenshot once the view distance and the horizon are loaded, then exit.
     #[arg(long)]
@@ -165,8 +172,9 @@ struct MapArgs {
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=4096))]
     blocks_per_pixel: u32,
     /// What the map shows: terrain (surface blocks, water by depth), biomes (legend
-    /// colours) or height.
-    #[arg(long, default_value = "terrain", value_parser = parse_layer)]
+    /// colours), height, or one of the generator's fields (coloured by value, with a
+    /// legend).
+    #[arg(long, default_value = "terrain", value_parser = layer_parser())]
     layer: map::Layer,
     /// Output PNG file (optional with --stats).
     #[arg(long, required_unless_present = "stats")]
@@ -178,8 +186,15 @@ struct MapArgs {
     stats: bool,
 }
 
+/// Runs a map's or a statistic's rows on rayon's threads (worldgen owns no threads:
+/// it hands them to the caller, as a [`terravox_worldgen::ForEach`]).
+fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
+    use rayon::prelude::*;
+    (0..n).into_par_iter().for_each(job);
+}
+
 /// A field layer's legend: what its colours mean.
-fn print_legend(field: terravox_worldgen::layers::Field) {
+fn print_legend(field: terravox_worldgen::fields::Field) {
     let ([lo, hi], [low, high]) = (field.range(), field.ends());
     let mid = (lo + hi) / 2.0;
     let rgb = |v| map::field_color(field, Some(v));
@@ -191,15 +206,27 @@ fn print_legend(field: terravox_worldgen::layers::Field) {
     );
 }
 
-/// A map layer by name.
-fn parse_layer(s: &str) -> Result<map::Layer, String> {
-    map::Layer::ALL
-        .into_iter()
-        .find(|l| l.name() == s)
-        .ok_or_else(|| {
-            let names: Vec<&str> = map::Layer::ALL.iter().map(|l| l.name()).collect();
-            format!("unknown layer `{s}`; layers: {}", names.join(", "))
-        })
+/// A parser of whole numbers within `range` (the game's own constant, so the command
+/// line and the game agree).
+fn within(range: std::ops::RangeInclusive<u32>) -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(i64::from(*range.start())..=i64::from(*range.end()))
+}
+
+/// `range` as the help shows it: `4..=32`.
+fn shown(range: std::ops::RangeInclusive<u32>) -> String {
+    format!("{}..={}", range.start(), range.end())
+}
+
+/// The map layers by name: `--help` lists every one ([`map::Layer::ALL`]), and a
+/// misspelt name is refused with that list.
+fn layer_parser() -> impl clap::builder::TypedValueParser<Value = map::Layer> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser as _};
+    PossibleValuesParser::new(map::Layer::ALL.map(|l| l.name())).map(|name| {
+        map::Layer::ALL
+            .into_iter()
+            .find(|l| l.name() == name)
+            .expect("a possible value names a layer")
+    })
 }
 
 /// `N` comma-separated numbers, e.g. `100,-250`; `shape` names them for the error.
@@ -361,7 +388,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
         stats_view(args)?.check()?;
     }
     if let Some(out) = &args.out {
-        let map = map::render_layer(&generator, &view, args.layer);
+        let map = map::render_layer(&generator, &view, args.layer, &rayon_rows);
         let img = &map.image;
         write_png(out, img.width, img.height, png::ColorType::Rgb, &img.rgb)?;
         say!(
@@ -398,6 +425,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             args.center,
             args.size * args.blocks_per_pixel,
             stats::STEP,
+            &rayon_rows,
         );
         say!(
             "{} world version {}, seed {:?}, around {},{}",

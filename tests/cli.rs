@@ -348,3 +348,143 @@ fn a_closed_pipe_ends_the_output_not_the_program() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?}: {err}", out.status);
 }
+
+/// Minecraft players share negative seeds: `--seed -7` (not only `--seed=-7`) works
+/// wherever a seed is taken, and gives the same world as `--seed=-7`.
+#[test]
+fn negative_seeds_work_everywhere_a_seed_is_taken() {
+    let spaced = terravox(&["config", "--seed", "-7"]);
+    assert!(spaced.status.success(), "{spaced:?}");
+    let text = String::from_utf8(spaced.stdout.clone()).unwrap();
+    assert!(text.contains("seed: \"-7\""), "{text}");
+    let joined = terravox(&["config", "--seed=-7"]);
+    assert_eq!(spaced.stdout, joined.stdout);
+
+    let dir = std::env::temp_dir().join(format!("terravox-cli-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("map.png");
+    let out = terravox(&[
+        "map",
+        "--seed",
+        "-7",
+        "--size",
+        "8",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("seed \"-7\""));
+    let height = dir.join("height.png");
+    let out = terravox(&[
+        "export",
+        "heightmap",
+        "--seed",
+        "-7",
+        "--from",
+        "0,0",
+        "--to",
+        "16,16",
+        "--out",
+        height.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(height.exists());
+    // `play` reads the seed and then refuses the view distance: the seed parsed.
+    let err = refused(&["play", "--seed", "-7", "--view-distance", "99"]);
+    assert!(
+        err.contains("--view-distance") && !err.contains("unexpected argument"),
+        "{err}"
+    );
+    let err = refused(&["--seed", "-7", "--view-distance", "99"]);
+    assert!(
+        err.contains("--view-distance") && !err.contains("unexpected argument"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `map --help` names every layer the map draws, and a misspelt layer is refused with
+/// the list.
+#[test]
+fn map_help_names_every_layer() {
+    let out = terravox(&["map", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for layer in terravox_worldgen::map::Layer::ALL {
+        assert!(
+            help.contains(layer.name()),
+            "`{}` missing from:\n{help}",
+            layer.name()
+        );
+    }
+    let err = refused(&["map", "--layer", "heigth", "--out", "x.png"]);
+    for layer in terravox_worldgen::map::Layer::ALL {
+        assert!(err.contains(layer.name()), "{err}");
+    }
+}
+
+/// The README's test command after its run command compiles only our own crates:
+/// every package outside the workspace has the same features in the game's build
+/// (`cargo build --release`) as in the tests' (`cargo test --release --workspace`),
+/// so Cargo reuses what the run command built. A test-only dependency that turns on
+/// another feature of something Bevy uses (as proptest did with `rand`) fails here.
+#[test]
+fn the_test_command_reuses_the_run_commands_dependencies() {
+    let features = |args: &[&str]| -> std::collections::BTreeSet<String> {
+        let out = Command::new(env!("CARGO"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "tree",
+                "--offline",
+                "--prefix",
+                "none",
+                "--format",
+                "{p} [{f}]",
+            ])
+            .args(args)
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            // Our own crates are built again for their tests; everything else must not be.
+            .filter(|l| !l.contains(env!("CARGO_MANIFEST_DIR")) && !l.is_empty())
+            .map(|l| l.trim_end_matches(" (*)").to_string())
+            .collect()
+    };
+    let run = features(&["-p", "terravox", "-e", "normal,build"]);
+    let test = features(&["--workspace", "-e", "normal,build,dev"]);
+    let changed: Vec<&String> = run.iter().filter(|p| !test.contains(*p)).collect();
+    assert!(
+        changed.is_empty(),
+        "the tests build these packages with other features than the game: {changed:?}"
+    );
+    assert!(run.iter().any(|p| p.starts_with("bevy_math ")), "{run:?}");
+}
+
+/// The command line takes the game's own ranges: what `--help` shows and what it
+/// refuses come from the game's constants, not a copy.
+#[test]
+fn view_distance_and_horizon_take_the_games_ranges() {
+    use terravox_game::{HorizonDistance, ViewDistance};
+    let out = terravox(&["play", "--help"]);
+    let help = String::from_utf8(out.stdout).unwrap();
+    for range in [ViewDistance::RANGE, HorizonDistance::RANGE] {
+        let shown = format!("{}..={}", range.start(), range.end());
+        assert!(help.contains(&shown), "{shown} not in:\n{help}");
+    }
+    let past = (ViewDistance::RANGE.end() + 1).to_string();
+    let err = refused(&["play", "--view-distance", &past]);
+    assert!(
+        err.contains("--view-distance") && err.contains(&past),
+        "{err}"
+    );
+    let past = (HorizonDistance::RANGE.end() + 1).to_string();
+    let err = refused(&["play", "--horizon", &past]);
+    assert!(err.contains("--horizon") && err.contains(&past), "{err}");
+}

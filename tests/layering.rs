@@ -12,6 +12,12 @@
 //!   importing its parent counts towards the folders above them (a file under
 //!   `streaming/` importing `player` while `player` imports `streaming` is a cycle),
 //!   and two siblings importing each other, directly or round a circle, are a cycle.
+//!   A path through a re-export (`pub use kind::SkyChoice` in `sky`, `pub use
+//!   sky::SkyChoice` in the crate root) counts as an import of the module that
+//!   defines the name, so a re-export cannot hide a cycle.
+//! - **Crate roots are façades**: in a library crate no module imports a name through
+//!   the crate root's re-exports, or a name the root itself defines; children name
+//!   the module that defines a thing.
 //! - **Layering of crates**: the pure crates (`voxel`, `worldgen`, `mesher`, `edits`,
 //!   `export`) never depend on Bevy (or its renderer), and no crate depends on a crate
 //!   above it in `docs/design.md`'s order (voxel, worldgen, mesher, edits, export,
@@ -293,24 +299,106 @@ fn imported_paths(module: &[String], text: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// Each module (file) of the crate in `src` and the modules it imports.
-fn imports(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
+/// Every module (file) of the crate in `src` and its text.
+fn modules(src: &Path) -> BTreeMap<Module, String> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let texts: BTreeMap<Module, String> = files
+    files
         .iter()
         .map(|f| (module_of(src, f), fs::read_to_string(f).unwrap()))
-        .collect();
+        .collect()
+}
+
+/// The longest module of `texts` that `path` starts with (the crate root if none).
+fn longest_module(texts: &BTreeMap<Module, String>, path: &[String]) -> Module {
+    (0..=path.len())
+        .rev()
+        .map(|k| path[..k].to_vec())
+        .find(|p| texts.contains_key(p))
+        .unwrap_or_default()
+}
+
+/// The re-exports of the crate: `(module, name)` to the absolute path the module's
+/// `pub use` (any `pub(..)` too) names by `name`. Paths may start with `crate`,
+/// `self`, `super` or a child module (`pub use kind::SkyChoice;`, `pub use {a::X,
+/// b::Y};`); those naming other crates are left out.
+fn reexports(texts: &BTreeMap<Module, String>) -> BTreeMap<(Module, String), Vec<String>> {
+    let mut out = BTreeMap::new();
+    for (m, text) in texts {
+        let code = code_only(text);
+        let t = tokens(&code);
+        for i in 0..t.len() {
+            if t[i] != "use" {
+                continue;
+            }
+            let public = i >= 1 && t[i - 1] == "pub"
+                || i >= 4 && t[i - 1] == ")" && t[i - 3] == "(" && t[i - 4] == "pub";
+            if !public {
+                continue;
+            }
+            let mut k = i + 1;
+            let mut base = m.clone();
+            // `crate::`, `self::` or `super::`: surely this crate.
+            let explicit = matches!(t.get(k), Some(&"crate") | Some(&"self") | Some(&"super"));
+            if t.get(k) == Some(&"crate") {
+                base.clear();
+                k += 2;
+            }
+            while matches!(t.get(k), Some(&"self") | Some(&"super")) {
+                if t[k] == "super" {
+                    base.pop();
+                }
+                k += 2;
+            }
+            let mut paths = Vec::new();
+            tree(&t, k, &base, &mut paths);
+            for path in paths {
+                // Relative paths into this crate start with a child module of `base`.
+                if path.len() > base.len()
+                    && (explicit || longest_module(texts, &path).len() > base.len())
+                {
+                    let name = path.last().unwrap().clone();
+                    out.insert((m.clone(), name), path);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `path` with every re-export on it followed to the module that defines the name.
+fn resolve(
+    texts: &BTreeMap<Module, String>,
+    re: &BTreeMap<(Module, String), Vec<String>>,
+    mut path: Vec<String>,
+) -> Vec<String> {
+    for _ in 0..32 {
+        let module = longest_module(texts, &path);
+        let Some(name) = path.get(module.len()) else {
+            break;
+        };
+        match re.get(&(module.clone(), name.clone())) {
+            Some(to) if *to != path[..=module.len()] => {
+                let mut next = to.clone();
+                next.extend_from_slice(&path[module.len() + 1..]);
+                path = next;
+            }
+            _ => break,
+        }
+    }
+    path
+}
+
+/// Each module (file) of the crate in `src` and the modules it imports, re-exports
+/// followed to the modules that define the names.
+fn imports(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
+    let texts = modules(src);
+    let re = reexports(&texts);
     let mut graph = BTreeMap::new();
     for (m, text) in &texts {
         let mut to = BTreeSet::new();
         for path in imported_paths(m, text) {
-            // The longest module the path names (the crate root if none).
-            let target = (0..=path.len())
-                .rev()
-                .map(|k| path[..k].to_vec())
-                .find(|p| texts.contains_key(p))
-                .unwrap_or_default();
+            let target = longest_module(&texts, &resolve(&texts, &re, path));
             if &target != m {
                 to.insert(target);
             }
@@ -318,6 +406,30 @@ fn imports(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
         graph.insert(m.clone(), to);
     }
     graph
+}
+
+/// In a library crate: the imports that go through the crate root (a name it
+/// re-exports, or one it defines), each `module -> crate::path`.
+fn through_the_root(src: &Path) -> Vec<String> {
+    let texts = modules(src);
+    let re = reexports(&texts);
+    let mut found = Vec::new();
+    for (m, text) in texts.iter().filter(|(m, _)| !m.is_empty()) {
+        for path in imported_paths(m, text) {
+            if longest_module(&texts, &path).is_empty() && !path.is_empty() {
+                let resolved = resolve(&texts, &re, path.clone());
+                let why = if resolved == path {
+                    "defined in the root"
+                } else {
+                    "a root re-export"
+                };
+                found.push(format!("{} -> crate::{} ({why})", name(m), path.join("::")));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
 }
 
 /// The strongly connected components of more than one node of `graph` (Tarjan).
@@ -458,6 +570,31 @@ fn no_crate_has_a_cycle_between_modules() {
     assert!(found.is_empty(), "module cycles:\n{}", found.join("\n"));
 }
 
+#[test]
+fn library_roots_are_facades() {
+    let mut found = Vec::new();
+    for src in crate_sources() {
+        if !src.join("lib.rs").exists() {
+            continue;
+        }
+        let rel = src
+            .strip_prefix(root())
+            .unwrap_or(&src)
+            .display()
+            .to_string();
+        found.extend(
+            through_the_root(&src)
+                .into_iter()
+                .map(|c| format!("{rel}: {c}")),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "imports through a crate root (name the module that defines the thing):\n{}",
+        found.join("\n")
+    );
+}
+
 /// Writes the files `files` (path, text) into a fresh scratch crate's `src` folder.
 fn scratch(tag: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("terravox-layering-{}-{tag}", std::process::id()));
@@ -541,6 +678,66 @@ fn the_cycle_check_sees_cycles() {
     )
     .unwrap();
     assert!(cycles(&dir).is_empty(), "{:?}", cycles(&dir));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Re-exports do not hide a cycle: `config` naming `crate::SkyChoice`, which the
+/// root re-exports from `sky::kind` (through `sky`'s own re-export), while
+/// `sky::clock` imports `config`, is the cycle config <-> sky.
+#[test]
+fn the_cycle_check_follows_reexports() {
+    let files = [
+        ("lib.rs", "mod config; mod sky; pub use sky::SkyChoice;"),
+        (
+            "config.rs",
+            "pub struct PlayOptions { sky: crate::SkyChoice }",
+        ),
+        (
+            "sky/mod.rs",
+            "mod clock; mod kind; pub use kind::SkyChoice;",
+        ),
+        ("sky/kind.rs", "pub enum SkyChoice { Auto }"),
+        ("sky/clock.rs", "use crate::config::PlayOptions;"),
+    ];
+    let dir = scratch("reexports", &files);
+    assert_eq!(
+        cycles(&dir),
+        ["config <-> sky (config -> sky::kind, sky::clock -> config)"]
+    );
+    assert_eq!(
+        through_the_root(&dir),
+        ["config -> crate::SkyChoice (a root re-export)"]
+    );
+    // The fix: the choice lives with the options, and sky names where it is defined.
+    fs::write(
+        dir.join("config.rs"),
+        "pub struct PlayOptions { sky: SkyChoice } pub enum SkyChoice { Auto }",
+    )
+    .unwrap();
+    fs::write(dir.join("sky/mod.rs"), "mod clock; mod kind;").unwrap();
+    fs::write(dir.join("sky/kind.rs"), "use crate::config::SkyChoice;").unwrap();
+    fs::write(
+        dir.join("lib.rs"),
+        "mod config; mod sky; pub use config::SkyChoice;",
+    )
+    .unwrap();
+    assert!(cycles(&dir).is_empty(), "{:?}", cycles(&dir));
+    assert!(
+        through_the_root(&dir).is_empty(),
+        "{:?}",
+        through_the_root(&dir)
+    );
+    // A name the root defines is an arrow back up into it.
+    fs::write(
+        dir.join("lib.rs"),
+        "mod config; mod sky; pub struct Generator;",
+    )
+    .unwrap();
+    fs::write(dir.join("sky/kind.rs"), "use crate::Generator;").unwrap();
+    assert_eq!(
+        through_the_root(&dir),
+        ["sky::kind -> crate::Generator (defined in the root)"]
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 

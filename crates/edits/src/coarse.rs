@@ -1,5 +1,5 @@
 //! The player's builds on the horizon: the overlay down-sampled into a coarse chunk
-//! ([`terravox_worldgen::lod`]), so a tower built and left stays in sight beyond the
+//! ([`terravox_worldgen::LodPos`]), so a tower built and left stays in sight beyond the
 //! view distance.
 //!
 //! A coarse cell stands for `2^L` blocks a side and takes the generator's verdict at
@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::LodPos;
 
-use crate::Edits;
+use crate::overlay::Edits;
 
 /// The edits falling into one coarse cell.
 #[derive(Default)]

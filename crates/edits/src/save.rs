@@ -67,8 +67,8 @@ use terravox_voxel::{Block, BlockPos, ChunkPos, Fnv64};
 use terravox_worldgen::WorldConfig;
 use thiserror::Error;
 
-use crate::Edits;
 use crate::lock::{LockError, WorldLock};
+use crate::overlay::Edits;
 
 /// The save format version this build writes.
 pub const SAVE_VERSION: u32 = 2;

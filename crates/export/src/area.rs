@@ -3,7 +3,7 @@
 
 use terravox_worldgen::{PLAYABLE_HEIGHTS, WORLD_LIMIT};
 
-use crate::ExportError;
+use crate::error::ExportError;
 
 /// A rectangle of columns: `x` in `from[0]..to[0]`, `z` in `from[1]..to[1]` (the
 /// `to` corner is the first column past the area).

@@ -17,8 +17,11 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use terravox_worldgen::Biome;
 
+use crate::area::Area;
+use crate::error::ExportError;
+use crate::progress::Progress;
+use crate::source::Source;
 use crate::target::Target;
-use crate::{Area, ExportError, Progress, Source};
 
 /// The most columns a side a heightmap takes (8 km; about 340 MB of memory).
 pub const MAX_SIDE: u32 = 8192;

@@ -11,7 +11,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::ExportError;
+use crate::error::ExportError;
 
 /// A file or folder being written.
 #[derive(Debug)]

@@ -7,11 +7,15 @@ use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use terravox_voxel::{Block, BlockPos};
 
-use crate::PlayOptions;
+use crate::app::headless_app;
+use crate::config::{HorizonDistance, PlayOptions};
+use crate::horizon::{Horizon, RingFigures};
 use crate::persistence::Saves;
 use crate::player::Player;
+use crate::readiness::{horizon_settled, settled};
 use crate::streaming::{Chunks, WorldBlocks};
 use crate::streaming::{Culling, CullingCounts};
+use crate::world::{ActiveWorld, Draft};
 
 /// Updates `app` until `done` says so, a millisecond apart (leaving the workers the
 /// cores, as a frame at 60 FPS would). Returns the time taken and each frame's
@@ -43,17 +47,47 @@ pub fn quantiles(mut samples: Vec<Duration>) -> impl Fn(f64) -> Duration {
     move |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize]
 }
 
+/// Main-thread time of a run's frames (all game systems): how many, and the
+/// quantiles of one frame's time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameTimes {
+    /// Frames run.
+    pub count: u32,
+    /// The median frame.
+    pub median: Duration,
+    /// The 90th percentile.
+    pub p90: Duration,
+    /// The 99th percentile.
+    pub p99: Duration,
+    /// The longest frame.
+    pub max: Duration,
+}
+
+impl FrameTimes {
+    /// The figures of `frames`, each frame's main-thread time (all zero for none).
+    pub fn of(frames: Vec<Duration>) -> Self {
+        if frames.is_empty() {
+            return Self::default();
+        }
+        let count = frames.len() as u32;
+        let q = quantiles(frames);
+        Self {
+            count,
+            median: q(0.5),
+            p90: q(0.9),
+            p99: q(0.99),
+            max: q(1.0),
+        }
+    }
+}
+
 /// Figures of a headless streaming run.
 #[derive(Clone, Copy, Debug)]
 pub struct StreamingFigures {
     /// From the first frame until the whole view distance was loaded.
     pub time_to_load: Duration,
-    /// Frames run meanwhile.
-    pub frames: u32,
-    /// Median and 90th percentile main-thread time of one frame (all game systems).
-    pub frame_median: Duration,
-    /// 90th percentile of the same.
-    pub frame_p90: Duration,
+    /// The frames run meanwhile.
+    pub frames: FrameTimes,
     /// What cave culling does once loaded.
     pub culling: CullingCounts,
     /// Main-thread time of the culling walk once loaded.
@@ -66,17 +100,13 @@ pub fn measure_streaming(
     options: PlayOptions,
     timeout: Duration,
 ) -> Result<(StreamingFigures, App), String> {
-    let mut app = crate::headless_app(options);
-    let (time_to_load, frames) = run_frames(&mut app, timeout, crate::settled)
+    let mut app = headless_app(options);
+    let (time_to_load, frames) = run_frames(&mut app, timeout, settled)
         .map_err(|t| format!("the view distance did not load within {t:?}"))?;
-    let n = frames.len() as u32;
-    let q = quantiles(frames);
     let culling = app.world().resource::<Culling>();
     let figures = StreamingFigures {
         time_to_load,
-        frames: n,
-        frame_median: q(0.5),
-        frame_p90: q(0.9),
+        frames: FrameTimes::of(frames),
         culling: culling.counts(app.world().resource::<Chunks>()),
         walk: culling.walk_time,
     };
@@ -89,45 +119,30 @@ pub fn measure_streaming(
 pub struct ReshapeFigures {
     /// From the reshape until every loaded chunk (and the horizon) was replaced.
     pub time: Duration,
-    /// Frames run meanwhile.
-    pub frames: u32,
-    /// Median, 99th percentile and longest main-thread time of one frame.
-    pub frame_median: Duration,
-    /// 99th percentile of the same.
-    pub frame_p99: Duration,
-    /// The longest frame.
-    pub frame_max: Duration,
+    /// The frames run meanwhile.
+    pub frames: FrameTimes,
 }
 
 /// Turns *Live* on in a loaded headless app and changes the seed (every chunk
 /// changes: the most a slider move can ask), waits out the debounce, then measures
 /// the frames until every loaded chunk and the horizon are the new world's.
 pub fn measure_live_reshaping(app: &mut App, timeout: Duration) -> Result<ReshapeFigures, String> {
-    let epoch = app.world().resource::<crate::world::ActiveWorld>().epoch();
+    let epoch = app.world().resource::<ActiveWorld>().epoch();
     let now = app.world().resource::<Time<Real>>().elapsed();
     {
-        let mut draft = app.world_mut().resource_mut::<crate::world::Draft>();
+        let mut draft = app.world_mut().resource_mut::<Draft>();
         let mut config = draft.pending().clone();
         config.seed = terravox_worldgen::Seed::new(format!("{}, reshaped", config.seed.text()));
         draft.set_live(true, now);
         draft.set(config, now);
     }
-    let reshaped = |w: &World| w.resource::<crate::world::ActiveWorld>().epoch() > epoch;
+    let reshaped = |w: &World| w.resource::<ActiveWorld>().epoch() > epoch;
     run_frames(app, timeout, reshaped).map_err(|t| format!("no reshape within {t:?}"))?;
-    let done = |w: &World| crate::settled(w) && w.resource::<crate::horizon::Horizon>().complete();
-    let (time, frames) =
-        run_frames(app, timeout, done).map_err(|t| format!("not regenerated within {t:?}"))?;
-    let (n, max) = (
-        frames.len() as u32,
-        frames.iter().copied().max().unwrap_or_default(),
-    );
-    let q = quantiles(frames);
+    let (time, frames) = run_frames(app, timeout, horizon_settled)
+        .map_err(|t| format!("not regenerated within {t:?}"))?;
     Ok(ReshapeFigures {
         time,
-        frames: n,
-        frame_median: q(0.5),
-        frame_p99: q(0.99),
-        frame_max: max,
+        frames: FrameTimes::of(frames),
     })
 }
 
@@ -212,21 +227,13 @@ fn break_block_at(app: &mut App, p: BlockPos) -> Result<(), String> {
 pub struct LoadFigures {
     /// From the first frame until the edits were read (and taken in).
     pub loaded_after: Duration,
-    /// Frames meanwhile.
-    pub frames: u32,
-    /// Median main-thread time of those frames.
-    pub frame_median: Duration,
-    /// 99th percentile of the same.
-    pub frame_p99: Duration,
-    /// The longest of those frames.
-    pub frame_max: Duration,
-    /// Once loaded, the main-thread time of each frame that started an autosave of
-    /// every edit (the world's and one more each time): median and max.
-    pub autosave_median: Duration,
-    /// The slowest of those frames.
-    pub autosave_max: Duration,
-    /// Median main-thread time of the other frames meanwhile, to compare.
-    pub other_median: Duration,
+    /// The frames meanwhile.
+    pub frames: FrameTimes,
+    /// Once loaded, the frames that started an autosave of every edit (the world's
+    /// and one more each time).
+    pub autosaves: FrameTimes,
+    /// The other frames meanwhile, to compare.
+    pub other_frames: FrameTimes,
 }
 
 /// Autosaves timed after a save is read.
@@ -273,29 +280,22 @@ pub fn measure_save_loading(
     options: PlayOptions,
     timeout: Duration,
 ) -> Result<LoadFigures, String> {
-    let mut app = crate::headless_app(options);
+    let mut app = headless_app(options);
     let (loaded_after, frames) =
         run_frames(&mut app, timeout, |w| !w.resource::<Saves>().loading())
             .map_err(|t| format!("the save did not load within {t:?}"))?;
-    let n = frames.len() as u32;
-    let q = quantiles(frames);
-    run_frames(&mut app, timeout, crate::settled)
+    run_frames(&mut app, timeout, settled)
         .map_err(|t| format!("the view did not load within {t:?}"))?;
     // A quarter second of game time a frame: an autosave is due every 20 frames.
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
         Duration::from_millis(250),
     ));
     let (started, others) = time_autosaves(&mut app, AUTOSAVES, timeout)?;
-    let (a, o) = (quantiles(started), quantiles(others));
     Ok(LoadFigures {
         loaded_after,
-        frames: n,
-        frame_median: q(0.5),
-        frame_p99: q(0.99),
-        frame_max: q(1.0),
-        autosave_median: a(0.5),
-        autosave_max: a(1.0),
-        other_median: o(0.5),
+        frames: FrameTimes::of(frames),
+        autosaves: FrameTimes::of(started),
+        other_frames: FrameTimes::of(others),
     })
 }
 
@@ -305,16 +305,10 @@ pub struct HorizonFigures {
     /// From the first frame until the view and every ring out to the horizon were
     /// loaded.
     pub time_to_load: Duration,
-    /// Frames run meanwhile.
-    pub frames: u32,
-    /// Median and 99th percentile main-thread time of one frame.
-    pub frame_median: Duration,
-    /// 99th percentile of the same.
-    pub frame_p99: Duration,
-    /// The slowest frame.
-    pub frame_max: Duration,
+    /// The frames run meanwhile.
+    pub frames: FrameTimes,
     /// Per level 1 and up: chunks, drawn ones, quads, mesh bytes.
-    pub rings: Vec<crate::horizon::RingFigures>,
+    pub rings: Vec<RingFigures>,
     /// Mesh bytes of the full-detail chunks.
     pub view_bytes: usize,
     /// Generate + mesh time per coarse chunk, mean.
@@ -323,29 +317,19 @@ pub struct HorizonFigures {
     pub resolve: Duration,
 }
 
-/// Whether the view and the horizon are loaded.
-fn horizon_settled(world: &World) -> bool {
-    crate::settled(world) && world.resource::<crate::horizon::Horizon>().complete()
-}
-
 /// Loads the view and the horizon of `options` around the spawn in a headless app;
 /// returns the figures and the loaded app.
 pub fn measure_horizon(
     options: PlayOptions,
     timeout: Duration,
 ) -> Result<(HorizonFigures, App), String> {
-    let mut app = crate::headless_app(options);
+    let mut app = headless_app(options);
     let (time_to_load, frames) = run_frames(&mut app, timeout, horizon_settled)
         .map_err(|t| format!("the horizon did not load within {t:?}"))?;
-    let n = frames.len() as u32;
-    let q = quantiles(frames);
-    let h = app.world().resource::<crate::horizon::Horizon>();
+    let h = app.world().resource::<Horizon>();
     let figures = HorizonFigures {
         time_to_load,
-        frames: n,
-        frame_median: q(0.5),
-        frame_p99: q(0.99),
-        frame_max: q(1.0),
+        frames: FrameTimes::of(frames),
         rings: h.rings(),
         view_bytes: app.world().resource::<Chunks>().mesh_bytes(),
         per_chunk: h.work / h.finished.max(1) as u32,
@@ -357,19 +341,17 @@ pub fn measure_horizon(
 /// Calls `each` with every spot every 256 blocks (world-aligned) inside the horizon
 /// around `feet` and whether it is covered: whether a chunk is drawn at any level at
 /// its surface (a loaded full-detail chunk or a drawn coarse one). `heights` caches
-/// the surface heights.
-fn visit_spots(
+/// the surface heights. The flight checks every frame with it; so do the tests
+/// (`holes_in_horizon`, with `test-support`).
+pub(crate) fn visit_spots(
     world: &World,
     feet: bevy::math::DVec3,
     generator: &terravox_worldgen::Generator,
     heights: &mut std::collections::HashMap<(i32, i32), i32>,
     mut each: impl FnMut((i32, i32), bool),
 ) {
-    let horizon = world.resource::<crate::config::HorizonDistance>().0 as f64;
-    let (chunks, h) = (
-        world.resource::<Chunks>(),
-        world.resource::<crate::horizon::Horizon>(),
-    );
+    let horizon = world.resource::<HorizonDistance>().0 as f64;
+    let (chunks, h) = (world.resource::<Chunks>(), world.resource::<Horizon>());
     let r = (horizon / 256.0) as i32;
     let (cx, cz) = (
         (feet.x / 256.0).round() as i32,
@@ -391,23 +373,6 @@ fn visit_spots(
     }
 }
 
-/// Spots every 256 blocks (world-aligned) inside the horizon around `feet`, and how
-/// many of them have no chunk drawn at any level at their surface (no loaded
-/// full-detail chunk, no drawn coarse one). `heights` caches the surface heights.
-pub fn holes_in_horizon(
-    world: &World,
-    feet: bevy::math::DVec3,
-    generator: &terravox_worldgen::Generator,
-    heights: &mut std::collections::HashMap<(i32, i32), i32>,
-) -> (usize, usize) {
-    let (mut spots, mut missing) = (0, 0);
-    visit_spots(world, feet, generator, heights, |_, covered| {
-        spots += 1;
-        missing += usize::from(!covered);
-    });
-    (spots, missing)
-}
-
 /// Figures of a flight over the horizon.
 #[derive(Clone, Copy, Debug)]
 pub struct FlightFigures {
@@ -415,8 +380,8 @@ pub struct FlightFigures {
     pub distance: f64,
     /// Frames a second, of game time and of wall time.
     pub fps: f64,
-    /// Frames run.
-    pub frames: u32,
+    /// The frames run.
+    pub frames: FrameTimes,
     /// Frames that ended after the next one was due (the loop could not keep the
     /// pace).
     pub late_frames: u32,
@@ -426,10 +391,6 @@ pub struct FlightFigures {
     pub longest_uncovered: Duration,
     /// Spots checked each frame.
     pub spots: usize,
-    /// Median and 99th percentile main-thread time of one frame.
-    pub frame_median: Duration,
-    /// 99th percentile of the same.
-    pub frame_p99: Duration,
     /// Most full-detail chunks loaded at once, and most of them kept only to cover
     /// a place whose coarse chunk was missing ([`Chunks::kept_count`]).
     pub max_loaded: usize,
@@ -500,11 +461,7 @@ pub fn measure_flight(
     seconds: f64,
 ) -> Result<FlightFigures, String> {
     use bevy::time::TimeUpdateStrategy;
-    let generator = app
-        .world()
-        .resource::<crate::world::ActiveWorld>()
-        .generator()
-        .clone();
+    let generator = app.world().resource::<ActiveWorld>().generator().clone();
     let mut heights = std::collections::HashMap::new();
     let start = {
         let mut q = app.world_mut().query::<&mut Player>();
@@ -560,17 +517,14 @@ pub fn measure_flight(
         .zip(cpu0)
         .map(|(end, start)| (end - start).as_secs_f64() / wall.as_secs_f64());
     app.insert_resource(TimeUpdateStrategy::Automatic);
-    let q = quantiles(times);
     Ok(FlightFigures {
         distance: speed * last as f64 / fps,
         fps,
-        frames: last + 1,
+        frames: FrameTimes::of(times),
         late_frames: late,
         hole_frames: holes,
         longest_uncovered: dt * runs.longest(last),
         spots,
-        frame_median: q(0.5),
-        frame_p99: q(0.99),
         max_loaded,
         max_kept,
         cpu_cores,
@@ -581,6 +535,24 @@ pub fn measure_flight(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Frame figures are nearest-rank quantiles of the frames; none gives zeros.
+    #[test]
+    fn frame_times_are_quantiles_of_the_frames() {
+        let ms = Duration::from_millis;
+        let f = FrameTimes::of((1..=100).rev().map(ms).collect());
+        assert_eq!(
+            f,
+            FrameTimes {
+                count: 100,
+                median: ms(51),
+                p90: ms(90),
+                p99: ms(99),
+                max: ms(100),
+            }
+        );
+        assert_eq!(FrameTimes::of(Vec::new()), FrameTimes::default());
+    }
 
     #[test]
     fn uncovered_runs_are_counted_per_spot_in_frames() {

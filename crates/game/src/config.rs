@@ -64,7 +64,7 @@ pub struct PlayOptions {
     /// screenshot the clock stands still there.
     pub time: Option<f32>,
     /// Which sky to draw.
-    pub sky: crate::SkyChoice,
+    pub sky: SkyChoice,
     /// Cave culling on (the default); off draws and meshes every loaded chunk, to
     /// compare.
     pub culling: bool,
@@ -87,9 +87,35 @@ impl PlayOptions {
             at: None,
             look: None,
             time: None,
-            sky: crate::SkyChoice::Auto,
+            sky: SkyChoice::Auto,
             culling: true,
             horizon: DEFAULT_HORIZON,
+        }
+    }
+}
+
+/// The sky a player asks for (`--sky`); `sky` decides which is drawn from it and
+/// the renderer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SkyChoice {
+    /// The default: the atmosphere on a GPU that supports it, else the gradient.
+    #[default]
+    Auto,
+    /// The atmosphere wherever the renderer can draw it, software included.
+    Physical,
+    /// The gradient dome.
+    Gradient,
+}
+
+impl std::str::FromStr for SkyChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "physical" => Ok(Self::Physical),
+            "gradient" => Ok(Self::Gradient),
+            _ => Err(format!("`{s}` is not a sky: auto, physical or gradient")),
         }
     }
 }
@@ -239,5 +265,18 @@ mod tests {
             ..played
         };
         assert_eq!(budget(automated), StreamBudget::AUTOMATED);
+    }
+
+    #[test]
+    fn sky_choices_parse_by_name() {
+        assert_eq!("physical".parse(), Ok(SkyChoice::Physical));
+        assert_eq!("gradient".parse(), Ok(SkyChoice::Gradient));
+        assert_eq!("auto".parse(), Ok(SkyChoice::Auto));
+        assert!(
+            "purple"
+                .parse::<SkyChoice>()
+                .unwrap_err()
+                .contains("auto, physical or gradient")
+        );
     }
 }

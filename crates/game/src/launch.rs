@@ -5,7 +5,8 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy::winit::WinitSettings;
 
-use crate::{GamePlugin, PlayOptions};
+use crate::app::GamePlugin;
+use crate::config::PlayOptions;
 
 /// On Linux and the BSDs, a window needs an X11 or Wayland display: say so rather
 /// than panic in the windowing library.

@@ -9,6 +9,7 @@
 //! the root package fails on any cycle between files):
 //!
 //! - `schedule`: [`GameSystems`], the frame order, the executor;
+//! - `latest`: latest-wins background jobs (the spawn search, the panel's maps);
 //! - `mode`: the [`Mode`] state: Tab, Esc and the grabbing click (`Input`);
 //! - `config`: start-up options and settings (no systems);
 //! - `world`: the active world, the edit overlay, the stream centre and render
@@ -21,12 +22,17 @@
 //! - `player`: spawn, input, body physics, eye, camera (`Input`, `Simulate`);
 //! - `editing`: hotbar, target, breaking and placing (`Input`, `Edit`);
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
+//! - `readiness`: whether the world around the player (and the horizon) is
+//!   complete: [`settled`];
 //! - `signals`: SIGTERM/SIGINT end the game like closing the window (`Input`);
 //! - `sky`: clock, light model, which sky, fog, sun, underwater, dome, clouds;
 //! - `render`: the chunk material, the meshes of every level, outline, lantern,
 //!   screenshot (`Present`);
 //! - `ui`: the egui panel, stats, HUD (`Present` and egui's pass);
-//! - `bench`: measurements for `terravox bench`; `launch`: the window.
+//! - `app`: [`GamePlugin`], every plugin above (headless or not), and
+//!   [`headless_app`];
+//! - `bench`: measurements for `terravox bench`; `launch`: the window;
+//! - `oracles` (`test-support` only): what the tests check the game against.
 //!
 //! Headless games (tests, `terravox bench`) drop `render`, the drawn `sky`, `ui` and
 //! `signals`: they carry no render data.
@@ -38,14 +44,19 @@
     allow(dead_code, unused_imports, unreachable_pub)
 )]
 
+mod app;
 pub mod bench;
 mod config;
 mod editing;
 mod horizon;
+mod latest;
 mod launch;
 mod mode;
+#[cfg(feature = "test-support")]
+mod oracles;
 mod persistence;
 mod player;
+mod readiness;
 mod render;
 mod schedule;
 mod signals;
@@ -54,27 +65,28 @@ mod streaming;
 mod ui;
 mod world;
 
-use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
-use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-
-pub use config::{DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, PanelView, PlayOptions, ScreenshotPlan};
+pub use app::{GamePlugin, headless_app};
+pub use config::{
+    DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, HorizonDistance, PanelView, PlayOptions,
+    ScreenshotPlan, SkyChoice, ViewDistance,
+};
 pub use launch::run;
-pub use sky::SkyChoice;
+pub use readiness::settled;
 
 /// What the tests reach into: the game's state, messages and pure functions
 /// (feature `test-support`, which the crate's own and the root package's tests turn
 /// on; the game and the CLI do not need it).
 #[cfg(feature = "test-support")]
 pub use {
-    config::{HorizonDistance, ViewDistance},
     editing::{HOTBAR, Hotbar, Target, break_block, find_target, place_block},
     horizon::{Horizon, RingFigures, Rings},
     mode::Mode,
+    oracles::holes_in_horizon,
     persistence::Saves,
     player::body::{self, EYE, MoveInput},
     player::eye::eye_ray,
     player::{Player, spawn_pose, spawn_view, yaw_towards},
+    readiness::horizon_settled,
     schedule::GameSystems,
     signals::ExitOnSignal,
     sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at},
@@ -87,75 +99,3 @@ pub use {
         WorldChanged, WorldEdits, WorldReshaped,
     },
 };
-
-/// All game plugins on top of Bevy's (and egui's, unless headless).
-pub struct GamePlugin {
-    /// The start-up options.
-    pub options: PlayOptions,
-    /// No window, no rendering, no UI: for tests and `terravox bench`. Input
-    /// resources are created empty so tests can press keys.
-    pub headless: bool,
-}
-
-impl Plugin for GamePlugin {
-    fn build(&self, app: &mut App) {
-        app.add_plugins(schedule::plugin);
-        if self.headless {
-            if !app.is_plugin_added::<StatesPlugin>() {
-                app.add_plugins(StatesPlugin);
-            }
-            app.init_resource::<ButtonInput<KeyCode>>()
-                .init_resource::<ButtonInput<MouseButton>>()
-                .init_resource::<AccumulatedMouseMotion>()
-                .init_resource::<AccumulatedMouseScroll>();
-        }
-        let start = if self.options.panel_open {
-            mode::Mode::Panel
-        } else {
-            mode::Mode::Released
-        };
-        app.insert_state(start)
-            .edit_schedule(StateTransition, |s| {
-                s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
-            })
-            .add_plugins((
-                config::plugin(self.options.clone()),
-                world::plugin(self.options.world.clone()),
-                mode::plugin,
-                player::plugin,
-                editing::plugin,
-                persistence::plugin(self.options.save_dir.clone()),
-                streaming::plugin(self.options.culling),
-                horizon::plugin,
-                sky::clock_plugin(self.options.time),
-            ));
-        if !self.headless {
-            app.add_plugins((
-                render::material::plugin,
-                sky::plugin(self.options.sky),
-                render::plugin,
-                ui::plugin,
-                signals::ExitOnSignal,
-            ));
-        }
-    }
-}
-
-/// Whether the world around the player is complete: the player placed at the spawn,
-/// every wanted chunk loaded and meshed, and the world's saved edits read and laid
-/// over it.
-pub fn settled(world: &World) -> bool {
-    world.resource::<player::Spawn>().placed()
-        && world.resource::<streaming::Chunks>().fully_loaded()
-        && !world.resource::<persistence::Saves>().loading()
-}
-
-/// A windowless game on `MinimalPlugins`: for tests and `terravox bench`.
-pub fn headless_app(options: PlayOptions) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(GamePlugin {
-        options,
-        headless: true,
-    });
-    app
-}

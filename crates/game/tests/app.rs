@@ -9,7 +9,7 @@ use common::{app, feet, load, run_until, with_player, world};
 use terravox_game::body::overlaps_solid;
 use terravox_game::{
     ActiveWorld, Chunks, EYE, PlayOptions, Player, StreamStats, SwitchWorld, ViewDistance, eye_ray,
-    should_unload, spawn_pose, wanted_chunks, yaw_towards,
+    should_unload, spawn_pose, spawn_view, wanted_chunks, yaw_towards,
 };
 use terravox_voxel::raycast::{Probe, raycast};
 use terravox_voxel::{BlockPos, ChunkPos};
@@ -121,8 +121,8 @@ fn a_world_switch_drops_every_old_world_result_and_respawns_on_land() {
         );
     }
     assert!(app.world().resource::<StreamStats>().dropped > 0);
-    // The player was put on the new world's land, facing the relief its spawn search
-    // chose.
+    // The player was put on the new world's land, facing the way its spawn search
+    // rated best (the one rule, `Generator::view_from`, for any place).
     let feet = feet(&mut app);
     let yaw = with_player(&mut app, |p| p.yaw);
     let generator = app.world().resource::<ActiveWorld>().generator();
@@ -131,9 +131,16 @@ fn a_world_switch_drops_every_old_world_result_and_respawns_on_land() {
     let spawn = generator
         .spawn(0, 0, terravox_worldgen::SPAWN_RADIUS)
         .expect("land");
-    if spawn.clear {
-        assert_eq!(yaw, yaw_towards(spawn.facing));
-    }
+    let [x, y, z] = spawn.at;
+    let at = DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5);
+    assert!((feet - at).length() < 0.01, "{feet} vs {at}");
+    assert_eq!(yaw, yaw_towards(spawn.facing));
+    assert_eq!(
+        yaw,
+        spawn_view(generator, at)[0],
+        "the same rule from the same place"
+    );
+    assert_eq!(yaw, spawn_pose(generator).1[0]);
 }
 
 #[test]

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use bevy::math::DVec3;
 use bevy::time::TimeUpdateStrategy;
 use common::{app, feet, load, run_until, with_player, world};
-use terravox_game::bench::holes_in_horizon;
-use terravox_game::{Chunks, Horizon, HorizonDistance, PlayOptions, Rings};
+use terravox_game::{
+    Chunks, Horizon, HorizonDistance, PlayOptions, Rings, holes_in_horizon, horizon_settled,
+};
 use terravox_mesher::{Face, MeshBuffers, mesh_chunk_tinted};
 use terravox_voxel::{BlockPos, CHUNK, ChunkPos};
 use terravox_worldgen::{Generator, LodPos, presets};
@@ -295,7 +296,7 @@ fn horizon_app(preset: &str) -> bevy::app::App {
 }
 
 fn horizon_loaded(app: &mut bevy::app::App) -> bool {
-    terravox_game::settled(app.world()) && app.world().resource::<Horizon>().complete()
+    horizon_settled(app.world())
 }
 
 #[test]

@@ -8,10 +8,11 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use common::{edit, feet, load, run_until, world};
-use terravox_game::bench::holes_in_horizon;
 use terravox_game::{
-    ActiveWorld, Chunks, DEBOUNCE, Draft, EditRefused, Horizon, PlayOptions, ReshapeWorld,
+    ActiveWorld, Chunks, DEBOUNCE, Draft, EditRefused, PlayOptions, ReshapeWorld, holes_in_horizon,
+    horizon_settled,
 };
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, Seed};
@@ -22,6 +23,27 @@ fn now(app: &App) -> Duration {
 
 fn epoch(app: &App) -> u64 {
     app.world().resource::<ActiveWorld>().epoch()
+}
+
+/// Game time a frame once the test drives the clock: the debounce is counted in
+/// frames, whatever the machine's speed.
+const STEP: Duration = Duration::from_millis(20);
+
+/// Checks that no spot inside the horizon and no wanted chunk of the view is
+/// uncovered in frame `frame`.
+fn assert_no_hole(
+    app: &mut App,
+    generator: &Generator,
+    heights: &mut HashMap<(i32, i32), i32>,
+    frame: u32,
+) {
+    let feet = feet(app);
+    let (spots, missing) = holes_in_horizon(app.world(), feet, generator, heights);
+    assert!(spots > 0);
+    assert_eq!(missing, 0, "a hole in the horizon in frame {frame}");
+    let chunks = app.world().resource::<Chunks>();
+    let gone = chunks.wanted().filter(|&p| !chunks.is_loaded(p)).count();
+    assert_eq!(gone, 0, "a hole in the view in frame {frame}");
 }
 
 /// Every file in `dir` (none if it does not exist), with its length.
@@ -51,9 +73,7 @@ fn a_live_change_regenerates_in_place_once_after_the_debounce() {
         ..PlayOptions::new(start.clone())
     });
     load(&mut app);
-    run_until(&mut app, 120, |a| {
-        a.world().resource::<Horizon>().complete()
-    });
+    run_until(&mut app, 120, |a| horizon_settled(a.world()));
     // An edit of the real world, saved: it must come back after Apply.
     let at = feet(&mut app);
     let mark = BlockPos::new(at.x as i32 + 2, at.y as i32 + 3, at.z as i32);
@@ -71,6 +91,9 @@ fn a_live_change_regenerates_in_place_once_after_the_debounce() {
     });
     let (e0, before) = (epoch(&app), feet(&mut app));
 
+    // From here on each frame is STEP of game time, so the debounce ends in a known
+    // frame.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
     let other = start.clone().with_seed(Seed::new("reshaped"));
     let t = now(&app);
     {
@@ -78,33 +101,37 @@ fn a_live_change_regenerates_in_place_once_after_the_debounce() {
         draft.set_live(true, t);
         assert!(draft.set(other.clone(), t));
     }
-    // Within the debounce nothing happens.
-    while now(&app) < t + DEBOUNCE - Duration::from_millis(60) {
+    // Within the debounce nothing happens: the frame that ends it regenerates.
+    let due = DEBOUNCE.div_duration_f64(STEP).ceil() as u32;
+    assert!(due > 5, "the debounce spans frames");
+    for frame in 1..due {
         app.update();
-        assert_eq!(epoch(&app), e0, "regenerated before the debounce");
-        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(now(&app), t + STEP * frame);
+        assert_eq!(
+            epoch(&app),
+            e0,
+            "regenerated before the debounce, frame {frame}"
+        );
     }
-    // Then it regenerates once, in place, never leaving a hole.
+    app.update();
+    assert_eq!(
+        epoch(&app),
+        e0 + 1,
+        "not regenerated when the debounce ended"
+    );
+    // It regenerates in place, never leaving a hole.
     let generator = Generator::new(&other).unwrap();
     let mut heights = HashMap::new();
     let mut frames = 0;
+    assert_no_hole(&mut app, &generator, &mut heights, frames);
     run_until(&mut app, 180, |a| {
         frames += 1;
-        let feet = feet(a);
-        let (spots, missing) = holes_in_horizon(a.world(), feet, &generator, &mut heights);
-        assert!(spots > 0);
-        assert_eq!(missing, 0, "a hole in the horizon in frame {frames}");
-        let chunks = a.world().resource::<Chunks>();
-        let gone = chunks.wanted().filter(|&p| !chunks.is_loaded(p)).count();
-        assert_eq!(gone, 0, "a hole in the view in frame {frames}");
-        epoch(a) == e0 + 1
-            && terravox_game::settled(a.world())
-            && a.world().resource::<Horizon>().complete()
+        assert_no_hole(a, &generator, &mut heights, frames);
+        horizon_settled(a.world())
     });
-    // Some more frames: no second regeneration.
-    for _ in 0..50 {
+    // A second of game time more: no second regeneration.
+    for _ in 0..Duration::from_secs(1).div_duration_f64(STEP) as u32 {
         app.update();
-        std::thread::sleep(Duration::from_millis(5));
     }
     assert_eq!(epoch(&app), e0 + 1, "regenerated exactly once");
     let after = feet(&mut app);

@@ -5,8 +5,9 @@
 //! whoever runs the tests (root ignores file permissions).
 //!
 //! Two games on one world are two real processes: the first is this test binary run
-//! again with an environment variable that makes `first_game_process` play instead
-//! of returning.
+//! again with an environment variable that makes `first_game_process` play on until
+//! its input closes (run alone, it plays the first game's part in a folder of its
+//! own and quits).
 
 mod common;
 
@@ -283,23 +284,40 @@ const FIRST_DIGS: [(i32, i32); 8] = [
     (9, 3),
 ];
 
+/// The first game: digs [`FIRST_DIGS`], saves them and holds the world. Started by
+/// the two-games tests (with [`FIRST_GAME_DIR`]), it then plays on until they close
+/// its input; run alone (`--include-ignored`), in a folder of its own, it quits at
+/// once. Either way it checks what it saved.
 #[test]
 #[ignore = "the first of two games on one world; run by the two-games tests"]
 fn first_game_process() {
-    let Ok(dir) = std::env::var(FIRST_GAME_DIR) else {
-        return;
-    };
-    let mut app = app_at_origin(shared_world(), Path::new(&dir));
+    let started = std::env::var_os(FIRST_GAME_DIR).map(PathBuf::from);
+    let dir = started.clone().unwrap_or_else(|| save_dir("first-game"));
+    let (world, saves) = (shared_world(), SaveDir::new(&dir));
+    let mut app = app_at_origin(world.clone(), &dir);
+    let edits = app.world().resource::<WorldEdits>();
+    assert!(
+        app.world().resource::<Saves>().path(edits).is_some(),
+        "the first game holds the world and saves"
+    );
     for (x, z) in FIRST_DIGS {
         dig(&mut app, x, z);
     }
     run_until(&mut app, 60, |a| !dirty(a));
+    assert_eq!(saves.load(&world).unwrap().len(), FIRST_DIGS.len());
     // Saved and holding the world: the other game may start.
     println!("{READY}");
-    // Plays on until the other test closes its input, then quits (saving).
-    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    if started.is_some() {
+        // Plays on until the other test closes its input.
+        let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    }
+    // Quits, saving.
     app.world_mut().write_message(AppExit::Success);
     app.update();
+    assert_eq!(saves.load(&world).unwrap().len(), FIRST_DIGS.len());
+    if started.is_none() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// Starts `first_game_process` on `dir` and waits until it has saved its edits and

@@ -9,7 +9,8 @@ use block_mesh::{
     GreedyQuadsBuffer, MergeVoxel, RIGHT_HANDED_Y_UP_CONFIG, Voxel, VoxelVisibility, greedy_quads,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
-use terravox_mesher::visibility::{face_graph, reachable};
+use terravox_mesher::face_graph;
+use terravox_mesher::visibility::reachable;
 use terravox_mesher::{MeshBuffers, mesh_chunk};
 use terravox_voxel::{Block, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, presets};

@@ -5,8 +5,9 @@
 use terravox_voxel::textures::Side;
 use terravox_voxel::{Block, ColumnTints, PADDED};
 
+use crate::face::Face;
+use crate::quad::Quad;
 use crate::vertex::{Packed, Vertex};
-use crate::{Face, Quad};
 
 /// Vertex and index data of one surface, ready for a GPU mesh.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -4,9 +4,10 @@
 use terravox_voxel::{Block, padded_index};
 
 use crate::emit::{Surface, Tints, emit};
+use crate::face::Face;
 use crate::light::SkyLight;
 use crate::masks::{Masks, N, P, Pass, plane_rows};
-use crate::{Face, Quad};
+use crate::quad::Quad;
 
 /// Block-local coordinates of plane cell `(layer, row, col)` for a face.
 #[inline(always)]

@@ -3,7 +3,7 @@
 
 use terravox_voxel::{Block, CHUNK, PADDED};
 
-use crate::Face;
+use crate::face::Face;
 
 pub(crate) const P: usize = PADDED;
 pub(crate) const N: usize = CHUNK as usize;

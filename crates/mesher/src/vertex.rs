@@ -13,11 +13,143 @@
 //! ```
 //!
 //! The normal follows from the face, the texture coordinates from the position and
-//! the face (in block units, so a merged quad repeats its texture once per block).
-//! The game's shaders decode the same layout
-//! (`crates/game/src/shaders/packed_vertex.wgsl`).
+//! the face ([`face_uv`], in block units, so a merged quad repeats its texture once
+//! per block), the brightness from the occlusion level ([`occlusion_shade`]). These
+//! conventions are defined here once; the game's shaders
+//! (`crates/game/src/render/shaders/packed_vertex.wgsl`) and the glTF export follow
+//! them, and `crates/game/tests/shaders.rs` reads the WGSL and fails where it
+//! disagrees.
 
-use crate::Face;
+use crate::face::Face;
+
+/// Where one field of a packed vertex lies: its word, its lowest bit and its width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The field's name (as in the layout above and the shader's `Decoded`).
+    pub name: &'static str,
+    /// Word 0 or 1.
+    pub word: usize,
+    /// Its lowest bit.
+    pub shift: u32,
+    /// Its width in bits.
+    pub bits: u32,
+}
+
+impl Field {
+    /// Its bits, shifted down (`2^bits - 1`).
+    pub const fn mask(self) -> u32 {
+        (1 << self.bits) - 1
+    }
+
+    /// `value` in the field's place (bits beyond its width are cut).
+    const fn put(self, value: u32) -> u32 {
+        (value & self.mask()) << self.shift
+    }
+
+    /// The field's value in `packed`.
+    const fn get(self, packed: Packed) -> u32 {
+        packed[self.word] >> self.shift & self.mask()
+    }
+}
+
+/// The corner's x, y and z (chunk-local, `0..=32`).
+pub const X: Field = Field {
+    name: "x",
+    word: 0,
+    shift: 0,
+    bits: 6,
+};
+/// See [`X`].
+pub const Y: Field = Field {
+    name: "y",
+    word: 0,
+    shift: 6,
+    bits: 6,
+};
+/// See [`X`].
+pub const Z: Field = Field {
+    name: "z",
+    word: 0,
+    shift: 12,
+    bits: 6,
+};
+/// The face: an index into [`Face::ALL`].
+pub const FACE: Field = Field {
+    name: "face",
+    word: 0,
+    shift: 18,
+    bits: 3,
+};
+/// The occlusion level (for water the depth level).
+pub const AO: Field = Field {
+    name: "ao",
+    word: 0,
+    shift: 21,
+    bits: 2,
+};
+/// The texture array layer.
+pub const LAYER: Field = Field {
+    name: "layer",
+    word: 0,
+    shift: 23,
+    bits: 8,
+};
+/// The tint's red, green and blue sRGB bytes.
+pub const TINT: [Field; 3] = [
+    Field {
+        name: "tint r",
+        word: 1,
+        shift: 0,
+        bits: 8,
+    },
+    Field {
+        name: "tint g",
+        word: 1,
+        shift: 8,
+        bits: 8,
+    },
+    Field {
+        name: "tint b",
+        word: 1,
+        shift: 16,
+        bits: 8,
+    },
+];
+/// The sky light level.
+pub const SKY: Field = Field {
+    name: "sky",
+    word: 1,
+    shift: 24,
+    bits: 4,
+};
+/// Every field, word 0 first.
+pub const LAYOUT: [Field; 10] = [X, Y, Z, FACE, AO, LAYER, TINT[0], TINT[1], TINT[2], SKY];
+
+/// Brightness of a solid face's corner at occlusion level `ao` (`0.0` darkest ..=
+/// `3.0` open, interpolated across the face): [`OCCLUSION_FLOOR`] in the darkest
+/// corner, 1.0 (within rounding) in the open.
+pub fn occlusion_shade(ao: f32) -> f32 {
+    OCCLUSION_FLOOR + OCCLUSION_STEP * ao
+}
+
+/// The brightness of the darkest corner (see [`occlusion_shade`]).
+pub const OCCLUSION_FLOOR: f32 = 0.42;
+/// The brightness one occlusion level adds (see [`occlusion_shade`]).
+pub const OCCLUSION_STEP: f32 = 0.193;
+
+/// The texture coordinates of point `p` (chunk-local, in blocks) on a face of this
+/// kind, in blocks (the texture repeats once per block); `v` grows downwards, so on
+/// side faces the texture's top row is at the top.
+pub fn face_uv(face: Face, p: [f32; 3]) -> [f32; 2] {
+    match face {
+        Face::PosX => [-p[2], -p[1]],
+        Face::NegX => [p[2], -p[1]],
+        Face::PosY => [p[0], p[2]],
+        Face::NegY => [p[0], -p[2]],
+        Face::PosZ => [p[0], -p[1]],
+        Face::NegZ => [-p[0], -p[1]],
+    }
+}
 
 /// One unpacked chunk vertex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,38 +172,41 @@ pub struct Vertex {
 pub type Packed = [u32; 2];
 
 impl Vertex {
-    /// Packs the vertex. Positions above 63 or occlusion above 3 would spill into
-    /// the next field (sky light above 15 is cut); the mesher never makes them.
+    /// Packs the vertex. Positions above 63 are cut (the mesher makes none above 32),
+    /// occlusion above 3 and sky light above 15 likewise.
     #[inline]
     pub const fn pack(self) -> Packed {
         let [x, y, z] = self.pos;
-        let w0 = x as u32
-            | (y as u32) << 6
-            | (z as u32) << 12
-            | (self.face as u32) << 18
-            | (self.ao as u32 & 3) << 21
-            | (self.layer as u32) << 23;
-        let w1 = self.tint[0] as u32
-            | (self.tint[1] as u32) << 8
-            | (self.tint[2] as u32) << 16
-            | (self.sky as u32 & 15) << 24;
+        let w0 = X.put(x as u32)
+            | Y.put(y as u32)
+            | Z.put(z as u32)
+            | FACE.put(self.face as u32)
+            | AO.put(self.ao as u32)
+            | LAYER.put(self.layer as u32);
+        let w1 = TINT[0].put(self.tint[0] as u32)
+            | TINT[1].put(self.tint[1] as u32)
+            | TINT[2].put(self.tint[2] as u32)
+            | SKY.put(self.sky as u32);
         [w0, w1]
     }
 
     /// Unpacks a vertex; `None` if the face field is not a face.
     pub const fn unpack(p: Packed) -> Option<Self> {
-        let [w0, w1] = p;
-        let face = (w0 >> 18 & 7) as usize;
-        if face >= 6 {
+        let face = FACE.get(p) as usize;
+        if face >= Face::ALL.len() {
             return None;
         }
         Some(Self {
-            pos: [(w0 & 63) as u8, (w0 >> 6 & 63) as u8, (w0 >> 12 & 63) as u8],
+            pos: [X.get(p) as u8, Y.get(p) as u8, Z.get(p) as u8],
             face: Face::ALL[face],
-            ao: (w0 >> 21 & 3) as u8,
-            layer: (w0 >> 23) as u8,
-            tint: [w1 as u8, (w1 >> 8) as u8, (w1 >> 16) as u8],
-            sky: (w1 >> 24 & 15) as u8,
+            ao: AO.get(p) as u8,
+            layer: LAYER.get(p) as u8,
+            tint: [
+                TINT[0].get(p) as u8,
+                TINT[1].get(p) as u8,
+                TINT[2].get(p) as u8,
+            ],
+            sky: SKY.get(p) as u8,
         })
     }
 }
@@ -108,5 +243,24 @@ mod tests {
             }
         }
         assert_eq!(Vertex::unpack([7 << 18, 0]), None);
+    }
+
+    #[test]
+    fn the_layout_fills_each_word_without_overlap() {
+        for word in 0..2 {
+            let mut used = 0u32;
+            for f in LAYOUT.iter().filter(|f| f.word == word) {
+                let bits = f.mask() << f.shift;
+                assert_eq!(used & bits, 0, "{} overlaps", f.name);
+                assert!(f.shift + f.bits <= 32, "{} spills out of its word", f.name);
+                used |= bits;
+            }
+        }
+    }
+
+    #[test]
+    fn occlusion_runs_from_the_floor_to_the_open() {
+        assert_eq!(occlusion_shade(0.0), OCCLUSION_FLOOR);
+        assert!((occlusion_shade(3.0) - 1.0).abs() < 0.01);
     }
 }

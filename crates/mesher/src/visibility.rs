@@ -25,10 +25,10 @@
 //! loading a chunk can only hide others; the camera's own chunk counts as open too
 //! (the eye may be anywhere in it).
 
-use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
+use terravox_voxel::{Block, CHUNK, ChunkPos};
 
+use crate::face::Face;
 use crate::masks::{Masks, P};
-use crate::{Face, MeshBuffers};
 
 const N: usize = CHUNK as usize;
 
@@ -192,19 +192,6 @@ impl Fill {
             }
         }
         faces
-    }
-}
-
-/// The face graph of `chunk` (its own 32³ blocks; the padding is the neighbours'),
-/// using `buffers`' scratch space. [`crate::mesh_chunk`] computes it too, into
-/// [`MeshBuffers::graph`]; this is for a chunk that is not meshed yet.
-pub fn face_graph(chunk: &Chunk, buffers: &mut MeshBuffers) -> FaceGraph {
-    match chunk {
-        Chunk::Uniform(b) => FaceGraph::uniform(*b),
-        Chunk::Dense(blocks) => {
-            buffers.masks.fill(&blocks[..]);
-            buffers.fill.graph(&buffers.masks)
-        }
     }
 }
 

@@ -4,7 +4,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use proptest::prelude::*;
-use terravox_mesher::visibility::{FaceGraph, Reach, face_graph, reachable};
+use terravox_mesher::face_graph;
+use terravox_mesher::visibility::{FaceGraph, Reach, reachable};
 use terravox_mesher::{Face, MeshBuffers, mesh_chunk};
 use terravox_voxel::raycast::{Probe, raycast};
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};

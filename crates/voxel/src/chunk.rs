@@ -1,6 +1,13 @@
 //! Chunk storage: a uniform chunk, or a dense padded `34^3` array.
 
-use crate::{Block, CHUNK, Fnv64, PADDED, PADDED_VOLUME};
+use crate::block::Block;
+use crate::coords::CHUNK;
+use crate::hash::Fnv64;
+
+/// Blocks along one side of a padded chunk (the chunk plus a one-block border).
+pub const PADDED: usize = CHUNK as usize + 2;
+/// Blocks in a padded chunk.
+pub const PADDED_VOLUME: usize = PADDED * PADDED * PADDED;
 
 /// The index of a padded local coordinate (each in `-1..=32`) in a dense array.
 /// Layout: `x` fastest, then `z`, then `y`.

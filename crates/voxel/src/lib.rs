@@ -22,37 +22,10 @@ pub mod coords;
 mod hash;
 pub mod raycast;
 pub mod textures;
+mod tints;
 
 pub use block::Block;
-pub use chunk::{Chunk, dense_array, padded_index};
-pub use coords::{BlockPos, ChunkPos};
+pub use chunk::{Chunk, PADDED, PADDED_VOLUME, dense_array, padded_index};
+pub use coords::{BlockPos, CHUNK, ChunkPos};
 pub use hash::Fnv64;
-
-/// Blocks along one side of a chunk.
-pub const CHUNK: i32 = 32;
-/// Blocks along one side of a padded chunk (the chunk plus a one-block border).
-pub const PADDED: usize = CHUNK as usize + 2;
-/// Blocks in a padded chunk.
-pub const PADDED_VOLUME: usize = PADDED * PADDED * PADDED;
-
-/// The biome tints of each padded column of a chunk, sRGB bytes, indexed by
-/// `(z + 1) * PADDED + (x + 1)` for local `x, z` in `-1..=32`. They blend smoothly
-/// across biome borders.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ColumnTints {
-    /// The colour grass has there: tinted blocks ([`Block::is_tinted`]) are drawn in
-    /// it.
-    pub grass: [[u8; 3]; PADDED * PADDED],
-    /// The colour of water there.
-    pub water: [[u8; 3]; PADDED * PADDED],
-}
-
-impl ColumnTints {
-    /// All black, on the heap (the arrays are 7 KB).
-    pub fn boxed() -> Box<Self> {
-        Box::new(Self {
-            grass: [[0; 3]; PADDED * PADDED],
-            water: [[0; 3]; PADDED * PADDED],
-        })
-    }
-}
+pub use tints::ColumnTints;

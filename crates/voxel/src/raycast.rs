@@ -3,7 +3,7 @@
 //! solid one is the block the player looks at, and the face it entered through says
 //! where a placed block goes.
 
-use crate::BlockPos;
+use crate::coords::BlockPos;
 
 /// Where a ray hit a block.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,7 +13,7 @@
 //! keeps its own colour (the dirt of a grass block's side). Tinted pixels are drawn in
 //! greys so that the tint gives them their colour.
 
-use crate::Block;
+use crate::block::Block;
 
 /// Pixels along one side of a texture.
 pub const SIZE: usize = 16;

@@ -10,6 +10,7 @@
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rayon::prelude::*;
 use terravox_voxel::{Block, ChunkPos};
 use terravox_worldgen::map::{self, MapView};
 use terravox_worldgen::{Generator, GeneratorConfig, LodPos, WorldConfig, params, presets};
@@ -165,7 +166,7 @@ fn amplified_max() -> WorldConfig {
     cfg
 }
 
-/// A 64-pixel map around the origin (2 blocks a pixel, on rayon's threads), and the
+/// A 64-pixel map around the origin (2 blocks a pixel, its rows on rayon's threads), and the
 /// coarse chunks of levels 3 to 5 around the surface at the origin (at each level
 /// the chunk holding it, the one above and the one below): the default world, the
 /// `amplified` preset and [`amplified_max`].
@@ -184,7 +185,9 @@ fn maps_and_horizon(c: &mut Criterion) {
     group.sample_size(10);
     for (name, cfg) in &worlds {
         let g = Generator::new(cfg).expect("valid");
-        group.bench_function(*name, |b| b.iter(|| map::render(&g, &view)));
+        group.bench_function(*name, |b| {
+            b.iter(|| map::render(&g, &view, &|n, job| (0..n).into_par_iter().for_each(job)))
+        });
     }
     group.finish();
     let mut group = c.benchmark_group("coarse_chunks_levels_3_to_5");

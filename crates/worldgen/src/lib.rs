@@ -1,250 +1,81 @@
 //! World generation for terravox: a [`WorldConfig`] (seed, generator, parameters) turns
 //! into chunks, column heights and top-down maps.
 //!
-//! Two generators (see `docs/design.md`): a 3D density field ("Cliffs") and a 2D
-//! heightmap with an island falloff ("Islands"). A [`Generator`] is `Send + Sync`,
-//! holds no global state, and [`Generator::generate`] is a pure function of the config
-//! and the chunk position: the same seed and settings give bit-identical chunks on any
-//! thread, in any order. Pure Rust, no Bevy.
+//! Two generators (see `docs/design.md`): a 3D density field ("Cliffs", "Continents")
+//! and a 2D heightmap with an island falloff ("Islands"). A [`Generator`] is
+//! `Send + Sync` and [`Generator::generate`] is a pure function of the config and the
+//! chunk position: the same seed and settings give bit-identical chunks on any thread,
+//! in any order. Pure Rust, no Bevy. The crate owns no threads: the work that can run
+//! in parallel (a map's rows, a statistic's samples) runs on the caller's threads
+//! through a [`ForEach`] (rayon in the command line, one after another inside the
+//! game's worker task, or [`sequential`]). Its only state beyond a generator is kept
+//! per thread and never changes a result: the columns of the chunks a thread generated
+//! last (the density field reuses them for the chunks above and below) and the count
+//! of noise octaves evaluated (the measure of work that tests hold maps to).
 //!
-//! Modules, lowest first: `bounds` (the world's bounds), `seed` (seeds and fixed
-//! mixing), `config` (the serde world config), [`params`] (every numeric parameter's
-//! range and tooltip, once), `validate` (parsing and validation), `presets` (built-in
-//! worlds, config files), [`reference`] (the generated parameter docs), `fbm` (seeded
-//! fractal noise), `trees` (species and shapes), `biome`, `surface` (block rules both
-//! generators share), `planting` (trees by biome, for every generator), `density` and
-//! `islands` (the two generators), `terrain` (the one trait both implement, behind
-//! which [`Generator`] dispatches), [`map`] (top-down images), [`lod`] (coarse chunks
-//! for the horizon), `search` (places to stand: [`Generator::find_land`],
-//! [`Generator::land_near_origin`], [`Generator::spawn`], [`Generator::find_cave`]),
-//! [`layers`] (the fields one at a time, for maps and overlays), [`section`] (side
-//! views along a line).
+//! The stages, from the bottom up: each module uses only those listed before it.
 //!
-//! The feature `test-support` adds measuring hooks for the crate's own tests and
-//! benchmarks.
+//! ```text
+//! bounds, seed  the world's bounds; fixed mixing of seeds
+//! noise      seeded fractal noise (fbm) and the erosion filter (MPL-2.0)
+//! config     the world config: the seed, every parameter once (`params`),
+//!            validation, presets, the generated parameter reference
+//! shape      the land's shape: climate fields -> each column's density formula,
+//!            version 4's mountain ranges (relief), the fields one at a time
+//! hydrology  next: the drainage network (rivers downhill, lakes; version 5)
+//! surface    biomes, the faces slopes give the ground, block rules, caves
+//! nature     trees: species and shapes, planting them by biome
+//! lod        coarse chunks for the horizon, which both generators fill
+//! density | islands   the two generators
+//! terrain    the one trait both implement
+//! generator  `Generator`: a world's terrain behind a shared pointer
+//! query      what is asked of a generator: places to stand, top-down maps (`map`),
+//!            relief statistics (`stats`), side views (`section`), the fields
+//! ```
+//!
+//! Every public name is reachable by one path: this root, or one of the namespaces
+//! [`erosion`], [`fields`], [`map`], [`params`], [`presets`], [`reference`](mod@reference),
+//! [`section`], [`seed`] and [`stats`]. The feature `test-support` adds measuring
+//! hooks for the crate's own tests and benchmarks (`noise_work`,
+//! `forget_recent_columns`).
 
-mod biome;
 mod bounds;
-mod caves;
-mod climate;
-pub mod config;
+mod config;
 mod density;
-pub mod erosion;
-mod fbm;
+mod generator;
+mod hydrology;
 mod islands;
-pub mod layers;
-pub mod lod;
-pub mod map;
-pub mod params;
-mod planting;
-pub mod presets;
-pub mod reference;
-mod relief;
-mod search;
-pub mod section;
+mod lod;
+mod nature;
+mod noise;
+mod query;
 pub mod seed;
-pub mod stats;
+mod shape;
 mod surface;
 mod terrain;
-mod trees;
-mod validate;
 
-pub use biome::Biome;
 pub use bounds::{
     HEIGHT_LIMIT, PLAYABLE_HEIGHTS, PLAYABLE_MARGIN, SURFACE_HEIGHTS, WORLD_FLOOR, WORLD_LIMIT,
     chunk_in_world,
 };
-pub use config::{
+pub use config::seed::Seed;
+pub use config::world::{
     Bands, CaveConfig, ConfigError, DensityConfig, ErosionConfig, GENERATOR_VERSION,
-    GeneratorConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, NoiseKind,
-    ReliefConfig, RiverConfig, SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
+    GeneratorConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, ReliefConfig,
+    RiverConfig, SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
 };
+pub use config::{params, presets, reference};
 #[cfg(feature = "test-support")]
-pub use density::forget_recent_columns;
-pub use islands::Island;
-pub use lod::{LodPos, MAX_LEVEL};
-pub use presets::LoadError;
-pub use search::{SPAWN_RADIUS, Spawn};
-pub use seed::Seed;
-pub use stats::{ReliefStats, relief_stats};
-pub use trees::Species;
-
-use std::sync::Arc;
-
-use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
-
-use density::DensityGen;
-use islands::IslandGen;
-use terrain::Terrain;
-
-/// A validated, ready-to-use world generator.
-#[derive(Clone, Debug)]
-pub struct Generator {
-    config: WorldConfig,
-    /// The density field or the islands (clones share it: it never changes).
-    terrain: Arc<dyn Terrain>,
-}
-
-/// The top of one column: its highest solid block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ColumnTop {
-    /// Height of the highest solid block.
-    pub y: i32,
-    /// That block.
-    pub block: Block,
-    /// The column's biome, in worlds with biomes.
-    pub biome: Option<Biome>,
-}
-
-impl Generator {
-    /// Validates `config` and prepares its noise.
-    pub fn new(config: &WorldConfig) -> Result<Self, ConfigError> {
-        config.validate()?;
-        let seed = config.seed.value();
-        let (sea, version, nature) = (config.sea_level, config.version, config.nature.as_ref());
-        let terrain: Arc<dyn Terrain> = match &config.generator {
-            GeneratorConfig::Density(d) => Arc::new(DensityGen::new(d, seed, sea, version, nature)),
-            GeneratorConfig::Islands(i) => Arc::new(IslandGen::new(i, seed, sea, version, nature)),
-        };
-        Ok(Self {
-            config: config.clone(),
-            terrain,
-        })
-    }
-
-    /// The config this generator was made from.
-    pub fn config(&self) -> &WorldConfig {
-        &self.config
-    }
-
-    /// Air at or below this height is water.
-    pub fn sea_level(&self) -> i32 {
-        self.config.sea_level
-    }
-
-    /// The chunk at `pos`, padding included; empty air outside the world's bounds.
-    pub fn generate(&self, pos: ChunkPos) -> Chunk {
-        self.generate_tinted(pos).0
-    }
-
-    /// The chunk at `pos` and, in worlds with biomes, the grass tint of each of its
-    /// padded columns (`None` for chunks with nothing to tint: uniform ones).
-    pub fn generate_tinted(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        if !chunk_in_world(pos) {
-            return (Chunk::Uniform(Block::Air), None);
-        }
-        self.terrain.generate(pos)
-    }
-
-    /// The chunk `lod` of any level of detail ([`lod`]): [`Generator::generate_tinted`]
-    /// at level 0; further out each cell is the generator's verdict at its sample
-    /// point, without caves or edits, trees as leaves, with skirts on its sides.
-    /// Empty air outside the world's bounds.
-    pub fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        if lod.level == 0 {
-            return self.generate_tinted(lod.pos);
-        }
-        let [x, y, z] = lod.origin();
-        let e = lod.edge();
-        let inside = |v: i64, limit: i32| v + e > -(limit as i64) && v < limit as i64;
-        if !(inside(x, WORLD_LIMIT) && inside(z, WORLD_LIMIT) && inside(y, HEIGHT_LIMIT)) {
-            return (Chunk::Uniform(Block::Air), None);
-        }
-        self.terrain.generate_coarse(lod)
-    }
-
-    /// The biome of column `(x, z)`, in worlds with biomes (version 2 with `nature`);
-    /// outside the world, the nearest column's inside it.
-    pub fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
-        let (x, z) = (inside(x), inside(z));
-        self.terrain.biome_at(x, z)
-    }
-
-    /// The chunk at `pos` evaluated naively, block by block, with no lattice, no
-    /// early-outs and no column reuse: the yardstick for benchmarks. For islands this
-    /// equals [`Generator::generate`]; for the density field it is the exact formula the
-    /// lattice interpolates (biomes and trees as in `generate`).
-    pub fn generate_reference(&self, pos: ChunkPos) -> Chunk {
-        if !chunk_in_world(pos) {
-            return Chunk::Uniform(Block::Air);
-        }
-        self.terrain.generate_reference(pos)
-    }
-
-    /// The highest solid block of the terrain in column `(x, z)` (trees aside): stand
-    /// on `y + 1` to be on the ground. Columns outside the world give the nearest
-    /// column inside it.
-    pub fn column_top(&self, x: i32, z: i32) -> ColumnTop {
-        let (x, z) = (inside(x), inside(z));
-        let (y, block, biome) = self.terrain.column_top(x, z);
-        ColumnTop { y, block, biome }
-    }
-
-    /// [`Generator::column_top`] of the `w` x `h` columns from `(x0, z0)`, row by row
-    /// (`z`, then `x`): the same tops, sharing the work of neighbouring columns (the
-    /// density field walks each 4 x 4 cell of its lattice once).
-    pub fn column_tops(&self, x0: i32, z0: i32, w: u32, h: u32) -> Vec<ColumnTop> {
-        let within =
-            |v: i32, n: u32| v >= -WORLD_LIMIT && v as i64 + n as i64 <= WORLD_LIMIT as i64;
-        let tops = if within(x0, w) && within(z0, h) {
-            self.terrain.column_tops(x0, z0, w as usize, h as usize)
-        } else {
-            (0..h as i64)
-                .flat_map(|dz| (0..w as i64).map(move |dx| (dx, dz)))
-                .map(|(dx, dz)| {
-                    let c = |v: i32, d: i64| {
-                        (v as i64 + d).clamp(i32::MIN as i64, i32::MAX as i64) as i32
-                    };
-                    let t = self.column_top(c(x0, dx), c(z0, dz));
-                    (t.y, t.block, t.biome)
-                })
-                .collect()
-        };
-        tops.into_iter()
-            .map(|(y, block, biome)| ColumnTop { y, block, biome })
-            .collect()
-    }
-
-    /// Height of the highest solid block of column `(x, z)`.
-    pub fn surface_height(&self, x: i32, z: i32) -> i32 {
-        self.column_top(x, z).y
-    }
-
-    /// The islands whose land may reach the rectangle `[x0, x1] x [z0, z1]`, for the
-    /// island generator; empty for the density generator.
-    pub fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
-        self.terrain.islands_near(x0, z0, x1, z1)
-    }
-
-    /// Whether a tree may stand within reach of column `(x, z)` (its trunk within
-    /// two blocks, in a biome that grows trees there).
-    pub fn tree_near(&self, x: i32, z: i32) -> bool {
-        let Some(n) = self.config.nature.as_ref().filter(|n| n.tree_density > 0.0) else {
-            return false;
-        };
-        let c = trees::CROWN;
-        trees::trunks(
-            self.config.seed.value(),
-            n.tree_spacing,
-            x - c,
-            z - c,
-            x + c,
-            z + c,
-        )
-        .iter()
-        .any(|t| {
-            self.biome_at(t.x, t.z)
-                .is_some_and(|b| b.tree(t, n.tree_density).is_some())
-        })
-    }
-
-    /// About how many noise octaves [`Generator::column_top`] evaluates at most.
-    pub fn column_cost(&self) -> usize {
-        self.terrain.column_cost()
-    }
-}
-
-/// The nearest column coordinate inside the world.
-fn inside(v: i32) -> i32 {
-    v.clamp(-WORLD_LIMIT, WORLD_LIMIT - 1)
-}
+pub use density::column::forget_recent_columns;
+pub use generator::{ColumnTop, Generator};
+pub use islands::layout::Island;
+pub use lod::pos::{LodPos, MAX_LEVEL};
+pub use nature::trees::Species;
+pub use noise::erosion;
+pub use noise::fbm::NoiseKind;
+#[cfg(feature = "test-support")]
+pub use noise::fbm::noise_work;
+pub use query::search::{SPAWN_RADIUS, Spawn};
+pub use query::{ForEach, map, section, sequential, stats};
+pub use shape::fields;
+pub use surface::biome::Biome;

@@ -5,11 +5,12 @@
 
 use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 
-use crate::biome::Biome;
 use crate::density::DensityGen;
-use crate::islands::{Island, IslandGen};
-use crate::layers::ColumnFields;
-use crate::lod::LodPos;
+use crate::islands::IslandGen;
+use crate::islands::layout::Island;
+use crate::lod::pos::LodPos;
+use crate::shape::fields::ColumnFields;
+use crate::surface::biome::Biome;
 
 /// What a generator makes of a world: chunks at every level of detail, column tops
 /// and biomes. Positions are inside the world's bounds (`Generator` clamps them).
@@ -43,6 +44,11 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     /// Whether column `(x, z)` is surely open sea, decided cheaply (a search skips
     /// it); `false` when it cannot tell.
     fn surely_sea(&self, _x: i32, _z: i32) -> bool {
+        false
+    }
+    /// Whether caves may open to the surface at or within a cave cell of column
+    /// `(x, z)`, decided cheaply and never wrongly `false` (a spawn keeps away).
+    fn cave_mouth_near(&self, _x: i32, _z: i32) -> bool {
         false
     }
     /// The islands whose land may reach the rectangle `[x0, x1] x [z0, z1]` (none
@@ -86,6 +92,9 @@ impl Terrain for DensityGen {
     }
     fn surely_sea(&self, x: i32, z: i32) -> bool {
         DensityGen::surely_sea(self, x, z)
+    }
+    fn cave_mouth_near(&self, x: i32, z: i32) -> bool {
+        DensityGen::cave_mouth_near(self, x, z)
     }
     fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
         DensityGen::fields_along(self, columns)

@@ -1,5 +1,6 @@
 //! Golden hashes and determinism: the same seed and settings give bit-identical
-//! chunks on every run, with one thread or many, in any order.
+//! chunks on every run, with one thread or many, in any order; and the same maps and
+//! statistics whichever threads run their rows.
 
 mod common;
 
@@ -9,7 +10,9 @@ use common::{
 };
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
-use terravox_worldgen::{Generator, GeneratorConfig, Seed, presets};
+use terravox_worldgen::fields::Field;
+use terravox_worldgen::map::{self, Layer, MapView};
+use terravox_worldgen::{ForEach, Generator, GeneratorConfig, Seed, presets, sequential, stats};
 
 const SEEDS: [&str; 3] = ["terravox", "42", "-7 islands and cliffs"];
 
@@ -195,6 +198,36 @@ fn one_thread_many_threads_and_shuffled_order_agree() {
         // A generator built again from the same config agrees too.
         let again = Generator::new(g.config()).expect("valid");
         assert_eq!(base, pooled_hash(&again, 2, true), "{preset}: rebuilt");
+    }
+}
+
+#[test]
+fn maps_and_statistics_are_the_same_on_any_threads() {
+    let view = MapView {
+        center: [100, -300],
+        size: [24, 20],
+        blocks_per_pixel: 16,
+    };
+    let on_rayon: ForEach<'_> = &|n, job| (0..n).into_par_iter().for_each(job);
+    for preset in ["continents", "archipelago"] {
+        let g = generator(preset, "determinism");
+        for layer in [
+            Layer::Terrain,
+            Layer::Biomes,
+            Layer::Field(Field::Temperature),
+        ] {
+            assert_eq!(
+                map::render_layer(&g, &view, layer, &sequential),
+                map::render_layer(&g, &view, layer, on_rayon),
+                "{preset}: {}",
+                layer.name()
+            );
+        }
+        assert_eq!(
+            stats::relief_stats(&g, [0, 0], 1024, stats::STEP, &sequential),
+            stats::relief_stats(&g, [0, 0], 1024, stats::STEP, on_rayon),
+            "{preset}"
+        );
     }
 }
 

@@ -3,9 +3,9 @@
 use std::sync::atomic::AtomicBool;
 
 use terravox_voxel::{Block, BlockPos};
-use terravox_worldgen::layers::Field;
+use terravox_worldgen::fields::Field;
 use terravox_worldgen::map::{self, Layer, MapView};
-use terravox_worldgen::{Generator, WorldConfig, presets};
+use terravox_worldgen::{Generator, WorldConfig, presets, sequential};
 
 /// A cross-section's heights are `surface_height` along its line, its caves are cave
 /// air in the generated chunks, and a set stop flag stops it.
@@ -55,7 +55,7 @@ fn field_layers_show_the_fields() {
         blocks_per_pixel: 64,
     };
     for field in Field::ALL {
-        let img = map::render_layer(&g, &view, Layer::Field(field)).image;
+        let img = map::render_layer(&g, &view, Layer::Field(field), &sequential).image;
         for (px, py) in [(0, 0), (7, 9), (15, 15)] {
             let [x, z] = view.column_at(px, py);
             let v = g.fields_at(x, z).get(field);
@@ -80,7 +80,7 @@ fn field_layers_show_the_fields() {
     let v1 = WorldConfig::from_ron(include_str!("v1/cliffs.ron")).unwrap();
     let v1 = Generator::new(&v1).unwrap();
     assert_eq!(v1.fields_at(0, 0).present().count(), 0);
-    let img = map::render_layer(&v1, &view, Layer::Field(Field::Erosion)).image;
+    let img = map::render_layer(&v1, &view, Layer::Field(Field::Erosion), &sequential).image;
     assert!(
         img.rgb.chunks(3).all(|p| p == [96, 96, 96]),
         "grey without the field"

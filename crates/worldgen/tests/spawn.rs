@@ -4,7 +4,7 @@
 mod common;
 
 use common::generator;
-use terravox_worldgen::{Generator, Spawn, WORLD_LIMIT, presets};
+use terravox_worldgen::{Generator, GeneratorConfig, Spawn, WORLD_LIMIT, presets};
 
 /// How far the game's spawn search looks from the origin.
 const RADIUS: i32 = 4096;
@@ -71,28 +71,90 @@ fn a_new_player_of_continents_faces_mountains_or_a_valley() {
 fn every_preset_spawns_dry_looking_over_open_ground() {
     for preset in presets::names() {
         let g = generator(preset, "vista");
-        let Some(spawn) = g.spawn(0, 0, RADIUS) else {
-            continue;
-        };
+        // Every built-in world has land within the search's reach.
+        let spawn = g
+            .spawn(0, 0, RADIUS)
+            .unwrap_or_else(|| panic!("{preset}: no spawn within {RADIUS} blocks"));
         assert_dry(&g, &spawn, preset);
-        assert!(spawn.relief >= 0);
-        if !spawn.clear {
-            continue;
-        }
-        // The first 32 blocks ahead (sampled every 2) stay below the eye: the view is
-        // not into a wall.
+        // The relief the search reports is there: sampled independently (every 16
+        // blocks along the facing, the search's samples every 128 among them along
+        // the axes), the line shows at least half of it.
+        let seen = relief_ahead(&g, &spawn);
+        assert!(
+            seen >= spawn.relief / 2,
+            "{preset}: {seen} blocks of relief ahead of {spawn:?}"
+        );
+        // The view the game gives a player placed there (`view_from`) is the spawn's.
+        let view = g.view_from(spawn.at);
+        assert_eq!(
+            (view.facing, view.relief, view.clear),
+            (spawn.facing, spawn.relief, spawn.clear),
+            "{preset}"
+        );
+        // Where the view is clear, the first 32 blocks ahead (sampled every 2) stay
+        // below the eye: the view is not into a wall. Where it is not (in the woods),
+        // no compass direction is clear.
         let [x, y, z] = spawn.at;
         let [fx, fz] = spawn.facing;
-        for d in (2..=32).step_by(2) {
-            let px = (x as f64 + 0.5 + fx as f64 * d as f64).floor() as i32;
-            let pz = (z as f64 + 0.5 + fz as f64 * d as f64).floor() as i32;
-            let ahead = g.column_top(px, pz).y;
-            assert!(
-                ahead <= y,
-                "{preset}: ground at {ahead} {d} blocks ahead of {spawn:?}"
-            );
+        let ahead_clear = |fx: f32, fz: f32| {
+            (2..=32).step_by(2).all(|d| {
+                let px = (x as f64 + 0.5 + fx as f64 * d as f64).floor() as i32;
+                let pz = (z as f64 + 0.5 + fz as f64 * d as f64).floor() as i32;
+                g.column_top(px, pz).y <= y
+            })
+        };
+        if spawn.clear {
+            assert!(ahead_clear(fx, fz), "{preset}: a wall ahead of {spawn:?}");
         }
     }
+}
+
+/// `column_top` does not see caves; the spawn does: the ground under a new player's
+/// feet, and the ground around it, is not a cave's mouth. Checked on the generated
+/// blocks: solid under the feet, and no cave air in the top 4 blocks of the spawn's
+/// column and of its neighbours 4 blocks away (caves deeper down are not its mouth).
+#[test]
+fn a_new_player_never_stands_over_a_cave_mouth() {
+    use terravox_voxel::{Block, BlockPos};
+    let mut checked = 0;
+    for (preset, seed) in [
+        ("continents", "terravox"),
+        ("continents", "42"),
+        ("continents", "-7"),
+        ("continents", "caves"),
+        ("cliffs", "vista"),
+        ("amplified", "vista"),
+    ] {
+        let g = generator(preset, seed);
+        let has_caves =
+            matches!(&g.config().generator, GeneratorConfig::Density(d) if d.caves.is_some());
+        if !has_caves {
+            continue;
+        }
+        let spawn = g.spawn(0, 0, RADIUS).expect("land");
+        let [x, y, z] = spawn.at;
+        let block = |p: BlockPos| {
+            let (chunk, [lx, ly, lz]) = p.to_chunk();
+            g.generate(chunk).get(lx, ly, lz)
+        };
+        assert!(
+            block(BlockPos::new(x, y - 1, z)).is_solid(),
+            "{preset} {seed}: nothing under the feet at {spawn:?}"
+        );
+        for (dx, dz) in [(0, 0), (4, 0), (-4, 0), (0, 4), (0, -4)] {
+            let (cx, cz) = (x + dx, z + dz);
+            let top = g.column_top(cx, cz).y;
+            for cy in top - 3..=top {
+                assert_ne!(
+                    block(BlockPos::new(cx, cy, cz)),
+                    Block::CaveAir,
+                    "{preset} {seed}: a cave opens at ({cx}, {cy}, {cz}) by the spawn {spawn:?}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "only {checked} worlds with caves checked");
 }
 
 #[test]

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{
     ConfigError, Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, NoiseKind, WORLD_FLOOR,
-    WorldConfig, map, params, presets,
+    WorldConfig, map, params, presets, sequential,
 };
 
 fn density() -> WorldConfig {
@@ -217,7 +217,7 @@ fn exercise(cfg: &WorldConfig) {
         size: [8, 8],
         blocks_per_pixel: 16,
     };
-    let img = map::render(&g, &view);
+    let img = map::render(&g, &view, &sequential);
     assert_eq!(img.rgb.len(), 8 * 8 * 3);
     let ([x, z], [nx, nz]) = (view.column_at(4, 4), view.column_at(3, 3));
     let (top, nw) = (g.column_top(x, z), g.column_top(nx, nz));

@@ -3,7 +3,7 @@
 //! (`params::MAX_RELIEF_WORK`), and the rest is bounded by construction.
 //!
 //! Work is counted, never timed (performance is measured in benchmarks): the noise
-//! octaves evaluated ([`lod::noise_work`]) for a small map and for the coarse chunks
+//! octaves evaluated ([`noise_work`]) for a small map and for the coarse chunks
 //! of levels 3 to 5 around the surface. Those are summed over the levels: the
 //! horizon's rings hold about as many chunks of each level, so the sum is the work of
 //! the horizon per place. (One level alone can cost more: a level-3 chunk of the
@@ -17,29 +17,25 @@ use std::sync::LazyLock;
 use common::{Pick, apply, pick};
 use proptest::prelude::*;
 use terravox_voxel::ChunkPos;
-use terravox_worldgen::lod::noise_work;
 use terravox_worldgen::map::{self, MapView};
 use terravox_worldgen::params;
 use terravox_worldgen::{
-    Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, presets,
+    Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, noise_work, presets,
+    sequential,
 };
 
 /// How much more work than the default world's any valid world may take.
 const FACTOR: u64 = 10;
 
 /// The work of a 32 x 32 pixel map at 2 blocks a pixel around the origin, every row on
-/// this thread's count (a one-thread pool).
+/// this thread's count (run one after another).
 fn map_work(g: &Generator) -> u64 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a one-thread pool");
     let view = MapView {
         center: [0, 0],
         size: [32, 32],
         blocks_per_pixel: 2,
     };
-    pool.install(|| noise_work(|| map::render(g, &view)).1)
+    noise_work(|| map::render(g, &view, &sequential)).1
 }
 
 /// The coarse chunks of levels 3 to 5 around the surface at the origin: at each level

@@ -6,8 +6,8 @@
 //! its tile's UVs and the quad's corner values interpolated across it (what the
 //! GPU draws across the merged quad).
 
-use terravox_mesher::Surface;
-use terravox_mesher::vertex::Vertex;
+use terravox_mesher::vertex::{Vertex, face_uv, occlusion_shade};
+use terravox_mesher::{Face, Surface};
 
 use super::atlas::Atlas;
 
@@ -76,17 +76,16 @@ impl Arrays {
                         Corner::lerp(&a, &b, &d, s, t)
                     };
                     let cell = [at(0, 0), at(1, 0), at(1, 1), at(0, 1)];
-                    self.cell(&cell, normal, v[0].face as u32, v[0].layer, water);
+                    self.cell(&cell, normal, v[0].face, v[0].layer, water);
                 }
             }
         }
     }
 
     /// One unit face: four corners in the quad's winding.
-    fn cell(&mut self, c: &[Corner; 4], normal: [f32; 3], face: u32, layer: u8, water: bool) {
+    fn cell(&mut self, c: &[Corner; 4], normal: [f32; 3], face: Face, layer: u8, water: bool) {
         let start = self.positions.len() as u32;
-        // The game's texture coordinates (`face_uv` in packed_vertex.wgsl), brought
-        // into this cell's tile.
+        // The game's texture coordinates, brought into this cell's tile.
         let uv: [[f32; 2]; 4] = c.map(|c| face_uv(face, c.pos));
         let min = [0, 1].map(|k| uv.iter().map(|p| p[k]).fold(f32::MAX, f32::min));
         for (corner, uv) in c.iter().zip(uv) {
@@ -94,7 +93,11 @@ impl Arrays {
             self.normals.push(normal);
             self.uvs
                 .push(Atlas::uv(layer, [uv[0] - min[0], uv[1] - min[1]]));
-            let shade = if water { 1.0 } else { 0.42 + 0.193 * corner.ao };
+            let shade = if water {
+                1.0
+            } else {
+                occlusion_shade(corner.ao)
+            };
             let rgb = corner
                 .tint
                 .map(|t| ((t * shade).clamp(0.0, 1.0) * 255.0).round() as u8);
@@ -143,19 +146,6 @@ fn unpack(quad: &[[u32; 2]]) -> Option<[Vertex; 4]> {
         Vertex::unpack(quad[2])?,
         Vertex::unpack(quad[3])?,
     ])
-}
-
-/// The game's texture coordinates of a point on a face (`face_uv` in
-/// `crates/game/src/render/shaders/packed_vertex.wgsl`): in blocks, `v` down.
-fn face_uv(face: u32, p: [f32; 3]) -> [f32; 2] {
-    match face {
-        0 => [-p[2], -p[1]],
-        1 => [p[2], -p[1]],
-        2 => [p[0], p[2]],
-        3 => [p[0], -p[2]],
-        4 => [p[0], -p[1]],
-        _ => [-p[0], -p[1]],
-    }
 }
 
 /// An sRGB byte in linear light.

@@ -23,8 +23,11 @@ use rayon::prelude::*;
 use terravox_mesher::{MeshBuffers, mesh_chunk_tinted};
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 
+use crate::area::Volume;
+use crate::error::ExportError;
+use crate::progress::Progress;
+use crate::source::Source;
 use crate::target::{Target, write};
-use crate::{ExportError, Progress, Source, Volume};
 use atlas::Atlas;
 use mesh::Arrays;
 

@@ -33,8 +33,11 @@ use rayon::prelude::*;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::SPAWN_RADIUS;
 
+use crate::area::Area;
+use crate::error::ExportError;
+use crate::progress::Progress;
+use crate::source::Source;
 use crate::target::{Target, write};
-use crate::{Area, ExportError, Progress, Source};
 use chunk::Column;
 
 /// Minecraft 1.21.1's data version, written into every chunk and `level.dat`.

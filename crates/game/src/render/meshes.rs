@@ -48,7 +48,7 @@ struct ChunkMesh(LodPos);
 
 /// The transform of a chunk's mesh: its cells `2^L` blocks wide, drawn `2^L - 1`
 /// blocks lower so that a cell's top is its sample block's top (see
-/// [`terravox_worldgen::lod`]; level 0 is placed at its origin, unscaled).
+/// [`terravox_worldgen::LodPos`]; level 0 is placed at its origin, unscaled).
 fn transform(lod: LodPos, render_origin: &RenderOrigin) -> Transform {
     let [x, y, z] = lod.origin();
     let corner = render_origin.local(DVec3::new(x as f64, y as f64, z as f64));

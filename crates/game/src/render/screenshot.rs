@@ -7,30 +7,69 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 use super::RenderSystems;
 use crate::config::AutoScreenshot;
-use crate::horizon::Horizon;
-use crate::persistence::Saves;
-use crate::player::{PlayerCamera, Spawn};
-use crate::streaming::Chunks;
+use crate::player::PlayerCamera;
+use crate::readiness::horizon_settled;
 
 /// The automated screenshot.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ScreenshotState>().add_systems(
         Update,
-        take_auto_screenshot.in_set(RenderSystems::Screenshot),
+        (
+            count_frame,
+            note_loaded.run_if(waiting.and_then(horizon_settled)),
+            take_auto_screenshot,
+        )
+            .chain()
+            .run_if(planned)
+            .in_set(RenderSystems::Screenshot),
     );
 }
 
 /// Progress of the automated screenshot.
 #[derive(Resource, Default, Debug)]
 struct ScreenshotState {
+    /// The frame and the time when the world and the horizon were first complete.
     loaded_at: Option<(u32, f32)>,
     taken_at: Option<u32>,
     frame: u32,
 }
 
+/// Whether a screenshot was asked for.
+fn planned(plan: Res<AutoScreenshot>) -> bool {
+    plan.0.is_some()
+}
+
+/// Whether the world has not been seen complete yet.
+fn waiting(state: Res<ScreenshotState>) -> bool {
+    state.loaded_at.is_none()
+}
+
+fn count_frame(mut state: ResMut<ScreenshotState>) {
+    state.frame += 1;
+}
+
+/// Notes when the world around the player and the horizon were first complete
+/// (runs only then), once the camera is there.
+fn note_loaded(
+    time: Res<Time>,
+    camera: Query<(), With<PlayerCamera>>,
+    mut state: ResMut<ScreenshotState>,
+) {
+    if camera.is_empty() {
+        return;
+    }
+    let now = time.elapsed_secs();
+    info!(
+        "view distance loaded after {:.2} s ({} frames)",
+        now, state.frame
+    );
+    state.loaded_at = Some((state.frame, now));
+}
+
+/// Takes the screenshot once enough frames and time passed after loading, then
+/// exits once it was written.
 fn take_auto_screenshot(
     plan: Res<AutoScreenshot>,
-    (chunks, saves, spawn, horizon): (Res<Chunks>, Res<Saves>, Res<Spawn>, Res<Horizon>),
     time: Res<Time>,
     mut state: ResMut<ScreenshotState>,
     camera: Query<(), With<PlayerCamera>>,
@@ -38,18 +77,9 @@ fn take_auto_screenshot(
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(plan) = &plan.0 else { return };
-    state.frame += 1;
     let now = time.elapsed_secs();
     if camera.is_empty() {
         return;
-    }
-    let settled = spawn.placed() && chunks.fully_loaded() && !saves.loading() && horizon.complete();
-    if state.loaded_at.is_none() && settled {
-        info!(
-            "view distance loaded after {:.2} s ({} frames)",
-            now, state.frame
-        );
-        state.loaded_at = Some((state.frame, now));
     }
     let Some((f0, t0)) = state.loaded_at else {
         return;

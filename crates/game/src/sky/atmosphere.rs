@@ -10,10 +10,9 @@ use bevy::render::renderer::{RenderAdapter, RenderAdapterInfo, RenderDevice};
 
 use bevy::camera::Exposure;
 
-use super::kind::{
-    LLVMPIPE_ATMOSPHERE, PHYSICAL_EV100, Renderer, SkyChoice, SkyKind, choose, mesa_major,
-};
+use super::kind::{LLVMPIPE_ATMOSPHERE, PHYSICAL_EV100, Renderer, SkyKind, choose, mesa_major};
 use super::sun::Sun;
+use crate::config::SkyChoice;
 use crate::player::PlayerCamera;
 use crate::schedule::GameSystems;
 

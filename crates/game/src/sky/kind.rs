@@ -1,6 +1,7 @@
 //! Which sky is drawn: Bevy's physical atmosphere (Hillaire's scattering, with a
 //! sun disk: `atmosphere`) wherever the renderer can draw it, or the gradient dome
-//! (`dome`).
+//! (`dome`), decided at start-up from what the player asks for ([`SkyChoice`], one
+//! of the start-up options in `config`) and the renderer:
 //!
 //! | renderer | `auto` (default) | `physical` | `gradient` |
 //! | --- | --- | --- | --- |
@@ -20,31 +21,7 @@ use bevy::camera::Exposure;
 use bevy::prelude::*;
 
 use super::light::{SUN_LUX, SkyLight};
-
-/// The sky a player asks for (`--sky`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SkyChoice {
-    /// The default: the atmosphere on a GPU that supports it, else the gradient.
-    #[default]
-    Auto,
-    /// The atmosphere wherever the renderer can draw it, software included.
-    Physical,
-    /// The gradient dome.
-    Gradient,
-}
-
-impl std::str::FromStr for SkyChoice {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "physical" => Ok(Self::Physical),
-            "gradient" => Ok(Self::Gradient),
-            _ => Err(format!("`{s}` is not a sky: auto, physical or gradient")),
-        }
-    }
-}
+use crate::config::SkyChoice;
 
 /// The sky being drawn, decided once the renderer is known.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,13 +161,6 @@ mod tests {
             assert_eq!(kind, SkyKind::Gradient);
             assert!(why.contains("no compute shaders"), "{why}");
         }
-        assert_eq!("physical".parse(), Ok(SkyChoice::Physical));
-        assert!(
-            "purple"
-                .parse::<SkyChoice>()
-                .unwrap_err()
-                .contains("auto, physical or gradient")
-        );
     }
 
     #[test]

@@ -25,9 +25,9 @@ mod underwater;
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
 
+use crate::config::SkyChoice;
 use crate::schedule::GameSystems;
 pub use clock::{DAY_SECONDS, DEFAULT_HOUR, TimeOfDay};
-pub use kind::SkyChoice;
 pub(crate) use kind::SkyKind;
 pub use light::{SkyLight, sky_at};
 

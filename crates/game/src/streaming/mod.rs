@@ -2,7 +2,8 @@
 //! ([`view`]), worker tasks that generate and mesh them off the main thread on the
 //! [`pipeline`] every level of detail shares, and applying their results to the
 //! chunk store ([`Chunks`]). Chunks are generated with the world's edits laid over
-//! them; a chunk whose blocks were edited is remeshed on a worker task. Cave culling
+//! them; a chunk whose blocks were edited is remeshed on a worker task (the tasks'
+//! bodies are in [`worker`]). Cave culling
 //! ([`culling`]) decides which are drawn and meshed. The render plugin draws what
 //! [`ChunkMeshed`] messages carry and removes what [`ChunkUnloaded`] ones name.
 
@@ -11,18 +12,15 @@ mod chunks;
 mod culling;
 pub(crate) mod pipeline;
 mod view;
+pub(crate) mod worker;
 
-use std::cell::RefCell;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::tasks::AsyncComputeTaskPool;
-use terravox_edits::{LocalEdit, apply_local};
-use terravox_mesher::visibility::{FaceGraph, face_graph};
-use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
-use terravox_voxel::{Chunk, ChunkPos, ColumnTints};
-use terravox_worldgen::{Generator, LodPos};
+use terravox_mesher::Surface;
+use terravox_voxel::ChunkPos;
+use terravox_worldgen::LodPos;
 
 use crate::config::{StreamBudget, ViewDistance};
 use crate::schedule::GameSystems;
@@ -31,10 +29,11 @@ use crate::world::{
 };
 pub use blocks::{EditRefused, WorldBlocks};
 pub use chunks::Chunks;
-use chunks::{ChunkResult, LoadedChunk, Remeshed, key};
+use chunks::{LoadedChunk, key};
 pub use culling::{Culling, CullingCounts};
 use pipeline::Drained;
 pub use view::{in_view, should_unload, wanted_chunks};
+use worker::{build_chunk, remesh};
 
 /// Worker tasks in flight at most.
 const MAX_IN_FLIGHT: usize = 32;
@@ -96,49 +95,6 @@ pub(crate) fn plugin(culling: bool) -> impl Fn(&mut App) {
                     .chain()
                     .in_set(GameSystems::Stream),
             );
-    }
-}
-
-thread_local! {
-    static BUFFERS: RefCell<MeshBuffers> = RefCell::new(MeshBuffers::default());
-}
-
-/// Meshes a chunk with this thread's reusable buffers.
-pub(crate) fn mesh(blocks: &Chunk, tints: Option<&ColumnTints>) -> (Surface, Surface, FaceGraph) {
-    BUFFERS.with_borrow_mut(|b| {
-        mesh_chunk_tinted(blocks, tints, b);
-        (b.opaque.clone(), b.water.clone(), b.graph)
-    })
-}
-
-/// Generates one chunk, lays the edits inside its padded region over it, and meshes
-/// it (or only finds its face graph, unless `meshed`): the body of a worker task.
-fn build_chunk(
-    generator: &Generator,
-    pos: ChunkPos,
-    edits: &[LocalEdit],
-    meshed: bool,
-) -> ChunkResult {
-    let t0 = Instant::now();
-    let (mut blocks, tints) = generator.generate_tinted(pos);
-    apply_local(&mut blocks, edits);
-    let (blocks, tints) = (Arc::new(blocks), tints.map(Arc::from));
-    let t1 = Instant::now();
-    let (opaque, water, graph) = if meshed {
-        mesh(&blocks, tints.as_deref())
-    } else {
-        let graph = BUFFERS.with_borrow_mut(|b| face_graph(&blocks, b));
-        (Surface::default(), Surface::default(), graph)
-    };
-    ChunkResult {
-        blocks,
-        tints,
-        opaque,
-        water,
-        graph,
-        meshed,
-        generate: t1 - t0,
-        mesh: t1.elapsed(),
     }
 }
 
@@ -252,15 +208,7 @@ fn spawn_remesh_tasks(mut chunks: ResMut<Chunks>) {
         };
         let (blocks, tints, revision) = (lc.blocks.clone(), lc.tints.clone(), lc.revision);
         // Replacing an older remesh task cancels it.
-        let task = pool.spawn(async move {
-            let (opaque, water, graph) = mesh(&blocks, tints.as_deref());
-            Remeshed {
-                revision,
-                opaque,
-                water,
-                graph,
-            }
-        });
+        let task = pool.spawn(async move { remesh(&blocks, tints.as_deref(), revision) });
         w.remesh.insert(pos, task);
     }
 }

@@ -5,11 +5,11 @@
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::egui;
 use terravox_worldgen::map::{self, Layer, MapImage, MapView};
 use terravox_worldgen::{Generator, GeneratorConfig, WorldConfig};
 
+use crate::latest::Latest;
 use crate::player::Player;
 use crate::world::Draft;
 
@@ -30,9 +30,9 @@ type Drawn = (std::sync::Arc<Generator>, MapImage);
 pub(super) struct Preview {
     /// The layer shown.
     layer: Layer,
-    /// The config, view and layer the latest image (or running task) is for.
-    wanted: Option<Wanted>,
-    task: Option<Task<(Wanted, Option<Drawn>)>>,
+    /// The image for the latest config, view and layer asked for (none for an
+    /// invalid config), drawn on a worker.
+    job: Latest<(Wanted, Option<Drawn>), Wanted>,
     /// The latest finished image, not yet uploaded to egui.
     image: Option<(MapView, MapImage)>,
     texture: Option<(MapView, egui::TextureHandle)>,
@@ -72,21 +72,16 @@ pub(super) fn update_preview(
     mut preview: ResMut<Preview>,
 ) {
     let preview = &mut *preview;
-    if let Some(task) = &mut preview.task
-        && let Some((done, drawn)) = check_ready(task)
-    {
-        preview.task = None;
-        if preview.wanted.as_ref() == Some(&done) {
-            match drawn {
-                Some((generator, img)) => {
-                    preview.image = Some((done.1, img));
-                    preview.generator = Some(generator);
-                }
-                None => {
-                    preview.image = None;
-                    preview.texture = None;
-                    preview.generator = None;
-                }
+    if let Some((done, drawn)) = preview.job.poll() {
+        match drawn {
+            Some((generator, img)) => {
+                preview.image = Some((done.1, img));
+                preview.generator = Some(generator);
+            }
+            None => {
+                preview.image = None;
+                preview.texture = None;
+                preview.generator = None;
             }
         }
     }
@@ -96,17 +91,28 @@ pub(super) fn update_preview(
         preview_view(draft.pending(), feet),
         preview.layer,
     );
-    if preview.wanted.as_ref() == Some(&wanted) || preview.task.is_some() {
+    // A new image waits for the one being drawn: while a slider moves, an image
+    // still comes every so often.
+    if preview.job.is_latest(&wanted) || preview.job.running() {
         return;
     }
-    preview.wanted = Some(wanted.clone());
-    preview.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+    preview.job.start(wanted.clone(), |_| async move {
         let drawn = Generator::new(&wanted.0).ok().map(|g| {
-            let img = map::render_layer(&g, &wanted.1, wanted.2).image;
+            let img = map::render_layer(&g, &wanted.1, wanted.2, &rows_on_pool).image;
             (std::sync::Arc::new(g), img)
         });
         (wanted, drawn)
-    }));
+    });
+}
+
+/// Runs a preview map's rows on the async compute pool (worldgen owns no threads): the
+/// job drawing the map waits for them, helping to run them.
+fn rows_on_pool(n: usize, job: &(dyn Fn(usize) + Sync)) {
+    bevy::tasks::AsyncComputeTaskPool::get().scope(|s| {
+        for i in 0..n {
+            s.spawn(async move { job(i) });
+        }
+    });
 }
 
 /// Draws the layer choice and the preview with the player marked, the legend of a
@@ -162,7 +168,7 @@ pub(super) fn show_preview(ui: &mut egui::Ui, preview: &mut Preview, feet: DVec3
 }
 
 /// A field layer's legend: its colour ramp and what its ends mean.
-fn legend(ui: &mut egui::Ui, field: terravox_worldgen::layers::Field) {
+fn legend(ui: &mut egui::Ui, field: terravox_worldgen::fields::Field) {
     let ([lo, hi], [low, high]) = (field.range(), field.ends());
     ui.horizontal(|ui| {
         ui.label(format!("{lo} {low}"));

@@ -3,15 +3,12 @@
 //! colour, water, caves, the player and the heights. Computed on a worker task; an
 //! outdated one is told to stop and dropped.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::egui;
 use terravox_worldgen::section::Section;
 use terravox_worldgen::{Generator, WorldConfig};
 
+use crate::latest::Latest;
 use crate::player::Player;
 use crate::world::Draft;
 
@@ -29,9 +26,6 @@ const HEIGHT: f32 = 150.0;
 /// length in km.
 type Key = (WorldConfig, [i64; 2], i32, u32);
 
-/// A section being computed: the flag that stops it, and its task.
-type Work = (Arc<AtomicBool>, Task<Option<(Key, Section)>>);
-
 /// The cross-section and the work on it.
 #[derive(Resource)]
 pub(super) struct CrossSection {
@@ -39,8 +33,9 @@ pub(super) struct CrossSection {
     pub(super) open: bool,
     /// Length in km, 1 to 4.
     km: u32,
-    wanted: Option<Key>,
-    task: Option<Work>,
+    /// The section for the latest key asked for, computed on a worker (none if it
+    /// was stopped, or for an invalid config).
+    job: Latest<Option<(Key, Section)>, Key>,
     shown: Option<(Key, Section)>,
 }
 
@@ -49,8 +44,7 @@ impl Default for CrossSection {
         Self {
             open: false,
             km: 1,
-            wanted: None,
-            task: None,
+            job: Latest::default(),
             shown: None,
         }
     }
@@ -70,13 +64,8 @@ pub(super) fn update_cross_section(
     mut section: ResMut<CrossSection>,
 ) {
     let s = &mut *section;
-    if let Some((_, task)) = &mut s.task
-        && let Some(done) = check_ready(task)
-    {
-        s.task = None;
-        if let Some(done) = done.filter(|d| s.wanted.as_ref() == Some(&d.0)) {
-            s.shown = Some(done);
-        }
+    if let Some(Some(done)) = s.job.poll() {
+        s.shown = Some(done);
     }
     let Ok(p) = player.single() else { return };
     if !s.open {
@@ -90,26 +79,20 @@ pub(super) fn update_cross_section(
         steps.rem_euclid((360.0 / YAW_STEP) as i32),
         s.km,
     );
-    if s.wanted.as_ref() == Some(&key) {
+    if s.job.is_latest(&key) {
         return;
     }
-    if let Some((stop, _)) = s.task.take() {
-        stop.store(true, Ordering::Relaxed);
-    }
-    s.wanted = Some(key.clone());
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
     let from = [p.position.x, p.position.z];
     let dir = forward((key.2 as f32 * YAW_STEP).to_radians());
     let length = key.3 as f64 * 1000.0;
-    // Everything, the generator's set-up included, off the main thread.
-    let task = AsyncComputeTaskPool::get().spawn(async move {
+    // Everything, the generator's set-up included, off the main thread; the outdated
+    // section is told to stop.
+    s.job.start(key.clone(), |stop| async move {
         let generator = Generator::new(&key.0).ok()?;
         generator
-            .cross_section(from, dir, length, SAMPLES, &flag)
+            .cross_section(from, dir, length, SAMPLES, &stop)
             .map(|s| (key, s))
     });
-    s.task = Some((stop, task));
 }
 
 /// Draws the section (a collapsing part of the panel) with the player's feet at

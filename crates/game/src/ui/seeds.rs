@@ -3,11 +3,11 @@
 //! them, when the settings change); a click takes that seed.
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::egui;
 use terravox_worldgen::map::{self, Layer, MapImage, MapView};
 use terravox_worldgen::{Generator, GeneratorConfig, Seed, WorldConfig};
 
+use crate::latest::Latest;
 use crate::world::Draft;
 
 /// Thumbnails in the grid, and its side.
@@ -16,10 +16,11 @@ const SIDE: usize = 3;
 /// Thumbnail size in pixels.
 const PIXELS: u32 = 96;
 
-/// One thumbnail: its seed, the task drawing it, its texture once drawn.
+/// One thumbnail: its seed, the job drawing it (for the latest settings), its
+/// texture once drawn.
 struct Thumb {
     seed: String,
-    task: Option<Task<MapImage>>,
+    job: Latest<MapImage>,
     texture: Option<egui::TextureHandle>,
     image: Option<MapImage>,
 }
@@ -71,7 +72,7 @@ impl SeedBrowser {
             .into_iter()
             .map(|seed| Thumb {
                 seed,
-                task: None,
+                job: Latest::default(),
                 texture: None,
                 image: None,
             })
@@ -92,16 +93,20 @@ impl SeedBrowser {
             let cfg = base.clone().with_seed(Seed::new(t.seed.clone()));
             t.texture = None;
             t.image = None;
-            t.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+            t.job.start((), |_| async move {
                 match Generator::new(&cfg) {
-                    Ok(g) => map::render_layer(&g, &view, Layer::Terrain).image,
+                    // Each thumbnail is its own job: its rows run one after another.
+                    Ok(g) => {
+                        map::render_layer(&g, &view, Layer::Terrain, &terravox_worldgen::sequential)
+                            .image
+                    }
                     Err(_) => MapImage {
                         width: 1,
                         height: 1,
                         rgb: vec![90, 20, 20],
                     },
                 }
-            }));
+            });
         }
         self.drawn_for = Some(base);
     }
@@ -116,10 +121,7 @@ pub(super) fn update_seed_browser(draft: Res<Draft>, mut browser: ResMut<SeedBro
     let browser = &mut *browser;
     browser.redraw(draft.pending());
     for t in &mut browser.thumbs {
-        if let Some(task) = &mut t.task
-            && let Some(img) = check_ready(task)
-        {
-            t.task = None;
+        if let Some(img) = t.job.poll() {
             t.image = Some(img);
         }
     }

@@ -6,9 +6,8 @@
 //! ascending in `[-1, 1]`, `y` in the spline's range, 2 to 16 points.
 
 use bevy_egui::egui;
-use terravox_worldgen::config::Spline;
 use terravox_worldgen::params::{self, SplineParam};
-use terravox_worldgen::{DensityConfig, GeneratorConfig, WorldConfig};
+use terravox_worldgen::{DensityConfig, GeneratorConfig, Spline, WorldConfig};
 
 /// Points stay this far apart in `x`.
 const MIN_GAP: f64 = 0.01;
@@ -251,7 +250,7 @@ fn edit<C>(ui: &mut egui::Ui, d: &DensityConfig, sp: &SplineParam<C>, s: &mut Sp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use terravox_worldgen::layers::Field;
+    use terravox_worldgen::fields::Field;
     use terravox_worldgen::{Generator, Seed, presets};
 
     /// Any sequence of edits keeps every spline valid: validation finds nothing wrong

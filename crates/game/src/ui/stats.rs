@@ -16,8 +16,8 @@ use crate::world::ActiveWorld;
 type FieldsLine = (u64, [i32; 2], String);
 
 /// The fields at a column as one line of the overlay (empty without fields).
-fn fields_line(f: &terravox_worldgen::layers::ColumnFields) -> String {
-    use terravox_worldgen::layers::Field;
+fn fields_line(f: &terravox_worldgen::fields::ColumnFields) -> String {
+    use terravox_worldgen::fields::Field;
     let short = |field: Field| match field {
         Field::Continentalness => "C",
         Field::Erosion => "E",

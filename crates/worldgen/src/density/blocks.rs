@@ -8,9 +8,9 @@ use super::column::{BIOME_FIRST, Columns};
 use super::lattice::WIDE;
 use super::lattice::{Lattice, MAX_COLUMNS, PLAIN};
 use super::{DensityGen, STEP_XZ, TOP};
-use crate::biome::{self, Biome, Kind};
-use crate::planting::Tree;
-use crate::surface::Face;
+use crate::nature::planting::Tree;
+use crate::surface::biome::{self, Biome, Kind};
+use crate::surface::face::Face;
 
 /// Biome looks ([`Kind`]s).
 const LOOKS: usize = 2 * Biome::ALL.len();

@@ -8,8 +8,8 @@ use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, PADDED};
 
 use super::lattice::{Field, Lattice, MAX_COLUMNS, Sign, WIDE, cell_sign};
 use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
-use crate::caves::{self, Caves};
-use crate::climate::ColumnShape;
+use crate::shape::climate::ColumnShape;
+use crate::surface::caves::{self, Caves};
 
 /// Cave lattice spacing, across and up: every other terrain lattice column, every
 /// terrain level.
@@ -45,6 +45,31 @@ pub(super) struct Carved {
 }
 
 impl DensityGen {
+    /// Whether caves may open to the surface at column `(x, z)` or a cave cell away
+    /// from it (see [`Caves::may_open_at`]): where they cannot, the surface fade
+    /// keeps every cave closed under the ground.
+    pub(crate) fn cave_mouth_near(&self, x: i32, z: i32) -> bool {
+        let Some(caves) = &self.caves else {
+            return false;
+        };
+        [
+            (0, 0),
+            (-CAVE_STEP, 0),
+            (CAVE_STEP, 0),
+            (0, -CAVE_STEP),
+            (0, CAVE_STEP),
+        ]
+        .iter()
+        .any(|&(dx, dz)| {
+            caves.may_open_at(
+                x.saturating_add(dx),
+                z.saturating_add(dz),
+                CAVE_STEP,
+                CAVE_FIRST,
+            )
+        })
+    }
+
     /// The lowest density the terrain can have at a lattice point (local `lx, ly,
     /// lz`) given its first octave: at most its depth below the surface, in blocks,
     /// and so a conservative depth for the caves' fades. `None` when it is at least

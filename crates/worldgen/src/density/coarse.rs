@@ -1,14 +1,16 @@
-//! Coarse chunks of the density field ([`crate::lod`]): the verdict of the field at
+//! Coarse chunks of the density field (`lod`): the verdict of the field at
 //! each cell's sample point, from the same lattice nodes a full-detail chunk uses.
 
 use terravox_voxel::{CHUNK, Chunk, ColumnTints, PADDED};
 
 use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
-use crate::biome;
-use crate::climate::ColumnShape;
-use crate::lod::{self, CoarseColumn, LodPos, Look};
-use crate::relief::Ground;
-use crate::surface::Face;
+use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
+use crate::lod::plant::plant;
+use crate::lod::pos::LodPos;
+use crate::shape::climate::ColumnShape;
+use crate::shape::relief::Ground;
+use crate::surface::biome;
+use crate::surface::face::Face;
 
 /// Margin (in blocks) kept by the bounds that decide a node without noise.
 const MARGIN: f64 = 1e-3;
@@ -162,10 +164,10 @@ impl DensityGen {
             }
         }
         if let Some(&grid) = nature.filter(|n| n.grows()) {
-            lod::plant(&mut columns, grid, lod, &xs, &zs);
+            plant(&mut columns, grid, lod, &xs, &zs);
         }
-        let tints = lod::tints(&columns);
-        lod::assemble(lod, self.surface, &columns, tints)
+        let tints = tints(&columns);
+        assemble(lod, self.surface, &columns, tints)
     }
 
     /// Whether padded cell `[i, j, k]` is solid: the field at its sample point, as a

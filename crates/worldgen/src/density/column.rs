@@ -12,11 +12,11 @@ use terravox_voxel::BlockPos;
 use super::carve::{CAVE_FIRST, CAVE_STEP};
 use super::lattice::{Lattice, PLAIN, TREED, WIDE};
 use super::{DensityGen, STEP_XZ, frac};
-use crate::biome::{self, Biome, Kind};
-use crate::climate::{CoarseGrid, ColumnShape};
-use crate::relief::Ground;
-use crate::surface::Face;
-use crate::trees::Trunk;
+use crate::nature::trees::Trunk;
+use crate::shape::climate::{CoarseGrid, ColumnShape};
+use crate::shape::relief::Ground;
+use crate::surface::biome::{self, Biome, Kind};
+use crate::surface::face::Face;
 
 /// About the noise octaves [`DensityGen::surely_sea`] evaluates: the column fields at
 /// up to four coarse points.

@@ -8,8 +8,8 @@
 use terravox_voxel::{BlockPos, CHUNK, PADDED};
 
 use super::{DensityGen, STEP_XZ, STEP_Y, TOP, frac, lerp};
-use crate::climate::ColumnShape;
-use crate::trees::{CROWN, TALLEST};
+use crate::nature::trees::{CROWN, TALLEST};
+use crate::shape::climate::ColumnShape;
 
 /// a chunk computes, in local coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

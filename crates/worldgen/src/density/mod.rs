@@ -17,7 +17,7 @@
 //!   (linear interpolation between same-signed values keeps that sign).
 //!
 //! With trees on, a chunk computes solidity over a wider [`Region`](lattice::Region):
-//! [`CROWN`](crate::trees::CROWN) more
+//! [`CROWN`](crate::nature::trees::CROWN) more
 //! columns each side and [`TALLEST`] more blocks below, where the trunks of trees
 //! reaching into it stand.
 //!
@@ -33,28 +33,25 @@
 mod blocks;
 mod carve;
 mod coarse;
-mod column;
+pub(crate) mod column;
 mod lattice;
 mod plant;
 mod top;
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
-pub(crate) use column::SEA_CHECK_COST;
-#[cfg(feature = "test-support")]
-pub use column::forget_recent_columns;
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 
-use crate::caves::Caves;
-use crate::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
-use crate::config::{DensityConfig, NatureConfig};
-use crate::fbm::Fbm;
-use crate::layers::{self, ColumnFields};
-use crate::planting::TreeGrid;
-use crate::relief::Relief;
-use crate::surface::Surface;
-use crate::trees::TALLEST;
+use crate::config::world::{DensityConfig, NatureConfig};
+use crate::nature::planting::TreeGrid;
+use crate::nature::trees::TALLEST;
+use crate::noise::fbm::Fbm;
+use crate::shape::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
+use crate::shape::fields::{self, ColumnFields};
+use crate::shape::relief::Relief;
+use crate::surface::blocks::Surface;
+use crate::surface::caves::Caves;
 
 /// Lattice spacing across (x and z), in blocks.
 const STEP_XZ: i32 = 4;
@@ -173,7 +170,7 @@ impl DensityGen {
         Some(grid)
     }
 
-    /// The fields at each of `columns` (see [`crate::layers`]): the coarse fields
+    /// The fields at each of `columns` (see [`crate::shape::fields`]): the coarse fields
     /// interpolated as chunks use them, and the relief's layers.
     pub(crate) fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
         let Some(first) = columns.first() else {
@@ -195,20 +192,20 @@ impl DensityGen {
                 let f = grid.at(x, z);
                 let mut out = ColumnFields::default();
                 if shaped {
-                    out.set(layers::Field::Continentalness, f.c);
-                    out.set(layers::Field::Erosion, f.e);
-                    out.set(layers::Field::Weirdness, f.w);
+                    out.set(fields::Field::Continentalness, f.c);
+                    out.set(fields::Field::Erosion, f.e);
+                    out.set(fields::Field::Weirdness, f.w);
                 }
                 if climate {
-                    out.set(layers::Field::Temperature, f.t);
-                    out.set(layers::Field::Humidity, f.h);
+                    out.set(fields::Field::Temperature, f.t);
+                    out.set(fields::Field::Humidity, f.h);
                 }
                 if let Some(r) = &self.relief {
                     let [ranges, ridges, jag, gully] = r.layers(x, z, &grid);
-                    out.set(layers::Field::Ranges, ranges);
-                    out.set(layers::Field::Ridges, ridges);
-                    out.set(layers::Field::Jaggedness, jag);
-                    out.set(layers::Field::ErosionStrength, gully);
+                    out.set(fields::Field::Ranges, ranges);
+                    out.set(fields::Field::Ridges, ridges);
+                    out.set(fields::Field::Jaggedness, jag);
+                    out.set(fields::Field::ErosionStrength, gully);
                 }
                 out
             })

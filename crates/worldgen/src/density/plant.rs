@@ -2,7 +2,7 @@
 //! grid by the looks of their trunk columns ([`DensityGen::trees_in`]), and the soil
 //! of their trunk columns, from the chunk's own solidity where its region holds the
 //! column and from the lattice extended to the column where it does not
-//! ([`DensityGen::plant`]). Both go through [`crate::planting`], as every
+//! ([`DensityGen::plant`]). Both go through [`crate::nature::planting`], as every
 //! generator's trees do.
 
 use terravox_voxel::{BlockPos, CHUNK, Chunk, PADDED};
@@ -10,9 +10,9 @@ use terravox_voxel::{BlockPos, CHUNK, Chunk, PADDED};
 use super::column::{BIOME_FIRST, Columns};
 use super::lattice::{LEVELS, LOWEST_SOIL, Lattice, MAX_COLUMNS, REACH_HI, WIDE};
 use super::{DensityGen, STEP_XZ, STEP_Y, frac, lerp};
-use crate::biome::{self, Kind};
-use crate::climate::ColumnShape;
-use crate::planting::{self, Tree, TreeGrid};
+use crate::nature::planting::{self, Tree, TreeGrid};
+use crate::shape::climate::ColumnShape;
+use crate::surface::biome::{self, Kind};
 
 impl DensityGen {
     /// The trees of `grid` whose trunks stand in the region's columns or beyond its

@@ -7,9 +7,9 @@ use terravox_voxel::Block;
 
 use super::lattice::Sign;
 use super::{DensityGen, STEP_XZ, STEP_Y, frac, lerp};
-use crate::biome::{self, Biome, Kind};
-use crate::climate::ColumnShape;
-use crate::surface::Face;
+use crate::shape::climate::ColumnShape;
+use crate::surface::biome::{self, Biome, Kind};
+use crate::surface::face::Face;
 
 /// A lattice node of [`DensityGen::column_top`]'s walk, summed octave by octave: as
 /// far as its sign needs, or to its exact value.
@@ -95,7 +95,8 @@ impl DensityGen {
     /// The most noise octaves [`DensityGen::column_top`] evaluates: four lattice
     /// columns at every level between the highest and lowest possible surface.
     pub(crate) fn column_cost(&self) -> usize {
-        let (lowest, highest) = crate::validate::surface_range(&self.cfg, self.surface.sea_level);
+        let (lowest, highest) =
+            crate::config::validate::surface_range(&self.cfg, self.surface.sea_level);
         let levels = ((highest - lowest + 2.0) / STEP_Y as f64).ceil() as usize + 2;
         let fields = if self.fields.is_some() { 9 * 16 } else { 0 };
         levels * 4 * self.fbm.octaves() + fields
@@ -111,7 +112,7 @@ impl DensityGen {
     /// weight is zero (a column on a lattice line) is never evaluated (`lerp(a, b, 0)`
     /// is `a`). The result is the full evaluation's, bit for bit; the work per level
     /// is at most four nodes' octaves, and the levels walked about the column's relief
-    /// over [`STEP_Y`] at most (see [`crate::params::relief_work`]).
+    /// over [`STEP_Y`] at most (see [`crate::config::params::relief_work`]).
     pub(crate) fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
         let shapes = self.corner_shapes(x, z);
         let mut walker = [self.walker(&shapes, self.biome_corners(x, z), x, z)];
@@ -311,7 +312,7 @@ impl Walker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{GeneratorConfig, WorldConfig};
+    use crate::config::world::{GeneratorConfig, WorldConfig};
 
     /// [`DensityGen::column_top`] as it was: every corner of every level walked fully
     /// evaluated.
@@ -368,7 +369,7 @@ mod tests {
     #[test]
     fn columns_walked_together_find_what_each_finds_alone() {
         for name in ["continents", "cliffs", "amplified"] {
-            let g = generator(&crate::presets::builtin(name).expect("preset"));
+            let g = generator(&crate::config::presets::builtin(name).expect("preset"));
             for (x0, z0, w, h) in [(-7, 13, 11, 9), (1021, -2050, 6, 5), (0, 0, 4, 4)] {
                 let tops = g.column_tops(x0, z0, w, h);
                 for (i, top) in tops.iter().enumerate() {
@@ -382,7 +383,7 @@ mod tests {
     #[test]
     fn the_walk_by_octaves_finds_the_fully_evaluated_surface() {
         let mut worlds: Vec<WorldConfig> = ["continents", "cliffs", "amplified"]
-            .map(|n| crate::presets::builtin(n).expect("preset"))
+            .map(|n| crate::config::presets::builtin(n).expect("preset"))
             .into();
         worlds.push(WorldConfig::from_ron(include_str!("../../tests/v1/cliffs.ron")).expect("v1"));
         // Rough, tall and high-frequency worlds at the edge of what validation allows.
@@ -391,7 +392,7 @@ mod tests {
             (3, 1.0, 0.05, 3.0),
             (8, 0.3, 0.01, 2.0),
         ] {
-            let mut cfg = crate::presets::builtin("amplified").expect("preset");
+            let mut cfg = crate::config::presets::builtin("amplified").expect("preset");
             let GeneratorConfig::Density(d) = &mut cfg.generator else {
                 panic!("a density world")
             };
@@ -399,7 +400,8 @@ mod tests {
             d.noise.persistence = persistence;
             d.noise.frequency = frequency;
             d.noise.lacunarity = lacunarity;
-            d.scale = crate::params::MAX_RELIEF_WORK / octaves as f64 / (2.0 + d.cliff_scale);
+            d.scale =
+                crate::config::params::MAX_RELIEF_WORK / octaves as f64 / (2.0 + d.cliff_scale);
             cfg.validate().expect("at the edge of the relief rule");
             worlds.push(cfg);
         }

@@ -1,12 +1,15 @@
-//! Coarse chunks of the island heightmap ([`crate::lod`]): each coarse column takes
+//! Coarse chunks of the island heightmap (`lod`): each coarse column takes
 //! the height of its sample column.
 
 use terravox_voxel::{Block, Chunk, ColumnTints, PADDED};
 
-use super::{IslandGen, Shape};
-use crate::biome;
-use crate::lod::{self, CoarseColumn, LodPos, Look};
-use crate::trees::TALLEST;
+use crate::islands::IslandGen;
+use crate::islands::height::Shape;
+use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
+use crate::lod::plant::plant;
+use crate::lod::pos::LodPos;
+use crate::nature::trees::TALLEST;
+use crate::surface::biome;
 
 impl IslandGen {
     /// The coarse chunk `lod` (level at least 1) and its tints.
@@ -16,7 +19,7 @@ impl IslandGen {
         let (lowest, highest) = (self.surface_y(0.0), self.surface_y(1.0));
         let crowns = if self.trees() { TALLEST } else { 0 };
         if ys[0] > highest + crowns {
-            return lod::assemble(
+            return assemble(
                 lod,
                 self.surface,
                 &[CoarseColumn::OPEN; PADDED * PADDED],
@@ -75,9 +78,9 @@ impl IslandGen {
             });
         }
         if let Some(grid) = self.tree_grid() {
-            lod::plant(&mut columns, grid, lod, &xs, &zs);
+            plant(&mut columns, grid, lod, &xs, &zs);
         }
-        let tints = lod::tints(&columns);
-        lod::assemble(lod, self.surface, &columns, tints)
+        let tints = tints(&columns);
+        assemble(lod, self.surface, &columns, tints)
     }
 }

@@ -11,7 +11,7 @@
     pbr_fragment::pbr_input_from_standard_material,
     pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
 }
-#import terravox::packed_vertex::{decode, face_normal, face_uv}
+#import terravox::packed_vertex::{decode, face_normal, face_uv, occlusion_shade}
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var block_textures: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var block_sampler: sampler;
@@ -123,8 +123,7 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
             pbr_input.world_normal = n;
         }
     } else {
-        // Occlusion: 0.42 in a corner's darkest to 1.0 in the open.
-        color *= 0.42 + 0.193 * in.shade;
+        color *= occlusion_shade(in.shade);
     }
     pbr_input.material.base_color = vec4<f32>(color, alpha) * pbr_input.material.base_color;
 

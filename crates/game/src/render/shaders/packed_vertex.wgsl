@@ -1,4 +1,6 @@
-// Decoding of terravox's packed chunk vertices (see terravox_mesher::vertex):
+// Decoding of terravox's packed chunk vertices. The layout, the face UVs and the
+// occlusion shade are defined in terravox_mesher::vertex; crates/game/tests/shaders.rs
+// fails where this file disagrees with it.
 // word 0: x 0..6 | y 6..12 | z 12..18 | face 18..21 | ao 21..23 | layer 23..31
 // word 1: tint r 0..8 | g 8..16 | b 16..24 (sRGB) | sky light 24..28
 #define_import_path terravox::packed_vertex
@@ -59,4 +61,9 @@ fn face_uv(face: u32, p: vec3<f32>) -> vec2<f32> {
         case 4u: { return vec2<f32>(p.x, -p.y); }
         default: { return vec2<f32>(-p.x, -p.y); }
     }
+}
+
+// Brightness of a solid face at occlusion level `ao` (0 darkest ..= 3 open).
+fn occlusion_shade(ao: f32) -> f32 {
+    return 0.42 + 0.193 * ao;
 }

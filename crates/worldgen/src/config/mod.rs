@@ -1,0 +1,12 @@
+//! What decides a world, before anything is generated: the seed ([`seed`]), the
+//! serde world config ([`world`]), every numeric parameter's range and tooltip, once
+//! ([`params`]), parsing and validation ([`validate`], which reads only these and the
+//! world's bounds: it stands below every stage), the built-in worlds and config files
+//! ([`presets`]) and the generated parameter reference ([`reference`](mod@reference)).
+
+pub mod params;
+pub mod presets;
+pub mod reference;
+pub(crate) mod seed;
+pub(crate) mod validate;
+pub(crate) mod world;

@@ -1,0 +1,392 @@
+// Parts of this file (the 2D OpenSimplex octave: its constants, lattice walk and
+// contributions) follow `open_simplex_2d` of the `noise` crate 0.9.0
+// (https://github.com/Razaekel/noise-rs, src/core/open_simplex.rs), Copyright (c)
+// 2017 The Noise-rs Project Developers, licensed under MIT OR Apache-2.0 (as terravox
+// is).
+
+//! OpenSimplex octaves of the island heightmap, evaluated here rather than through the
+//! `noise` crate: the same floating-point operations in the same order as its
+//! `open_simplex_2d` (so the same bits; the tests of `islands::noise` compare them), without its
+//! generic vectors, slice hashing, range checks and branches. Where a chunk asks for
+//! many columns they go [`LANES`] at a time, in arrays the compiler turns into
+//! vector instructions, and columns inside the lattice cell the last ones fell in
+//! ([`Cell`]) skip finding it.
+//!
+//! OpenSimplex noise stays within [`SIMPLEX_BOUND`] (proven by a test), which tells
+//! sooner than the fBm's clamp at 1 that the octaves left cannot matter.
+
+use noise::permutationtable::{NoiseHasher, PermutationTable};
+
+use crate::noise::fbm;
+
+/// `(1 / sqrt(2 + 1) - 1) / 2`, as the `noise` crate writes it.
+const STRETCH: f64 = -0.211_324_865_405_187;
+/// `(sqrt(2 + 1) - 1) / 2`, as the `noise` crate writes it.
+pub(super) const SQUISH: f64 = 0.366_025_403_784_439;
+/// The `noise` crate's normalisation of 2D OpenSimplex noise.
+const NORM: f64 = 1.0 / 14.0;
+/// The `noise` crate's 2D gradients, by hash modulo 8.
+const GRADIENTS: [[f64; 2]; 8] = {
+    const D: f64 = std::f64::consts::FRAC_1_SQRT_2;
+    [
+        [1.0, 0.0],
+        [-1.0, 0.0],
+        [0.0, 1.0],
+        [0.0, -1.0],
+        [D, D],
+        [-D, D],
+        [D, -D],
+        [-D, -D],
+    ]
+};
+
+/// A bound on the magnitude of the `noise` crate's 2D OpenSimplex noise: each of the
+/// three vertices adds `t^4 (d . g) / 14` with `|g| = 1`, at most `t^4 |d| / 14`,
+/// whose sum over a cell peaks at about 0.553 at its centre (the test
+/// `open_simplex_stays_within_its_bound` proves the bound over a grid and the sum's
+/// slope). A chunk's columns are settled sooner with it than with the fBm's clamp
+/// at 1.
+pub(super) const SIMPLEX_BOUND: f64 = 0.56;
+
+/// `1.5 * 2^52`: adding it to a float of magnitude below `2^51` rounds it to a whole
+/// number, held in the low bits of the sum.
+const MAGIC: f64 = 6_755_399_441_055_744.0;
+/// Lanes take coordinates below this magnitude (which [`fbm::fold`] leaves alone, and
+/// whose stretched coordinates stay below `2^51`, as [`MAGIC`] needs); others go one
+/// at a time.
+const LANE_LIMIT: f64 = (1u64 << 50) as f64;
+
+/// How many columns [`HeightNoise::add_terms`](crate::islands::noise::HeightNoise::add_terms)
+/// evaluates at once.
+pub(super) const LANES: usize = 4;
+
+/// One value per lane, with lane-wise arithmetic (written out for four lanes, which
+/// the compiler turns into pairs of two-lane instructions best).
+#[derive(Clone, Copy, Debug)]
+struct Lanes([f64; LANES]);
+
+impl std::ops::Add for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn add(self, o: Lanes) -> Lanes {
+        let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (self.0, o.0);
+        Lanes([a0 + b0, a1 + b1, a2 + b2, a3 + b3])
+    }
+}
+
+impl std::ops::Sub for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn sub(self, o: Lanes) -> Lanes {
+        let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (self.0, o.0);
+        Lanes([a0 - b0, a1 - b1, a2 - b2, a3 - b3])
+    }
+}
+
+impl std::ops::Mul for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn mul(self, o: Lanes) -> Lanes {
+        let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (self.0, o.0);
+        Lanes([a0 * b0, a1 * b1, a2 * b2, a3 * b3])
+    }
+}
+
+impl Lanes {
+    #[inline(always)]
+    fn splat(v: f64) -> Lanes {
+        Lanes([v; LANES])
+    }
+
+    /// 1 in each lane above 1, else 0.
+    #[inline(always)]
+    fn above_one(self) -> Lanes {
+        let mut r = self.0;
+        for v in &mut r {
+            *v = if *v > 1.0 { 1.0 } else { 0.0 };
+        }
+        Lanes(r)
+    }
+
+    /// Each lane where above zero, else zero (one instruction a pair of lanes).
+    #[inline(always)]
+    fn positive(self) -> Lanes {
+        let mut r = self.0;
+        for v in &mut r {
+            *v = if *v > 0.0 { *v } else { 0.0 };
+        }
+        Lanes(r)
+    }
+
+    /// [`floor`] of each lane (below `2^51` in magnitude) as floats, and the low
+    /// 8 bits of each.
+    #[inline(always)]
+    fn floor(self) -> ([usize; LANES], Lanes) {
+        // In floats, selecting with masks (no conversions, no branches).
+        let mut cells = self.0;
+        for c in &mut cells {
+            let v = *c;
+            let near = v + MAGIC - MAGIC;
+            let down = near - if near > v { 1.0 } else { 0.0 };
+            // One less again at whole numbers at or below zero.
+            *c = down - if (v <= 0.0) & (down == v) { 1.0 } else { 0.0 };
+        }
+        (
+            cells.map(|c| ((c + MAGIC).to_bits() & 0xff) as usize),
+            Lanes(cells),
+        )
+    }
+}
+
+/// One octave of OpenSimplex noise: its permutation table and where its lattice lies.
+#[derive(Clone, Debug)]
+pub(super) struct SimplexOctave {
+    /// The `noise` crate's permutation table of the octave's seed.
+    perm: [u8; 256],
+    /// The gradient of each value of the first lookup in the table: that of the
+    /// second lookup, `GRADIENTS[perm[k] % 8]`.
+    gradients: [[f64; 2]; 256],
+    frequency: f64,
+    amplitude: f64,
+    /// `[x, z]` offsets.
+    offset: [f64; 2],
+}
+
+impl SimplexOctave {
+    /// The octave of these parameters.
+    pub(super) fn new(
+        fbm::SimplexOctave2 {
+            seed,
+            frequency,
+            amplitude,
+            offset,
+        }: fbm::SimplexOctave2,
+    ) -> Self {
+        let table = PermutationTable::new(seed);
+        // Hashing one coordinate looks it up in the table.
+        let perm: [u8; 256] = std::array::from_fn(|i| table.hash(&[i as isize]) as u8);
+        Self {
+            perm,
+            gradients: std::array::from_fn(|k| GRADIENTS[perm[k] as usize % 8]),
+            frequency,
+            amplitude,
+            offset,
+        }
+    }
+
+    /// How far from the origin columns stay within [`LANE_LIMIT`] (with room to
+    /// spare for rounding).
+    pub(super) fn reach(&self) -> f64 {
+        (LANE_LIMIT * 0.5 - self.offset[0].abs().max(self.offset[1].abs())) / self.frequency
+    }
+
+    /// The `noise` crate's hash of lattice vertex `(i, j)`.
+    #[inline(always)]
+    fn hash(&self, i: i64, j: i64) -> usize {
+        let a = self.perm[(i & 0xff) as usize] as usize;
+        self.perm[a ^ (j & 0xff) as usize] as usize
+    }
+
+    /// The weighted, clamped contribution at column `(x, z)`: [`Fbm::octave2`](fbm::Fbm::octave2).
+    #[inline(always)]
+    pub(super) fn term(&self, x: f64, z: f64) -> f64 {
+        let p = [
+            fbm::fold(x * self.frequency + self.offset[0]),
+            fbm::fold(z * self.frequency + self.offset[1]),
+        ];
+        self.open_simplex(p).clamp(-1.0, 1.0) * self.amplitude
+    }
+
+    /// `noise::core::open_simplex::open_simplex_2d` at `[x, y]`, operation for
+    /// operation (sums start from `0.0`, as its vector sums and dot products do).
+    /// Where that skips a vertex outside its radius (adding `0.0`) this adds `t = 0`
+    /// times the dot product, `+0.0` or `-0.0`: the sum it adds to is never `-0.0`
+    /// (it starts at `+0.0` and a rounded sum of non-zeros is never `-0.0`), so
+    /// either zero leaves it as it is.
+    #[inline(always)]
+    fn open_simplex(&self, [x, y]: [f64; 2]) -> f64 {
+        // Onto the stretched grid, and the rhombus cell holding the point.
+        let stretch = (0.0 + x + y) * STRETCH;
+        let (sx, sy) = (x + stretch, y + stretch);
+        let (ix, iy) = (floor(sx), floor(sy));
+        let (fx, fy) = (ix as f64, iy as f64);
+        let squish = (0.0 + fx + fy) * SQUISH;
+        let (ox, oy) = (fx + squish, fy + squish);
+        let region = 0.0 + (sx - fx) + (sy - fy);
+        let (px, py) = (x - ox, y - oy);
+        // A vertex at `offset` from the cell origin, `offset_sum` its coordinate sum.
+        let surflet = |offset: [f64; 2], offset_sum: f64| {
+            let i = (fx + offset[0]) as i64;
+            let j = (fy + offset[1]) as i64;
+            let squished = SQUISH * offset_sum;
+            let dx = px - squished - offset[0];
+            let dy = py - squished - offset[1];
+            let t = 2.0 - (0.0 + dx * dx + dy * dy);
+            let t = if t > 0.0 { t } else { 0.0 };
+            let g = GRADIENTS[self.hash(i, j) % 8];
+            t.powi(4) * (0.0 + dx * g[0] + dy * g[1])
+        };
+        let far = if region > 1.0 { 1.0 } else { 0.0 };
+        let mut value = 0.0;
+        value += surflet([1.0, 0.0], 1.0);
+        value += surflet([0.0, 1.0], 1.0);
+        value += surflet([far, far], 0.0 + far + far);
+        value * NORM
+    }
+}
+
+/// The cell of an octave's stretched grid that columns last fell in, with what its
+/// vertices need: a chunk's neighbouring columns mostly share cells, and where all
+/// [`LANES`] columns are well inside one they are evaluated without finding it again.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cell {
+    /// The cell's origin on the stretched grid (not a number: no cell yet).
+    grid: [f64; 2],
+    /// The cell's origin in noise coordinates (`grid` plus the squish offset).
+    origin: [f64; 2],
+    /// The gradients of its vertices `(1, 0)`, `(0, 1)`, `(0, 0)` and `(1, 1)`.
+    gradients: [[f64; 2]; 4],
+}
+
+impl Cell {
+    /// No cell yet.
+    pub(super) const NONE: Cell = Cell {
+        grid: [f64::NAN; 2],
+        origin: [f64::NAN; 2],
+        gradients: [[0.0; 2]; 4],
+    };
+}
+
+impl SimplexOctave {
+    /// [`SimplexOctave::term`] at [`LANES`] columns; `near` where they are known to
+    /// be within [`SimplexOctave::reach`]; `cell` the cell columns last fell in, kept
+    /// up to date. Not inlined: on its own the compiler keeps its many values in
+    /// registers.
+    #[inline(never)]
+    pub(super) fn terms(
+        &self,
+        x: &[f64; LANES],
+        z: &[f64; LANES],
+        near: bool,
+        cell: &mut Cell,
+    ) -> [f64; LANES] {
+        let p = Lanes(std::array::from_fn(|l| {
+            x[l] * self.frequency + self.offset[0]
+        }));
+        let q = Lanes(std::array::from_fn(|l| {
+            z[l] * self.frequency + self.offset[1]
+        }));
+        let within = |v: &Lanes| v.0.iter().all(|c| c.abs() < LANE_LIMIT);
+        if !(near || within(&p) && within(&q)) {
+            return std::array::from_fn(|l| self.term(x[l], z[l]));
+        }
+        let value = self.open_simplex_lanes(p, q, cell);
+        std::array::from_fn(|l| value.0[l].clamp(-1.0, 1.0) * self.amplitude)
+    }
+
+    /// [`SimplexOctave::open_simplex`] in lanes (every coordinate below
+    /// [`LANE_LIMIT`]), `cell` as in [`SimplexOctave::terms`]. Besides finding cells
+    /// by rounding in floats (or not at all, inside `cell`), it leaves out the
+    /// `0.0 +` starting sums whose other terms are never `-0.0` (squares, cell
+    /// coordinates, distances into the cell), and the dot products' (whose sign of
+    /// zero does not matter, as above).
+    #[inline(always)]
+    fn open_simplex_lanes(&self, x: Lanes, y: Lanes, cell: &mut Cell) -> Lanes {
+        let (zero, one) = (Lanes::splat(0.0), Lanes::splat(1.0));
+        let stretch = (zero + x + y) * Lanes::splat(STRETCH);
+        let (sx, sy) = (x + stretch, y + stretch);
+        // Strictly inside the cell, the floors are its origin's.
+        let [gx, gy] = cell.grid;
+        let mut inside = true;
+        for l in 0..LANES {
+            inside &= (sx.0[l] > gx) & (sx.0[l] < gx + 1.0) & (sy.0[l] > gy) & (sy.0[l] < gy + 1.0);
+        }
+        if !inside {
+            return self.open_simplex_cells(x, y, sx, sy, cell);
+        }
+        let (fx, fy) = (Lanes::splat(gx), Lanes::splat(gy));
+        let region = (sx - fx) + (sy - fy);
+        let (px, py) = (
+            x - Lanes::splat(cell.origin[0]),
+            y - Lanes::splat(cell.origin[1]),
+        );
+        let far = region.above_one();
+        let squish = Lanes::splat(SQUISH);
+        let [g10, g01, g00, g11] = cell.gradients;
+        let mut value = zero + contribution(px - squish - one, py - squish, g10.map(Lanes::splat));
+        value = value + contribution(px - squish, py - squish - one, g01.map(Lanes::splat));
+        let squished = squish * (far + far);
+        let g = [0, 1].map(|k| {
+            Lanes(std::array::from_fn(|l| {
+                if far.0[l] > 0.0 { g11[k] } else { g00[k] }
+            }))
+        });
+        value = value + contribution(px - squished - far, py - squished - far, g);
+        value * Lanes::splat(NORM)
+    }
+
+    /// [`SimplexOctave::open_simplex_lanes`] finding each lane's cell (`sx`, `sy`
+    /// the stretched coordinates), and keeping the last lane's in `cell`.
+    #[inline(always)]
+    fn open_simplex_cells(
+        &self,
+        x: Lanes,
+        y: Lanes,
+        sx: Lanes,
+        sy: Lanes,
+        cell: &mut Cell,
+    ) -> Lanes {
+        let (zero, one) = (Lanes::splat(0.0), Lanes::splat(1.0));
+        let ((ix, fx), (iy, fy)) = (sx.floor(), sy.floor());
+        let squish = (fx + fy) * Lanes::splat(SQUISH);
+        let region = (sx - fx) + (sy - fy);
+        let (ox, oy) = (fx + squish, fy + squish);
+        let (px, py) = (x - ox, y - oy);
+        let far = region.above_one();
+        // 1 where `far` is 1.0 (whose lowest exponent bit is set), 0 where 0.0.
+        let steps = far.0.map(|f| (f.to_bits() >> 52) as usize & 1);
+        let gradient = |l: usize, [i, j]: [usize; 2]| {
+            self.gradients[self.perm[(ix[l] + i) & 0xff] as usize ^ ((iy[l] + j) & 0xff)]
+        };
+        let lanes = |offsets: [[usize; 2]; LANES]| {
+            let g: [[f64; 2]; LANES] = std::array::from_fn(|l| gradient(l, offsets[l]));
+            [0, 1].map(|k| Lanes(g.map(|g| g[k])))
+        };
+        let squished = Lanes::splat(SQUISH);
+        let mut value =
+            zero + contribution(px - squished - one, py - squished, lanes([[1, 0]; LANES]));
+        value = value + contribution(px - squished, py - squished - one, lanes([[0, 1]; LANES]));
+        let squished = squished * (far + far);
+        value = value
+            + contribution(
+                px - squished - far,
+                py - squished - far,
+                lanes(steps.map(|s| [s, s])),
+            );
+        let last = LANES - 1;
+        *cell = Cell {
+            grid: [fx.0[last], fy.0[last]],
+            origin: [ox.0[last], oy.0[last]],
+            gradients: [[1, 0], [0, 1], [0, 0], [1, 1]].map(|o| gradient(last, o)),
+        };
+        value * Lanes::splat(NORM)
+    }
+}
+
+/// The contribution of a vertex at `(dx, dy)` from the point with gradient
+/// `[gx, gy]`: `t^4 (d . g)` where `t = 2 - |d|^2` is positive, else zero times the
+/// dot product (see [`SimplexOctave::open_simplex`]).
+#[inline(always)]
+fn contribution(dx: Lanes, dy: Lanes, [gx, gy]: [Lanes; 2]) -> Lanes {
+    let t = (Lanes::splat(2.0) - (dx * dx + dy * dy)).positive();
+    let t2 = t * t;
+    t2 * t2 * (dx * gx + dy * gy)
+}
+
+/// The `noise` crate's `floor_to_isize`: one less than the truncation at or below
+/// zero (so `-1` at `0.0`, `-3` at `-2.0`).
+#[inline(always)]
+fn floor(v: f64) -> i64 {
+    let t = v as i64;
+    if v <= 0.0 { t - 1 } else { t }
+}
