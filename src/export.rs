@@ -124,11 +124,21 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                  the ground below y -64 is left out",
                 r.shift
             );
+            if r.top > minecraft::MAX_Y {
+                say!(
+                    "  the land rises above Minecraft's default top (y {}): the world is raised \
+                     to y {} by the data pack datapacks/{}",
+                    minecraft::MAX_Y - 1,
+                    r.top - 1,
+                    minecraft::datapack::NAME
+                );
+            }
             if r.cut_columns > 0 {
                 say!(
-                    "  {} columns reach above y 319 and are cut there (a lower --sea-level \
-                     makes room for them)",
-                    r.cut_columns
+                    "  {} columns reach above y {} (Minecraft's limit) and are cut there (a \
+                     lower --sea-level makes room for them)",
+                    r.cut_columns,
+                    minecraft::HIGHEST_TOP - 1
                 );
             }
             say!(

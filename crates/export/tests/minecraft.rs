@@ -201,3 +201,104 @@ fn an_existing_world_is_kept_unless_forced() {
         .collect();
     assert_eq!(names, ["world"], "no temporary folder left beside it");
 }
+
+/// Mountains taller than Minecraft's default world are not cut: the export raises the
+/// world's top with a data pack, and every block of the peak reads back.
+#[test]
+fn a_peak_above_minecrafts_default_top_is_kept_whole() {
+    use terravox_worldgen::{Seed, presets};
+    let cfg = presets::builtin("continents")
+        .unwrap()
+        .with_seed(Seed::new("-99"));
+    let g = Generator::new(&cfg).unwrap();
+    // The highest column of 8 km square, sampled every 128 blocks, then every 8
+    // blocks around the highest sample.
+    let highest = |xs: Vec<i32>, zs: Vec<i32>| {
+        zs.iter()
+            .flat_map(|&z| xs.iter().map(move |&x| (x, z)))
+            .map(|(x, z)| (g.surface_height(x, z), x, z))
+            .max()
+            .unwrap()
+    };
+    let (_, x, z) = highest(
+        (-4096..4096).step_by(128).collect(),
+        (-4096..4096).step_by(128).collect(),
+    );
+    let (peak, x, z) = highest(
+        (x - 128..x + 128).step_by(8).collect(),
+        (z - 128..z + 128).step_by(8).collect(),
+    );
+    let shift = SEA_TOP - g.sea_level();
+    assert!(
+        peak + shift >= MAX_Y,
+        "the highest peak found, {peak} at {x},{z}, fits Minecraft's default height"
+    );
+    let source = Source::new(g, Edits::new());
+    let area = Area::new([x - 8, z - 8], [x + 8, z + 8], minecraft::MAX_SIDE).unwrap();
+    let out = common::scratch("mc-tall").join("world");
+    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    assert_eq!(report.cut_columns, 0);
+    assert!(
+        report.top > peak + shift,
+        "{report:?} for a peak at {}",
+        peak + shift
+    );
+    assert_eq!((report.top - MIN_Y) % 16, 0);
+
+    // Every block of the peak's column, up to the world's top, reads back.
+    let mut blocks = common::Blocks::new(&source);
+    let chunk = read_chunk(&out, x >> 4, z >> 4).unwrap();
+    let (lx, lz) = (x.rem_euclid(16) as usize, z.rem_euclid(16) as usize);
+    for y in MIN_Y..report.top {
+        let got = chunk
+            .block(lx, y as isize, lz)
+            .map(|b| b.encoded_description().to_string());
+        let want = encoded(blocks.get([x, y - shift, z]));
+        assert_eq!(got.as_deref(), Some(want.as_str()), "block {x},{y},{z}");
+    }
+    assert!(
+        !chunk
+            .block(lx, (peak + shift) as isize, lz)
+            .unwrap()
+            .name()
+            .ends_with(":air")
+    );
+
+    // The data pack gives the overworld that height, and level.dat enables it.
+    let pack = out.join("datapacks").join(minecraft::datapack::NAME);
+    let dim: serde_json::Value = serde_json::from_slice(
+        &fs::read(pack.join("data/minecraft/dimension_type/overworld.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(dim["min_y"], MIN_Y);
+    assert_eq!(dim["height"], report.top - MIN_Y);
+    assert_eq!(dim["logical_height"], report.top - MIN_Y);
+    assert_eq!(dim, minecraft::datapack::overworld(report.top));
+    let meta: serde_json::Value =
+        serde_json::from_slice(&fs::read(pack.join("pack.mcmeta")).unwrap()).unwrap();
+    assert_eq!(
+        meta["pack"]["pack_format"],
+        minecraft::datapack::PACK_FORMAT
+    );
+    let mut nbt = Vec::new();
+    flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
+        .read_to_end(&mut nbt)
+        .unwrap();
+    let v: fastnbt::Value = fastnbt::from_bytes(&nbt).unwrap();
+    let enabled = at(&v, &["Data", "DataPacks", "Enabled"]);
+    let fastnbt::Value::List(enabled) = enabled else {
+        panic!("{enabled:?}");
+    };
+    assert!(enabled.contains(&fastnbt::Value::String(minecraft::datapack::ID.into())));
+}
+
+/// A world within Minecraft's default height gets no data pack.
+#[test]
+fn a_world_of_the_default_height_needs_no_data_pack() {
+    let (source, _) = world();
+    let area = Area::new([0, 0], [16, 16], minecraft::MAX_SIDE).unwrap();
+    let out = common::scratch("mc-default-height").join("world");
+    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    assert_eq!(report.top, MAX_Y);
+    assert!(!out.join("datapacks").exists());
+}

@@ -1,5 +1,5 @@
-//! One Minecraft chunk (16 x 384 x 16 blocks) as 1.18+ NBT: 24 sections of 16^3
-//! blocks, each a block-state palette with packed indices and a biome palette per
+//! One Minecraft chunk (16 blocks square, 384 tall or as many 16-block sections more
+//! as its land needs) as 1.18+ NBT: sections of 16^3 blocks, each a block-state palette with packed indices and a biome palette per
 //! 4x4x4 cell. Heightmaps and light are left for the game, which computes both when
 //! it loads a chunk without them (`isLightOn` 0, no `Heightmaps`).
 
@@ -10,7 +10,7 @@ use fastnbt::LongArray;
 use terravox_voxel::Block;
 
 use super::names::{BlockState, biome_name, block_state};
-use super::{DATA_VERSION, MIN_Y, SECTIONS};
+use super::{DATA_VERSION, MIN_Y};
 use terravox_worldgen::Biome;
 
 /// Blocks of a section along each axis.
@@ -18,8 +18,7 @@ const SIDE: usize = 16;
 /// Blocks in a section.
 const VOLUME: usize = SIDE * SIDE * SIDE;
 
-/// A chunk's blocks before encoding: `blocks[y][z][x]` for `y` in `0..384` (from
-/// [`MIN_Y`] up), and the biome of each 4x4 cell of columns, `biomes[z][x]`.
+/// A chunk's blocks before encoding: `blocks[y][z][x]` for `y` from [`MIN_Y`] up, and the biome of each 4x4 cell of columns, `biomes[z][x]`.
 pub(crate) struct Column {
     /// Chunk coordinates.
     pub(crate) pos: [i32; 2],
@@ -30,11 +29,11 @@ pub(crate) struct Column {
 }
 
 impl Column {
-    /// An all-air chunk at `pos` in plains.
-    pub(crate) fn new(pos: [i32; 2]) -> Self {
+    /// An all-air chunk of `sections` sections at `pos` in plains.
+    pub(crate) fn new(pos: [i32; 2], sections: usize) -> Self {
         Self {
             pos,
-            blocks: vec![Block::Air; VOLUME * SECTIONS],
+            blocks: vec![Block::Air; VOLUME * sections],
             biomes: [[None; 4]; 4],
         }
     }
@@ -43,12 +42,6 @@ impl Column {
     #[inline]
     pub(crate) fn set(&mut self, x: usize, y: usize, z: usize, b: Block) {
         self.blocks[(y * SIDE + z) * SIDE + x] = b;
-    }
-
-    /// The block at `(x, y, z)`, `y` counted from the bottom of the world.
-    #[inline]
-    pub(crate) fn get(&self, x: usize, y: usize, z: usize) -> Block {
-        self.blocks[(y * SIDE + z) * SIDE + x]
     }
 
     /// The chunk as uncompressed NBT.

@@ -20,6 +20,9 @@ pub(crate) struct Level {
     pub(crate) spawn: [i32; 3],
     /// Milliseconds since 1970, for the world list.
     pub(crate) last_played: i64,
+    /// Whether the world is taller than Minecraft's default: the export's data pack
+    /// ([`super::datapack`]) is enabled then.
+    pub(crate) raised: bool,
 }
 
 impl Level {
@@ -52,7 +55,11 @@ impl Level {
                 snapshot: false,
             },
             data_packs: DataPacks {
-                enabled: vec!["vanilla"],
+                enabled: if self.raised {
+                    vec!["vanilla", super::datapack::ID]
+                } else {
+                    vec!["vanilla"]
+                },
                 disabled: vec![],
             },
             game_rules: BTreeMap::from([

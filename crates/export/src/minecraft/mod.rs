@@ -6,9 +6,13 @@
 //! **Heights.** Minecraft's world runs from y -64 to 319. A terravox height `y`
 //! becomes `y + shift` with `shift = sea_top - sea_level`: terravox's top water
 //! block lands on `sea_top`, by default [`SEA_TOP`] (62, so the water's surface is
-//! at 63, Minecraft's sea level; a lower one makes room for high mountains). What
-//! falls outside is cut: land above 319 (the export counts the columns that reach
-//! it) and the ground below -64.
+//! at 63, Minecraft's sea level). Where the land (with its trees and the player's
+//! edits) reaches above 319, the export raises the world's top, as terrain mods do:
+//! each chunk gets the 16-block sections its columns need, and a data pack
+//! (`datapacks/terravox_height`, enabled in `level.dat`) gives the overworld the
+//! height of the tallest ([`datapack`]), up to Minecraft's limit of 2031
+//! ([`HIGHEST_TOP`]). Only land above that is cut (the export counts the columns),
+//! and the ground below -64.
 //!
 //! **Borders.** Only the area's columns are written (the rest of each chunk on the
 //! edge is air), and the overworld's generator is an empty superflat, so nothing
@@ -19,6 +23,7 @@
 //! the area's size.
 
 mod chunk;
+pub mod datapack;
 mod level;
 pub mod names;
 
@@ -46,16 +51,20 @@ pub const DATA_VERSION: i32 = 3955;
 pub const VERSION_NAME: &str = "1.21.1";
 /// The lowest block in a Minecraft world.
 pub const MIN_Y: i32 = -64;
-/// One above the highest block in a Minecraft world.
+/// One above the highest block in a Minecraft world of the default height (a taller
+/// export raises it, see the module docs).
 pub const MAX_Y: i32 = 320;
+/// One above the highest block any Minecraft dimension can have (`min_y + height` is
+/// at most 2032).
+pub const HIGHEST_TOP: i32 = 2032;
+/// Room above a column's ground for its trees, in blocks.
+const TREE_ROOM: i32 = 32;
 /// Where terravox's sea level (its top water block) goes by default: the water's
 /// surface is then at 63, Minecraft's own sea level.
 pub const SEA_TOP: i32 = 62;
 /// The most columns a side an export takes (8 km: 256 region files).
 pub const MAX_SIDE: u32 = 8192;
 
-/// 16-block sections in a chunk.
-const SECTIONS: usize = ((MAX_Y - MIN_Y) / 16) as usize;
 /// Columns along a side of a Minecraft chunk and of a region.
 const MC_CHUNK: i32 = 16;
 const REGION: i32 = 32 * MC_CHUNK;
@@ -71,7 +80,10 @@ pub struct Report {
     pub regions: u64,
     /// Added to a terravox height to give Minecraft's.
     pub shift: i32,
-    /// Columns whose land reaches above Minecraft's top (y 319) and is cut there.
+    /// One above the world's highest block: [`MAX_Y`], or higher where the land
+    /// needs it (the data pack then raises the overworld to it).
+    pub top: i32,
+    /// Columns whose land reaches above [`HIGHEST_TOP`] and is cut there.
     pub cut_columns: u64,
     /// Where a new player appears, in Minecraft's coordinates.
     pub spawn: [i32; 3],
@@ -127,6 +139,7 @@ pub fn export(
         chunks: 0,
         regions: 0,
         shift,
+        top: MAX_Y,
         cut_columns: 0,
         spawn: [0; 3],
         spawn_is_terravox: false,
@@ -138,6 +151,7 @@ pub fn export(
             let written = write_region(source, &area, [rx, rz], shift, &dir, progress)?;
             report.chunks += written.chunks;
             report.cut_columns += written.cut_columns;
+            report.top = report.top.max(written.top);
             report.bytes += written.bytes;
             report.regions += 1;
         }
@@ -146,7 +160,7 @@ pub fn export(
     let (spawn, ours) = spawn(source, &area);
     report.spawn = [
         spawn[0],
-        (spawn[1] + shift).clamp(MIN_Y + 1, MAX_Y - 2),
+        (spawn[1] + shift).clamp(MIN_Y + 1, report.top - 2),
         spawn[2],
     ];
     report.spawn_is_terravox = ours;
@@ -162,7 +176,11 @@ pub fn export(
         last_played: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64),
+        raised: report.top > MAX_Y,
     };
+    if report.top > MAX_Y {
+        report.bytes += datapack::write_pack(target.partial(), report.top)?;
+    }
     let bytes = level.to_bytes().map_err(ExportError::encode("level.dat"))?;
     write(&target.partial().join("level.dat"), &bytes)?;
     report.bytes += bytes.len() as u64;
@@ -189,6 +207,8 @@ fn spawn(source: &Source, area: &Area) -> ([i32; 3], bool) {
 /// What one region file took.
 struct Written {
     chunks: u64,
+    /// One above its highest block.
+    top: i32,
     cut_columns: u64,
     bytes: u64,
 }
@@ -210,11 +230,11 @@ fn write_region(
     let columns: Vec<[i32; 2]> = (lo(1, rz)..=hi(1, rz))
         .flat_map(|tz| (lo(0, rx)..=hi(0, rx)).map(move |tx| [tx, tz]))
         .collect();
-    let built: Vec<(Compressed, u64)> = columns
+    let built: Vec<Built> = columns
         .par_iter()
         .map(|&col| {
             let out = tv_column(source, area, col, shift);
-            progress.advance(out.as_ref().map_or(0, |o| o.0.len() as u64));
+            progress.advance(out.as_ref().map_or(0, |o| o.chunks.len() as u64));
             out
         })
         .collect::<Result<_, _>>()?;
@@ -233,12 +253,14 @@ fn write_region(
     let mut region = Region::create(file).map_err(anvil)?;
     let mut written = Written {
         chunks: 0,
+        top: MAX_Y,
         cut_columns: 0,
         bytes: 0,
     };
-    for (chunks, cut) in built {
-        written.cut_columns += cut;
-        for ([cx, cz], bytes) in chunks {
+    for built in built {
+        written.cut_columns += built.cut_columns;
+        written.top = written.top.max(built.top);
+        for ([cx, cz], bytes) in built.chunks {
             let (x, z) = (cx.rem_euclid(32) as usize, cz.rem_euclid(32) as usize);
             region
                 .write_compressed_chunk(x, z, CompressionScheme::Zlib, &bytes)
@@ -255,21 +277,58 @@ fn write_region(
 /// Minecraft chunks: each one's position and zlib-compressed NBT.
 type Compressed = Vec<([i32; 2], Vec<u8>)>;
 
+/// The Minecraft chunks of one terravox chunk column.
+struct Built {
+    chunks: Compressed,
+    /// One above the highest block they can hold (a multiple of 16).
+    top: i32,
+    /// Columns of the area whose land reaches above [`HIGHEST_TOP`].
+    cut_columns: u64,
+}
+
+/// The Minecraft top a terravox chunk column needs: one above its highest ground
+/// (with edits) plus room for trees, at least [`MAX_Y`], a whole section, at most
+/// [`HIGHEST_TOP`]; and how many of `inside`'s columns reach past that limit.
+fn column_top(
+    source: &Source,
+    [tx, tz]: [i32; 2],
+    shift: i32,
+    inside: impl Fn(i32, i32) -> bool,
+) -> (i32, u64) {
+    let (x0, z0) = (tx * CHUNK, tz * CHUNK);
+    let side = CHUNK as u32;
+    let surfaces = source.surfaces(x0, z0, side, side);
+    let mut highest = i32::MIN;
+    let mut cut = 0;
+    for (i, &(y, _)) in surfaces.iter().enumerate() {
+        let (x, z) = (x0 + i as i32 % CHUNK, z0 + i as i32 / CHUNK);
+        if inside(x, z) {
+            highest = highest.max(y);
+            cut += u64::from(y.saturating_add(shift) >= HIGHEST_TOP);
+        }
+    }
+    let need = highest.saturating_add(shift + TREE_ROOM + 1);
+    let top = need.clamp(MAX_Y, HIGHEST_TOP);
+    // A whole number of sections above MIN_Y.
+    (MIN_Y + (top - MIN_Y + 15) / 16 * 16, cut)
+}
+
 /// The Minecraft chunks of terravox chunk column `[tx, tz]` that hold columns of
-/// `area`, and how many of its columns are cut at the top.
+/// `area`, how high they reach and how many of its columns are cut at the top.
 fn tv_column(
     source: &Source,
     area: &Area,
     [tx, tz]: [i32; 2],
     shift: i32,
-) -> Result<(Compressed, u64), ExportError> {
+) -> Result<Built, ExportError> {
+    let (top, cut) = column_top(source, [tx, tz], shift, |x, z| area.contains(x, z));
+    let sections = ((top - MIN_Y) / 16) as usize;
     let low = (MIN_Y - shift).div_euclid(CHUNK);
-    let high = (MAX_Y - 1 - shift).div_euclid(CHUNK);
+    let high = (top - 1 - shift).div_euclid(CHUNK);
     let chunks: Vec<(i32, Chunk)> = (low..=high)
         .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
         .collect();
     let mut out = Vec::with_capacity(4);
-    let mut cut = 0;
     for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
         let pos = [tx * 2 + i, tz * 2 + j];
         let (x0, z0) = (pos[0] * MC_CHUNK, pos[1] * MC_CHUNK);
@@ -277,14 +336,14 @@ fn tv_column(
         if !(0..MC_CHUNK).any(|z| (0..MC_CHUNK).any(|x| inside(x, z))) {
             continue;
         }
-        let mut column = Column::new(pos);
+        let mut column = Column::new(pos, sections);
         for (ty, chunk) in &chunks {
             if matches!(chunk, Chunk::Uniform(Block::Air)) {
                 continue;
             }
             for ly in 0..CHUNK {
                 let y = ty * CHUNK + ly + shift - MIN_Y;
-                if !(0..MAX_Y - MIN_Y).contains(&y) {
+                if !(0..top - MIN_Y).contains(&y) {
                     continue;
                 }
                 for z in 0..MC_CHUNK {
@@ -297,11 +356,6 @@ fn tv_column(
                 }
             }
         }
-        let top = (MAX_Y - MIN_Y - 1) as usize;
-        cut += (0..16)
-            .flat_map(|z| (0..16).map(move |x| (x, z)))
-            .filter(|&(x, z)| !column.get(x, top, z).is_air())
-            .count() as u64;
         for (cj, row) in column.biomes.iter_mut().enumerate() {
             for (ci, cell) in row.iter_mut().enumerate() {
                 *cell = source.biome_at(x0 + ci as i32 * 4 + 2, z0 + cj as i32 * 4 + 2);
@@ -315,5 +369,9 @@ fn tv_column(
             .map_err(|e| ExportError::encode("a chunk")(e.to_string()))?;
         out.push((pos, bytes));
     }
-    Ok((out, cut))
+    Ok(Built {
+        chunks: out,
+        top,
+        cut_columns: cut,
+    })
 }
