@@ -466,3 +466,95 @@ fn chunks_kept_for_cover_stay_under_the_bound() {
     let bound = app.world().resource::<Chunks>().max_kept();
     assert_eq!(most, bound, "the flight never reached the bound");
 }
+
+/// An edit shows on the horizon at once: a tower built beside the player goes into
+/// every loaded coarse chunk that holds it, each made again with the edits (and drawn
+/// until then) within a few frames of workers that keep up, without reloading
+/// anything; a frame is a sixtieth of a second of game time, so within a second.
+#[test]
+fn a_tower_built_shows_in_every_coarse_chunk_that_holds_it() {
+    use bevy::ecs::message::Messages;
+    use terravox_game::ChunkMeshed;
+    use terravox_mesher::vertex::Vertex;
+    use terravox_voxel::Block;
+    use terravox_worldgen::MAX_LEVEL;
+
+    let mut app = horizon_app("continents");
+    run_until(&mut app, 120, horizon_loaded);
+    let generator = app
+        .world()
+        .resource::<terravox_game::ActiveWorld>()
+        .generator()
+        .clone();
+    let here = feet(&mut app);
+    let loaded: Vec<LodPos> = app.world().resource::<Horizon>().loaded().collect();
+    // A column out towards the view's edge whose blocks are loaded (so it can be
+    // built on) and whose level-1 coarse chunk is loaded too (the view does not
+    // cover all of it).
+    let chunks = app.world().resource::<Chunks>();
+    let (x, z, ground) = (0..256)
+        .step_by(4)
+        .flat_map(|d| [(d, 0), (0, d), (-d, 0), (0, -d)])
+        .map(|(dx, dz)| (here.x.floor() as i32 + dx, here.z.floor() as i32 + dz))
+        .find_map(|(x, z)| {
+            let ground = generator.surface_height(x, z);
+            let [low, high] = [1, 24].map(|h| BlockPos::new(x, ground + h, z).to_chunk().0);
+            let holder = LodPos::new(0, high).ancestor(1);
+            (loaded.contains(&holder)
+                && chunks.blocks(low).is_some()
+                && chunks.blocks(high).is_some())
+            .then_some((x, z, ground))
+        })
+        .expect("a loaded column under a loaded level-1 chunk");
+    let top = BlockPos::new(x, ground + 24, z);
+    let mut holders: Vec<LodPos> = (1..=MAX_LEVEL)
+        .map(|l| LodPos::new(0, top.to_chunk().0).ancestor(l))
+        .filter(|lod| loaded.contains(lod))
+        .collect();
+    holders.sort();
+    assert!(
+        !holders.is_empty(),
+        "no loaded coarse chunk holds the tower"
+    );
+    // Whether a mesh of `lod` has the top face of the cell holding the tower's top.
+    let shows_top = |lod: LodPos, m: &ChunkMeshed| {
+        let (cell, origin) = (lod.edge() / CHUNK as i64, lod.origin());
+        let local = |v: i32, axis: usize| (v as i64 - origin[axis]).div_euclid(cell);
+        let (cx, cy, cz) = (local(top.x, 0), local(top.y, 1), local(top.z, 2));
+        m.opaque
+            .vertices
+            .iter()
+            .filter_map(|&v| Vertex::unpack(v))
+            .any(|v| {
+                let [vx, vy, vz] = v.pos.map(i64::from);
+                v.face == Face::PosY
+                    && vy == cy + 1
+                    && (cx..=cx + 1).contains(&vx)
+                    && (cz..=cz + 1).contains(&vz)
+            })
+    };
+
+    let mut cursor = app.world().resource::<Messages<ChunkMeshed>>().get_cursor();
+    common::edit(&mut app, |b| {
+        for y in ground + 1..=top.y {
+            b.set(BlockPos::new(x, y, z), Block::Brick)
+                .expect("a loaded chunk");
+        }
+    });
+    let mut shown = Vec::new();
+    for _ in 0..60 {
+        frame_keeping_up(&mut app);
+        let messages = app.world().resource::<Messages<ChunkMeshed>>();
+        for m in cursor.read(messages) {
+            if holders.contains(&m.lod) && shows_top(m.lod, m) && !shown.contains(&m.lod) {
+                shown.push(m.lod);
+            }
+        }
+        if shown.len() == holders.len() {
+            break;
+        }
+    }
+    shown.sort();
+    assert_eq!(shown, holders, "coarse chunks remade with the tower");
+    run_until(&mut app, 120, horizon_loaded);
+}

@@ -1,7 +1,8 @@
 //! The horizon's systems, in `Horizon`: clear on a world switch, remake on a
 //! reshape, the wanted coarse leaves for the player's chunk and the direction of
-//! travel, polling and applying coarse tasks, the walk over the levels and unloading,
-//! and starting tasks by urgency; and the body of a coarse task ([`build`]).
+//! travel, polling and applying coarse tasks, remaking those an edit changed, the
+//! walk over the levels and unloading, and starting tasks by urgency; and the body of
+//! a coarse task ([`build`]).
 
 use std::time::{Duration, Instant};
 
@@ -43,6 +44,7 @@ pub(crate) fn plugin(app: &mut App) {
             update_wanted,
             poll_tasks.run_if(|h: Res<Horizon>| h.world.pipeline.in_flight() > 0),
             apply_ready.run_if(|h: Res<Horizon>| h.world.pipeline.has_ready()),
+            rebuild_edited.run_if(|e: Res<WorldEdits>| e.has_changed()),
             resolve_and_unload,
             spawn_tasks,
         )
@@ -171,7 +173,7 @@ fn spawn_tasks(
     w.pipeline.start(
         most,
         epoch,
-        |n| loaded.get(&n).is_some_and(|c| c.epoch == epoch),
+        |n| loaded.get(&n).is_some_and(|c| c.current(epoch)),
         |_| false,
         |n| {
             let (generator, edits) = (world.generator().clone(), edits.edits().clone());
@@ -220,6 +222,7 @@ fn apply_ready(
                     quads,
                     bytes,
                     epoch,
+                    edited: false,
                 },
             );
             applied = true;
@@ -235,6 +238,15 @@ fn apply_ready(
         },
     );
     w.dirty |= applied;
+}
+
+/// The player's edits changed: the coarse chunks holding the changes are made again
+/// (an edit shows on the horizon, not only in the full-detail chunks).
+fn rebuild_edited(mut edits: ResMut<WorldEdits>, mut horizon: ResMut<Horizon>) {
+    // Neither is a change anyone else watches for: the edits are the same, and what is
+    // drawn changes only when the new versions arrive.
+    let changed = edits.bypass_change_detection().take_changed();
+    horizon.bypass_change_detection().world.edited(&changed);
 }
 
 /// Walks the tree when something changed (at once when chunks unloaded or the wanted

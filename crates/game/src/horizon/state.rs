@@ -11,11 +11,12 @@ use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use terravox_mesher::Surface;
 use terravox_voxel::ChunkPos;
-use terravox_worldgen::LodPos;
+use terravox_worldgen::{LodPos, MAX_LEVEL};
 
 use super::rings::Rings;
 use super::schedule::{Cover, Urgency, urgency};
 use crate::streaming::pipeline::Pipeline;
+use crate::world::Changed;
 
 /// A loaded coarse chunk's mesh figures.
 #[derive(Clone, Copy, Debug, Default)]
@@ -26,6 +27,16 @@ pub(super) struct CoarseChunk {
     /// The world epoch it was made for: one older than the horizon's is made again
     /// (a live reshape) and stays drawn until then.
     pub(super) epoch: u64,
+    /// The player's edits changed inside it since it was made: it is made again and
+    /// stays drawn until then.
+    pub(super) edited: bool,
+}
+
+impl CoarseChunk {
+    /// Whether it shows the world of `epoch` with the edits as they are.
+    pub(super) fn current(&self, epoch: u64) -> bool {
+        self.epoch == epoch && !self.edited
+    }
 }
 
 /// What a coarse worker task returns.
@@ -172,9 +183,39 @@ impl Horizon {
 }
 
 impl HorizonWorld {
-    /// Whether coarse chunk `n` is loaded for the current epoch.
+    /// Whether coarse chunk `n` is loaded for the current epoch and edits.
     pub(super) fn is_current(&self, n: LodPos) -> bool {
-        self.loaded.get(&n).is_some_and(|c| c.epoch == self.epoch)
+        self.loaded.get(&n).is_some_and(|c| c.current(self.epoch))
+    }
+
+    /// The player's edits changed where `changed` says: every coarse chunk holding
+    /// such a place is made again (a loaded one stays drawn until its new version
+    /// replaces it; a task under way, started with the old edits, starts again).
+    /// Returns how many coarse chunks that is.
+    pub(super) fn edited(&mut self, changed: &Changed) -> usize {
+        let holders: Vec<LodPos> = match changed {
+            Changed::Nothing => return 0,
+            Changed::Everything => self.loaded.keys().copied().collect(),
+            Changed::Chunks(chunks) => chunks
+                .iter()
+                .flat_map(|&c| (1..=MAX_LEVEL).map(move |l| LodPos::new(0, c).ancestor(l)))
+                .collect(),
+        };
+        let mut again = 0;
+        for lod in holders {
+            let pending = self.pipeline.cancel(lod);
+            match self.loaded.get_mut(&lod) {
+                Some(c) => c.edited = true,
+                None if pending => {}
+                None => continue,
+            }
+            again += 1;
+        }
+        if again > 0 {
+            self.queue_stale = true;
+            self.pipeline.rewind();
+        }
+        again
     }
 
     /// Orders the wanted chunks not started yet, most urgent first (see
@@ -198,5 +239,33 @@ impl HorizonWorld {
         self.pipeline
             .set_order(queue.into_iter().map(|(_, n)| n).collect());
         self.queue_stale = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    #[test]
+    fn an_edit_remakes_the_loaded_coarse_chunks_that_hold_it() {
+        let mut w = HorizonWorld::default();
+        let chunk = ChunkPos::new(5, 1, -3);
+        let holder = |level| LodPos::new(0, chunk).ancestor(level);
+        let elsewhere = LodPos::new(1, ChunkPos::new(40, 0, 40));
+        for lod in [holder(1), holder(3), elsewhere] {
+            w.loaded.insert(lod, CoarseChunk::default());
+        }
+        assert!(w.is_current(holder(1)));
+        let changed = Changed::Chunks(BTreeSet::from([chunk]));
+        assert_eq!(w.edited(&changed), 2);
+        assert!(!w.is_current(holder(1)) && !w.is_current(holder(3)));
+        assert!(w.is_current(elsewhere));
+        // Still loaded (and drawn) until the new versions arrive.
+        assert!(w.loaded.contains_key(&holder(1)));
+        assert_eq!(w.edited(&Changed::Nothing), 0);
+        assert_eq!(w.edited(&Changed::Everything), 3);
+        assert!(!w.is_current(elsewhere));
     }
 }

@@ -2,6 +2,8 @@
 //! generator makes. World state only; reading and writing save files is the
 //! persistence plugin's job.
 
+use std::collections::BTreeSet;
+
 use bevy::prelude::*;
 use terravox_edits::Edits;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
@@ -15,6 +17,21 @@ pub struct WorldEdits {
     /// Bumped by every change, never reset (also not by a world switch), so a saved
     /// revision identifies one state of one world's edits.
     revision: u64,
+    /// What changed since the horizon last asked ([`WorldEdits::take_changed`]).
+    changed: Changed,
+}
+
+/// Where the edits changed since the horizon last asked: so it can make the coarse
+/// chunks that hold them again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Changed {
+    /// Nothing.
+    #[default]
+    Nothing,
+    /// The blocks of these chunks.
+    Chunks(BTreeSet<ChunkPos>),
+    /// Anything: the edits were replaced whole.
+    Everything,
 }
 
 impl WorldEdits {
@@ -24,6 +41,7 @@ impl WorldEdits {
             world,
             edits: Edits::new(),
             revision: 0,
+            changed: Changed::Nothing,
         }
     }
 
@@ -46,7 +64,27 @@ impl WorldEdits {
     pub(crate) fn record(&mut self, pos: BlockPos, block: Block) {
         if self.edits.set(pos, block) {
             self.revision += 1;
+            self.changed_in([pos.to_chunk().0]);
         }
+    }
+
+    /// Notes that the blocks of `chunks` changed.
+    fn changed_in(&mut self, chunks: impl IntoIterator<Item = ChunkPos>) {
+        match &mut self.changed {
+            Changed::Everything => {}
+            Changed::Chunks(set) => set.extend(chunks),
+            Changed::Nothing => self.changed = Changed::Chunks(chunks.into_iter().collect()),
+        }
+    }
+
+    /// Whether the edits changed since [`WorldEdits::take_changed`] was last called.
+    pub(crate) fn has_changed(&self) -> bool {
+        self.changed != Changed::Nothing
+    }
+
+    /// Where the edits changed since this was last called.
+    pub(crate) fn take_changed(&mut self) -> Changed {
+        std::mem::take(&mut self.changed)
     }
 
     /// Takes another world's edits (loaded from its save).
@@ -54,13 +92,15 @@ impl WorldEdits {
         self.world = world;
         self.edits = edits;
         self.revision += 1;
+        self.changed = Changed::Everything;
     }
 
     /// Forgets every edit; returns the chunks they touched (padding holders included).
     pub(crate) fn clear(&mut self) -> Vec<ChunkPos> {
-        let touched = self.edits.touched_chunks().into_iter().collect();
+        let touched: Vec<ChunkPos> = self.edits.touched_chunks().into_iter().collect();
         self.edits = Edits::new();
         self.revision += 1;
+        self.changed_in(touched.iter().copied());
         touched
     }
 }
@@ -73,3 +113,35 @@ pub struct DiscardEdits;
 /// Asks streaming to generate these loaded chunks again (their edits were discarded).
 #[derive(Message, Clone, Debug)]
 pub(crate) struct ReloadChunks(pub Vec<ChunkPos>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_changes_are_noted_until_taken() {
+        let mut e = WorldEdits::new(WorldConfig::default());
+        assert!(!e.has_changed());
+        e.record(BlockPos::new(40, 5, -1), Block::Brick);
+        e.record(BlockPos::new(41, 6, -2), Block::Brick);
+        e.record(BlockPos::new(-1, 0, 0), Block::Air);
+        let chunks = [ChunkPos::new(1, 0, -1), ChunkPos::new(-1, 0, 0)];
+        assert_eq!(
+            e.take_changed(),
+            Changed::Chunks(chunks.into_iter().collect())
+        );
+        assert_eq!(e.take_changed(), Changed::Nothing);
+        // Setting a block to what it already is changes nothing.
+        e.record(BlockPos::new(40, 5, -1), Block::Brick);
+        assert!(!e.has_changed());
+        // Discarding the edits changes every chunk they touched.
+        let touched = e.clear();
+        assert_eq!(
+            e.take_changed(),
+            Changed::Chunks(touched.into_iter().collect())
+        );
+        e.replace(WorldConfig::default(), Edits::new());
+        e.record(BlockPos::new(0, 0, 0), Block::Brick);
+        assert_eq!(e.take_changed(), Changed::Everything);
+    }
+}

@@ -16,7 +16,7 @@ use terravox_worldgen::{ConfigError, Generator, WorldConfig};
 use crate::schedule::GameSystems;
 
 pub use draft::{DEBOUNCE, Draft};
-pub(crate) use edits::ReloadChunks;
+pub(crate) use edits::{Changed, ReloadChunks};
 pub use edits::{DiscardEdits, WorldEdits};
 pub(crate) use frame::{Eye, RenderOrigin, StreamCenter};
 pub use notices::Notices;
