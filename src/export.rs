@@ -20,8 +20,8 @@ pub(crate) enum ExportCommand {
         #[command(flatten)]
         area: Columns,
         /// The Minecraft height terravox's sea level (its top water block) goes to;
-        /// the default puts the water's surface at 63, Minecraft's own. Lower it to
-        /// make room for mountains that reach above y 319.
+        /// the default puts the water's surface at 63, Minecraft's own. Land above y 319
+        /// raises the world's top (a data pack); lower this only for land above 2031.
         #[arg(long, default_value_t = minecraft::SEA_TOP, allow_negative_numbers = true)]
         sea_level: i32,
         #[command(flatten)]

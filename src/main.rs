@@ -102,11 +102,9 @@ impl WorldArgs {
 struct PlayArgs {
     #[command(flatten)]
     world: WorldArgs,
-    /// View distance in chunks.
     #[arg(long, allow_negative_numbers = true, value_parser = within(terravox_game::ViewDistance::RANGE),
         help = format!("View distance in chunks ({})", shown(terravox_game::ViewDistance::RANGE)))]
     view_distance: Option<u32>,
-    /// How far coarse chunks reach, in blocks.
     #[arg(long, allow_negative_numbers = true, value_parser = within(terravox_game::HorizonDistance::RANGE),
         help = format!(
             "How far coarse chunks reach, in blocks ({}; default {}; 0 or anything within \

@@ -31,6 +31,13 @@ impl Source {
         }
     }
 
+    /// A height no block of this world rises above, trees aside: the generator's
+    /// bound ([`Generator::highest_possible`]) or the highest edit.
+    pub fn highest_possible(&self) -> i32 {
+        let edits = self.columns.values().filter_map(|c| c.keys().next_back());
+        edits.fold(self.generator.highest_possible(), |h, &y| h.max(y))
+    }
+
     /// The generator.
     pub fn generator(&self) -> &Generator {
         &self.generator

@@ -246,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn the_layout_fills_each_word_without_overlap() {
+    fn the_layout_fields_neither_overlap_nor_spill_out_of_their_word() {
         for word in 0..2 {
             let mut used = 0u32;
             for f in LAYOUT.iter().filter(|f| f.word == word) {

@@ -147,6 +147,12 @@ impl Generator {
             .collect()
     }
 
+    /// A height no column's terrain rises above (trees aside), from the config: what
+    /// an export sizes its world by before it looks at the columns.
+    pub fn highest_possible(&self) -> i32 {
+        self.terrain.highest_possible()
+    }
+
     /// Height of the highest solid block of column `(x, z)`.
     pub fn surface_height(&self, x: i32, z: i32) -> i32 {
         self.column_top(x, z).y
@@ -187,6 +193,6 @@ impl Generator {
 }
 
 /// The nearest column coordinate inside the world.
-fn inside(v: i32) -> i32 {
+pub(crate) fn inside(v: i32) -> i32 {
     v.clamp(-WORLD_LIMIT, WORLD_LIMIT - 1)
 }

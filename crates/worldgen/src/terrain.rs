@@ -41,6 +41,9 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     }
     /// About how many noise octaves `column_top` evaluates at most.
     fn column_cost(&self) -> usize;
+    /// A height no column's terrain rises above (trees aside): a bound from the
+    /// config, not the highest column found.
+    fn highest_possible(&self) -> i32;
     /// Whether column `(x, z)` is surely open sea, decided cheaply (a search skips
     /// it); `false` when it cannot tell.
     fn surely_sea(&self, _x: i32, _z: i32) -> bool {
@@ -90,6 +93,9 @@ impl Terrain for DensityGen {
     fn column_cost(&self) -> usize {
         DensityGen::column_cost(self)
     }
+    fn highest_possible(&self) -> i32 {
+        DensityGen::highest_possible(self)
+    }
     fn surely_sea(&self, x: i32, z: i32) -> bool {
         DensityGen::surely_sea(self, x, z)
     }
@@ -119,6 +125,9 @@ impl Terrain for IslandGen {
     }
     fn column_cost(&self) -> usize {
         IslandGen::column_cost(self)
+    }
+    fn highest_possible(&self) -> i32 {
+        IslandGen::highest_possible(self)
     }
     fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
         IslandGen::islands_near(self, x0, z0, x1, z1)

@@ -44,6 +44,17 @@ impl Column {
         self.blocks[(y * SIDE + z) * SIDE + x] = b;
     }
 
+    /// The block at `(x, y, z)`, `y` counted from the bottom of the world.
+    #[inline]
+    pub(crate) fn get(&self, x: usize, y: usize, z: usize) -> Block {
+        self.blocks[(y * SIDE + z) * SIDE + x]
+    }
+
+    /// Keeps the lowest `sections` sections (no more than it has).
+    pub(crate) fn keep_sections(&mut self, sections: usize) {
+        self.blocks.truncate(VOLUME * sections);
+    }
+
     /// The chunk as uncompressed NBT.
     pub(crate) fn to_nbt(&self) -> Result<Vec<u8>, String> {
         let biomes: Vec<&'static str> = (0..16)

@@ -125,6 +125,13 @@ pub fn export(
     let dir = target.partial().join("region");
     fs::create_dir(&dir).map_err(ExportError::io(&dir))?;
     let shift = sea_top - source.generator().sea_level();
+    // How far up the chunks are read: as high as this world's land, trees and edits
+    // can reach (chunks above the land cost little to generate), within Minecraft's
+    // limits; each chunk then keeps the sections its blocks use.
+    let reach = source
+        .highest_possible()
+        .saturating_add(shift + TREE_ROOM + 1)
+        .clamp(MAX_Y, HIGHEST_TOP);
 
     let chunks = |axis: usize| {
         area.from[axis].div_euclid(MC_CHUNK)..=(area.to[axis] - 1).div_euclid(MC_CHUNK)
@@ -148,7 +155,7 @@ pub fn export(
     let regions = |r: &std::ops::RangeInclusive<i32>| r.start() >> 5..=r.end() >> 5;
     for rz in regions(&cz) {
         for rx in regions(&cx) {
-            let written = write_region(source, &area, [rx, rz], shift, &dir, progress)?;
+            let written = write_region(source, &area, [rx, rz], shift, reach, &dir, progress)?;
             report.chunks += written.chunks;
             report.cut_columns += written.cut_columns;
             report.top = report.top.max(written.top);
@@ -220,6 +227,7 @@ fn write_region(
     area: &Area,
     [rx, rz]: [i32; 2],
     shift: i32,
+    reach: i32,
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<Written, ExportError> {
@@ -233,7 +241,7 @@ fn write_region(
     let built: Vec<Built> = columns
         .par_iter()
         .map(|&col| {
-            let out = tv_column(source, area, col, shift);
+            let out = tv_column(source, area, col, shift, reach);
             progress.advance(out.as_ref().map_or(0, |o| o.chunks.len() as u64));
             out
         })
@@ -280,55 +288,36 @@ type Compressed = Vec<([i32; 2], Vec<u8>)>;
 /// The Minecraft chunks of one terravox chunk column.
 struct Built {
     chunks: Compressed,
-    /// One above the highest block they can hold (a multiple of 16).
+    /// One above their highest section.
     top: i32,
     /// Columns of the area whose land reaches above [`HIGHEST_TOP`].
     cut_columns: u64,
 }
 
-/// The Minecraft top a terravox chunk column needs: one above its highest ground
-/// (with edits) plus room for trees, at least [`MAX_Y`], a whole section, at most
-/// [`HIGHEST_TOP`]; and how many of `inside`'s columns reach past that limit.
-fn column_top(
-    source: &Source,
-    [tx, tz]: [i32; 2],
-    shift: i32,
-    inside: impl Fn(i32, i32) -> bool,
-) -> (i32, u64) {
-    let (x0, z0) = (tx * CHUNK, tz * CHUNK);
-    let side = CHUNK as u32;
-    let surfaces = source.surfaces(x0, z0, side, side);
-    let mut highest = i32::MIN;
-    let mut cut = 0;
-    for (i, &(y, _)) in surfaces.iter().enumerate() {
-        let (x, z) = (x0 + i as i32 % CHUNK, z0 + i as i32 / CHUNK);
-        if inside(x, z) {
-            highest = highest.max(y);
-            cut += u64::from(y.saturating_add(shift) >= HIGHEST_TOP);
-        }
-    }
-    let need = highest.saturating_add(shift + TREE_ROOM + 1);
-    let top = need.clamp(MAX_Y, HIGHEST_TOP);
-    // A whole number of sections above MIN_Y.
-    (MIN_Y + (top - MIN_Y + 15) / 16 * 16, cut)
+/// One above `highest` (a block's height counted from [`MIN_Y`], if any) in whole
+/// sections, at least [`MAX_Y`].
+fn sections_for(highest: Option<i32>) -> usize {
+    let blocks = highest.map_or(0, |h| h + 1).max(MAX_Y - MIN_Y);
+    (blocks as usize).div_ceil(16)
 }
 
 /// The Minecraft chunks of terravox chunk column `[tx, tz]` that hold columns of
-/// `area`, how high they reach and how many of its columns are cut at the top.
+/// `area`, read up to Minecraft height `top`; how high they reach and how many of
+/// its columns are cut at the top.
 fn tv_column(
     source: &Source,
     area: &Area,
     [tx, tz]: [i32; 2],
     shift: i32,
+    top: i32,
 ) -> Result<Built, ExportError> {
-    let (top, cut) = column_top(source, [tx, tz], shift, |x, z| area.contains(x, z));
-    let sections = ((top - MIN_Y) / 16) as usize;
     let low = (MIN_Y - shift).div_euclid(CHUNK);
     let high = (top - 1 - shift).div_euclid(CHUNK);
     let chunks: Vec<(i32, Chunk)> = (low..=high)
         .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
         .collect();
     let mut out = Vec::with_capacity(4);
+    let (mut highest_top, mut cut) = (MAX_Y, 0);
     for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
         let pos = [tx * 2 + i, tz * 2 + j];
         let (x0, z0) = (pos[0] * MC_CHUNK, pos[1] * MC_CHUNK);
@@ -336,7 +325,9 @@ fn tv_column(
         if !(0..MC_CHUNK).any(|z| (0..MC_CHUNK).any(|x| inside(x, z))) {
             continue;
         }
-        let mut column = Column::new(pos, sections);
+        let mut column = Column::new(pos, ((top - MIN_Y) / 16) as usize);
+        // The highest block that is not air, counted from MIN_Y.
+        let mut highest: Option<i32> = None;
         for (ty, chunk) in &chunks {
             if matches!(chunk, Chunk::Uniform(Block::Air)) {
                 continue;
@@ -351,11 +342,25 @@ fn tv_column(
                         if inside(x, z) {
                             let b = chunk.get(i * MC_CHUNK + x, ly, j * MC_CHUNK + z);
                             column.set(x as usize, y as usize, z as usize, b);
+                            if !b.is_air() {
+                                highest = highest.max(Some(y));
+                            }
                         }
                     }
                 }
             }
         }
+        if top == HIGHEST_TOP {
+            // Land reaching Minecraft's limit is cut there.
+            let row = (HIGHEST_TOP - MIN_Y - 1) as usize;
+            cut += (0..16)
+                .flat_map(|z| (0..16).map(move |x| (x, z)))
+                .filter(|&(x, z)| !column.get(x, row, z).is_air())
+                .count() as u64;
+        }
+        let sections = sections_for(highest);
+        column.keep_sections(sections);
+        highest_top = highest_top.max(MIN_Y + 16 * sections as i32);
         for (cj, row) in column.biomes.iter_mut().enumerate() {
             for (ci, cell) in row.iter_mut().enumerate() {
                 *cell = source.biome_at(x0 + ci as i32 * 4 + 2, z0 + cj as i32 * 4 + 2);
@@ -371,7 +376,7 @@ fn tv_column(
     }
     Ok(Built {
         chunks: out,
-        top,
+        top: highest_top,
         cut_columns: cut,
     })
 }

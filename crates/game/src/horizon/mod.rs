@@ -11,8 +11,8 @@
 //! finer ones), so moving never opens a hole while the workers keep up; a chunk is
 //! unloaded only when nothing needs it to cover a place, and full-detail chunks kept
 //! for that are bounded
-//! ([`Chunks::max_kept`](crate::streaming::Chunks::max_kept)). Far levels ignore
-//! edits.
+//! ([`Chunks::max_kept`](crate::streaming::Chunks::max_kept)). Every level carries
+//! the player's edits, and a loaded coarse chunk an edit falls into is made again.
 //!
 //! ```text
 //! rings, schedule   pure: which leaves, in what order, how many tasks

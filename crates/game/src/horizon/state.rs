@@ -4,6 +4,7 @@
 //! start in. The walk over the levels that decides what is drawn is in `resolve`;
 //! the systems that drive both are in `plugin`.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use bevy::math::DVec3;
@@ -193,9 +194,15 @@ impl HorizonWorld {
     /// replaces it; a task under way, started with the old edits, starts again).
     /// Returns how many coarse chunks that is.
     pub(super) fn edited(&mut self, changed: &Changed) -> usize {
-        let holders: Vec<LodPos> = match changed {
+        let holders: BTreeSet<LodPos> = match changed {
             Changed::Nothing => return 0,
-            Changed::Everything => self.loaded.keys().copied().collect(),
+            // Loaded ones, and those under way (started with the old edits).
+            Changed::Everything => self
+                .loaded
+                .keys()
+                .copied()
+                .chain(self.pipeline.pending_keys())
+                .collect(),
             Changed::Chunks(chunks) => chunks
                 .iter()
                 .flat_map(|&c| (1..=MAX_LEVEL).map(move |l| LodPos::new(0, c).ancestor(l)))
@@ -244,8 +251,6 @@ impl HorizonWorld {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use super::*;
 
     #[test]

@@ -89,10 +89,13 @@ impl WorldEdits {
 
     /// Takes another world's edits (loaded from its save).
     pub(crate) fn replace(&mut self, world: WorldConfig, edits: Edits) {
+        let any = !(self.edits.is_empty() && edits.is_empty());
         self.world = world;
         self.edits = edits;
         self.revision += 1;
-        self.changed = Changed::Everything;
+        if any {
+            self.changed = Changed::Everything;
+        }
     }
 
     /// Forgets every edit; returns the chunks they touched (padding holders included).
@@ -140,8 +143,12 @@ mod tests {
             e.take_changed(),
             Changed::Chunks(touched.into_iter().collect())
         );
+        // Taking the edits of a save changes everything, unless neither had any.
         e.replace(WorldConfig::default(), Edits::new());
-        e.record(BlockPos::new(0, 0, 0), Block::Brick);
+        assert!(!e.has_changed());
+        let mut saved = Edits::new();
+        saved.set(BlockPos::new(0, 0, 0), Block::Brick);
+        e.replace(WorldConfig::default(), saved);
         assert_eq!(e.take_changed(), Changed::Everything);
     }
 }

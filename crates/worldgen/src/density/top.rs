@@ -92,6 +92,14 @@ impl DensityGen {
         }
     }
 
+    /// A height no column's terrain rises above: the highest surface the config
+    /// allows.
+    pub(crate) fn highest_possible(&self) -> i32 {
+        let (_, highest) =
+            crate::config::validate::surface_range(&self.cfg, self.surface.sea_level);
+        highest.ceil().min(i32::MAX as f64) as i32
+    }
+
     /// The most noise octaves [`DensityGen::column_top`] evaluates: four lattice
     /// columns at every level between the highest and lowest possible surface.
     pub(crate) fn column_cost(&self) -> usize {

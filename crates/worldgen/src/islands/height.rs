@@ -106,6 +106,12 @@ impl IslandGen {
         })
     }
 
+    /// A height no column's terrain rises above: the surface at the highest
+    /// normalised height.
+    pub(crate) fn highest_possible(&self) -> i32 {
+        self.surface_y(1.0)
+    }
+
     /// Surface height in blocks of a normalised height: sea level at the top of the
     /// shallow-water band.
     #[inline]

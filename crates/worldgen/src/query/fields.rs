@@ -4,8 +4,7 @@
 //! readout asks for. The fields themselves are
 //! [`Field`](crate::shape::fields::Field) and [`ColumnFields`].
 
-use crate::bounds::WORLD_LIMIT;
-use crate::generator::Generator;
+use crate::generator::{Generator, inside};
 use crate::shape::fields::ColumnFields;
 
 impl Generator {
@@ -17,8 +16,7 @@ impl Generator {
     /// The fields at each of `columns`, computed together (one grid of the coarse
     /// fields around them all): what a map row or a cross-section asks for.
     pub fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
-        let clamp = |v: i32| v.clamp(-WORLD_LIMIT, WORLD_LIMIT - 1);
-        let columns: Vec<[i32; 2]> = columns.iter().map(|c| c.map(clamp)).collect();
+        let columns: Vec<[i32; 2]> = columns.iter().map(|c| c.map(inside)).collect();
         self.terrain.fields_along(&columns)
     }
 }

@@ -1,6 +1,7 @@
 //! The searches: a dry, open place to stand near a point ([`Generator::find_land`],
 //! [`Generator::land_near_origin`]), for a new player one with relief in sight and the
-//! way to look at it ([`Generator::spawn`]), and a place in a cave
+//! way to look at it, never over a cave mouth ([`Generator::spawn`]), the same rating
+//! of the view from any place ([`Generator::view_from`]), and a place in a cave
 //! ([`Generator::find_cave`]). Both are pure functions of the config, bounded in work,
 //! and never look outside the world.
 //!
@@ -135,7 +136,8 @@ impl Generator {
 
     /// Where a new player starts near `(x, z)`, and which way they look. Of the
     /// lookouts [`Generator::find_land`] would take (open land not in a hollow,
-    /// searched in the same order), the first from which the surface (water at sea
+    /// searched in the same order) that are not near a cave mouth (no column where
+    /// caves may open to the surface within a cave cell), the first from which the surface (water at sea
     /// level) along one of 8 compass directions rises and falls by at least
     /// [`Generator::SPAWN_RELIEF`] blocks within [`Generator::SPAWN_VIEW`] blocks (a
     /// mountain range ahead, or a valley below), facing that direction. Where none
