@@ -44,11 +44,77 @@ fn amulet_reads_every_block_of_sampled_columns() {
         (39, 39),
         (40, 0),
     ];
+    let compared = compare(&python, &source, &area, &out, &columns);
+    assert_eq!(
+        compared,
+        columns.len() * 384,
+        "every block of every column read"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A world taller than Minecraft's default (its highest peak raised by the export's
+/// data pack) reads back whole: amulet takes the height from the data pack, and
+/// every block up to the raised top matches.
+#[test]
+#[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
+fn amulet_reads_a_raised_world_to_its_top() {
+    use terravox_worldgen::{Seed, presets};
+    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
+        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
+    let cfg = presets::builtin("continents")
+        .unwrap()
+        .with_seed(Seed::new("-99"));
+    let g = Generator::new(&cfg).unwrap();
+    // The highest of 8 km sampled every 128 blocks, then every 8 around it.
+    let highest = |x0: i32, z0: i32, span: i32, step: usize| {
+        (-span..span)
+            .step_by(step)
+            .flat_map(|dz| {
+                (-span..span)
+                    .step_by(step)
+                    .map(move |dx| (x0 + dx, z0 + dz))
+            })
+            .map(|(x, z)| (g.surface_height(x, z), x, z))
+            .max()
+            .unwrap()
+    };
+    let (_, x, z) = highest(0, 0, 4096, 128);
+    let (peak, x, z) = highest(x, z, 128, 8);
+    let source = Source::new(g, Edits::new());
+    let dir = common::scratch("amulet-tall");
+    let out = dir.join("world");
+    let area = Area::new([x - 4, z - 4], [x + 4, z + 4], minecraft::MAX_SIDE).unwrap();
+    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let shift = SEA_TOP - source.generator().sea_level();
+    assert!(
+        report.top > minecraft::MAX_Y && report.top > peak + shift,
+        "{report:?}"
+    );
+    let columns = [(x, z), (x - 3, z + 2)];
+    let compared = compare(&python, &source, &area, &out, &columns);
+    assert_eq!(
+        compared,
+        columns.len() * (report.top - minecraft::MIN_Y) as usize,
+        "every block of every column read, up to the raised top"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Reads `columns` of the world at `out` with amulet and compares every block with
+/// `source`'s (air outside `area`); returns how many blocks were compared.
+fn compare(
+    python: &str,
+    source: &Source,
+    area: &Area,
+    out: &std::path::Path,
+    columns: &[(i32, i32)],
+) -> usize {
     let args: Vec<String> = columns.iter().map(|(x, z)| format!("{x},{z}")).collect();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/amulet_read.py");
-    let run = Command::new(&python)
+    let run = Command::new(python)
         .arg(script)
-        .arg(&out)
+        .arg(out)
         .args(&args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
@@ -59,7 +125,7 @@ fn amulet_reads_every_block_of_sampled_columns() {
     );
     let shift = SEA_TOP - source.generator().sea_level();
     let mut compared = 0;
-    let mut blocks = common::Blocks::new(&source);
+    let mut blocks = common::Blocks::new(source);
     for line in String::from_utf8(run.stdout).unwrap().lines() {
         let parts: Vec<&str> = line.split(' ').collect();
         let [x, y, z]: [i32; 3] = [0, 1, 2].map(|i| parts[i].parse().unwrap());
@@ -75,10 +141,5 @@ fn amulet_reads_every_block_of_sampled_columns() {
         assert_eq!(parts[3], want, "block {x},{y},{z}");
         compared += 1;
     }
-    assert_eq!(
-        compared,
-        columns.len() * 384,
-        "every block of every column read"
-    );
-    let _ = fs::remove_dir_all(&dir);
+    compared
 }
