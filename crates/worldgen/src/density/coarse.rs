@@ -7,6 +7,7 @@ use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
 use crate::lod::plant::plant;
 use crate::lod::pos::LodPos;
+use crate::nature::trees::Trunk;
 use crate::shape::climate::ColumnShape;
 use crate::shape::relief::Ground;
 use crate::surface::biome;
@@ -163,8 +164,27 @@ impl DensityGen {
                 });
             }
         }
-        if let Some(&grid) = nature.filter(|n| n.grows()) {
-            plant(&mut columns, grid, lod, &xs, &zs);
+        if let Some(&trees) = nature.filter(|n| n.grows()) {
+            // The lattice corners of a trunk's cell, where this chunk knows them (a
+            // trunk in the padding's far cells may lie past them: kept there, as
+            // before; the padding only closes faces).
+            let node = |v: i32, axis: &Axis| axis.nodes.binary_search(&v).ok();
+            let corners = |x: i32, z: i32| -> Option<[&ColumnShape; 4]> {
+                let (x0, z0) = (
+                    x.div_euclid(STEP_XZ) * STEP_XZ,
+                    z.div_euclid(STEP_XZ) * STEP_XZ,
+                );
+                let (i0, i1) = (node(x0, &ax)?, node(x0 + STEP_XZ, &ax)?);
+                let (k0, k1) = (node(z0, &az)?, node(z0 + STEP_XZ, &az)?);
+                Some([
+                    &shapes[k0 * nx + i0],
+                    &shapes[k0 * nx + i1],
+                    &shapes[k1 * nx + i0],
+                    &shapes[k1 * nx + i1],
+                ])
+            };
+            let keep = |t: &Trunk| corners(t.x, t.z).is_none_or(|c| self.keeps_tree(c, t));
+            plant(&mut columns, trees, lod, &xs, &zs, keep);
         }
         let tints = tints(&columns);
         assemble(lod, self.surface, &columns, tints)

@@ -78,7 +78,7 @@ impl IslandGen {
             });
         }
         if let Some(grid) = self.tree_grid() {
-            plant(&mut columns, grid, lod, &xs, &zs);
+            plant(&mut columns, grid, lod, &xs, &zs, |_| true);
         }
         let tints = tints(&columns);
         assemble(lod, self.surface, &columns, tints)
