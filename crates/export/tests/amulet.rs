@@ -66,21 +66,7 @@ fn amulet_reads_a_raised_world_to_its_top() {
         .unwrap()
         .with_seed(Seed::new("-99"));
     let g = Generator::new(&cfg).unwrap();
-    // The highest of 8 km sampled every 128 blocks, then every 8 around it.
-    let highest = |x0: i32, z0: i32, span: i32, step: usize| {
-        (-span..span)
-            .step_by(step)
-            .flat_map(|dz| {
-                (-span..span)
-                    .step_by(step)
-                    .map(move |dx| (x0 + dx, z0 + dz))
-            })
-            .map(|(x, z)| (g.surface_height(x, z), x, z))
-            .max()
-            .unwrap()
-    };
-    let (_, x, z) = highest(0, 0, 4096, 128);
-    let (peak, x, z) = highest(x, z, 128, 8);
+    let (peak, x, z) = common::highest_peak(&g);
     let source = Source::new(g, Edits::new());
     let dir = common::scratch("amulet-tall");
     let out = dir.join("world");

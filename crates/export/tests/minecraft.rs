@@ -211,23 +211,7 @@ fn a_peak_above_minecrafts_default_top_is_kept_whole() {
         .unwrap()
         .with_seed(Seed::new("-99"));
     let g = Generator::new(&cfg).unwrap();
-    // The highest column of 8 km square, sampled every 128 blocks, then every 8
-    // blocks around the highest sample.
-    let highest = |xs: Vec<i32>, zs: Vec<i32>| {
-        zs.iter()
-            .flat_map(|&z| xs.iter().map(move |&x| (x, z)))
-            .map(|(x, z)| (g.surface_height(x, z), x, z))
-            .max()
-            .unwrap()
-    };
-    let (_, x, z) = highest(
-        (-4096..4096).step_by(128).collect(),
-        (-4096..4096).step_by(128).collect(),
-    );
-    let (peak, x, z) = highest(
-        (x - 128..x + 128).step_by(8).collect(),
-        (z - 128..z + 128).step_by(8).collect(),
-    );
+    let (peak, x, z) = common::highest_peak(&g);
     let shift = SEA_TOP - g.sea_level();
     assert!(
         peak + shift >= MAX_Y,

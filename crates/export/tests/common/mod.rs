@@ -16,6 +16,25 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// The highest column of 8 km square around the origin (sampled every 128 blocks,
+/// then every 8 around the highest sample): its surface height, `x` and `z`.
+pub(crate) fn highest_peak(g: &terravox_worldgen::Generator) -> (i32, i32, i32) {
+    let highest = |x0: i32, z0: i32, span: i32, step: usize| {
+        (-span..span)
+            .step_by(step)
+            .flat_map(|dz| {
+                (-span..span)
+                    .step_by(step)
+                    .map(move |dx| (x0 + dx, z0 + dz))
+            })
+            .map(|(x, z)| (g.surface_height(x, z), x, z))
+            .max()
+            .expect("samples")
+    };
+    let (_, x, z) = highest(0, 0, 4096, 128);
+    highest(x, z, 128, 8)
+}
+
 /// The blocks of a source as the game shows them, each chunk generated once.
 pub(crate) struct Blocks<'a>(&'a Source, HashMap<ChunkPos, Chunk>);
 
