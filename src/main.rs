@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use terravox_worldgen::{Generator, Seed, WorldConfig, map, presets, stats};
+use terravox_worldgen::{Generator, Seed, WorldConfig, map, presets, stats, water};
 
 /// A Minecraft-like voxel terrain playground.
 #[derive(Parser, Debug)]
@@ -434,6 +434,15 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             args.center[1]
         );
         say_part!("{s}");
+        if let Some(w) = water::water_stats(
+            &generator,
+            args.center,
+            stats::samples_per_side(args.size * args.blocks_per_pixel, stats::STEP),
+            stats::STEP,
+            &rayon_rows,
+        ) {
+            say_part!("{w}");
+        }
     }
     Ok(())
 }

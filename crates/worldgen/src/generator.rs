@@ -36,6 +36,9 @@ pub struct ColumnTop {
     pub block: Block,
     /// The column's biome, in worlds with biomes.
     pub biome: Option<Biome>,
+    /// The surface of the river or lake above the sea that covers the column
+    /// (version 5): water fills the air from `y + 1` up to it.
+    pub water: Option<i32>,
 }
 
 impl Generator {
@@ -119,7 +122,17 @@ impl Generator {
     pub fn column_top(&self, x: i32, z: i32) -> ColumnTop {
         let (x, z) = (inside(x), inside(z));
         let (y, block, biome) = self.terrain.column_top(x, z);
-        ColumnTop { y, block, biome }
+        let water = self
+            .terrain
+            .water_tops(x, z, 1, 1)
+            .and_then(|w| w[0])
+            .filter(|&l| l > y);
+        ColumnTop {
+            y,
+            block,
+            biome,
+            water,
+        }
     }
 
     /// [`Generator::column_top`] of the `w` x `h` columns from `(x0, z0)`, row by row
@@ -128,22 +141,27 @@ impl Generator {
     pub fn column_tops(&self, x0: i32, z0: i32, w: u32, h: u32) -> Vec<ColumnTop> {
         let within =
             |v: i32, n: u32| v >= -WORLD_LIMIT && v as i64 + n as i64 <= WORLD_LIMIT as i64;
-        let tops = if within(x0, w) && within(z0, h) {
-            self.terrain.column_tops(x0, z0, w as usize, h as usize)
-        } else {
-            (0..h as i64)
+        if !(within(x0, w) && within(z0, h)) {
+            return (0..h as i64)
                 .flat_map(|dz| (0..w as i64).map(move |dx| (dx, dz)))
                 .map(|(dx, dz)| {
                     let c = |v: i32, d: i64| {
                         (v as i64 + d).clamp(i32::MIN as i64, i32::MAX as i64) as i32
                     };
-                    let t = self.column_top(c(x0, dx), c(z0, dz));
-                    (t.y, t.block, t.biome)
+                    self.column_top(c(x0, dx), c(z0, dz))
                 })
-                .collect()
-        };
+                .collect();
+        }
+        let tops = self.terrain.column_tops(x0, z0, w as usize, h as usize);
+        let water = self.terrain.water_tops(x0, z0, w as usize, h as usize);
         tops.into_iter()
-            .map(|(y, block, biome)| ColumnTop { y, block, biome })
+            .enumerate()
+            .map(|(i, (y, block, biome))| ColumnTop {
+                y,
+                block,
+                biome,
+                water: water.as_ref().and_then(|w| w[i]).filter(|&l| l > y),
+            })
             .collect()
     }
 

@@ -22,7 +22,8 @@
 //!            validation, presets, the generated parameter reference
 //! shape      the land's shape: climate fields -> each column's density formula,
 //!            version 4's mountain ranges (relief), the fields one at a time
-//! hydrology  next: the drainage network (rivers downhill, lakes; version 5)
+//! hydrology  the drainage network (version 5): springs, rivers downhill, lakes,
+//!            and the ground shaped to them
 //! surface    biomes, the faces slopes give the ground, block rules, caves
 //! nature     trees: species and shapes, planting them by biome
 //! lod        coarse chunks for the horizon, which both generators fill
@@ -35,7 +36,7 @@
 //!
 //! Every public name is reachable by one path: this root, or one of the namespaces
 //! [`erosion`], [`fields`], [`map`], [`params`], [`presets`], [`reference`](mod@reference),
-//! [`section`], [`seed`] and [`stats`]. The feature `test-support` adds measuring
+//! [`section`], [`seed`], [`stats`] and [`water`]. The feature `test-support` adds measuring
 //! hooks for the crate's own tests and benchmarks (`noise_work`,
 //! `forget_recent_columns`).
 
@@ -62,7 +63,7 @@ pub use config::seed::Seed;
 pub use config::world::{
     Bands, CaveConfig, ConfigError, DensityConfig, ErosionConfig, GENERATOR_VERSION,
     GeneratorConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, ReliefConfig,
-    RiverConfig, SUPPORTED_VERSIONS, ShapeConfig, Spline, WorldConfig,
+    RiverConfig, SUPPORTED_VERSIONS, ShapeConfig, Spline, WaterConfig, WorldConfig,
 };
 pub use config::{params, presets, reference};
 #[cfg(feature = "test-support")]
@@ -76,6 +77,6 @@ pub use noise::fbm::NoiseKind;
 #[cfg(feature = "test-support")]
 pub use noise::fbm::noise_work;
 pub use query::search::{SPAWN_RADIUS, Spawn};
-pub use query::{ForEach, map, section, sequential, stats};
+pub use query::{ForEach, map, section, sequential, stats, water};
 pub use shape::fields;
 pub use surface::biome::Biome;

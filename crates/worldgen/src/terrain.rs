@@ -5,6 +5,7 @@
 
 use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 
+use crate::hydrology::network::Hydrology;
 use crate::density::DensityGen;
 use crate::islands::IslandGen;
 use crate::islands::layout::Island;
@@ -39,6 +40,12 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
             .map(|(dx, dz)| self.column_top(x0 + dx, z0 + dz))
             .collect()
     }
+    /// The level of the river or lake above the sea over each of the `w` x `h`
+    /// columns from `(x0, z0)`, row by row (`None` where there is none); `None` when
+    /// no such water comes near (and for generators without it).
+    fn water_tops(&self, _x0: i32, _z0: i32, _w: usize, _h: usize) -> Option<Vec<Option<i32>>> {
+        None
+    }
     /// About how many noise octaves `column_top` evaluates at most.
     fn column_cost(&self) -> usize;
     /// A height no column's terrain rises above (trees aside): a bound from the
@@ -62,6 +69,10 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     /// The fields at each of `columns` (none for a generator without fields).
     fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
         vec![ColumnFields::default(); columns.len()]
+    }
+    /// The drainage network (version 5), in worlds with water that runs downhill.
+    fn hydrology(&self) -> Option<&Hydrology> {
+        None
     }
 }
 
@@ -90,6 +101,9 @@ impl Terrain for DensityGen {
     ) -> Vec<(i32, Block, Option<Biome>)> {
         DensityGen::column_tops(self, x0, z0, w, h)
     }
+    fn water_tops(&self, x0: i32, z0: i32, w: usize, h: usize) -> Option<Vec<Option<i32>>> {
+        DensityGen::water_tops(self, x0, z0, w, h)
+    }
     fn column_cost(&self) -> usize {
         DensityGen::column_cost(self)
     }
@@ -104,6 +118,9 @@ impl Terrain for DensityGen {
     }
     fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
         DensityGen::fields_along(self, columns)
+    }
+    fn hydrology(&self) -> Option<&Hydrology> {
+        self.hydrology()
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::config::world::{
     CaveConfig, DensityConfig, ErosionConfig, IslandConfig, NatureConfig, ReliefConfig,
-    ShapeConfig, Spline, WorldConfig,
+    ShapeConfig, Spline, WaterConfig, WorldConfig,
 };
 
 /// How a parameter's value is entered and shown.
@@ -707,6 +707,62 @@ pub const EROSION: [Param<ErosionConfig>; 5] = [
         },
         "shape.relief.erosion.octaves",
         |c| c.octaves
+    ),
+];
+
+/// Water that runs downhill (version 5, density worlds with a shape): panel group
+/// "Water".
+pub const WATER: [Param<WaterConfig>; 5] = [
+    param!(
+        Spec {
+            label: "springs",
+            tooltip: "Springs per square kilometre of high ground: how many rivers rise.",
+            ..linear(0.0, 64.0)
+        },
+        "shape.water.springs",
+        |c| c.springs
+    ),
+    param!(
+        Spec {
+            label: "spring height",
+            tooltip: "The lowest a spring rises, in blocks above the sea: lower gives \
+                      rivers in the hills too.",
+            scale: Scale::Log,
+            ..linear(8.0, 512.0)
+        },
+        "shape.water.spring_height",
+        |c| c.spring_height
+    ),
+    param!(
+        Spec {
+            label: "river width",
+            tooltip: "How wide rivers grow with the springs that feed them: how wet the \
+                      land is.",
+            scale: Scale::Log,
+            ..linear(0.25, 4.0)
+        },
+        "shape.water.width",
+        |c| c.width
+    ),
+    param!(
+        Spec {
+            label: "lake depth",
+            tooltip: "The least depth of a basin that holds a lake, in blocks: lower gives \
+                      more, smaller lakes.",
+            ..linear(0.0, 64.0)
+        },
+        "shape.water.lake_depth",
+        |c| c.lake_depth
+    ),
+    param!(
+        Spec {
+            label: "tarns",
+            tooltip: "Share of the waterfalls in the hills and mountains with a small lake \
+                      on their lip.",
+            ..linear(0.0, 1.0)
+        },
+        "shape.water.tarns",
+        |c| c.tarns
     ),
 ];
 

@@ -3,7 +3,7 @@
 
 use crate::config::params::{
     ARCHIPELAGO, BANDS, CAVES, CLIMATE, DENSITY, EROSION, ISLANDS, Param, RELIEF, RIVERS, SHAPE,
-    TREES, WORLD,
+    TREES, WATER, WORLD,
 };
 use crate::config::presets::builtin;
 use crate::config::world::{GeneratorConfig, IslandLayout};
@@ -97,6 +97,19 @@ pub fn markdown_table() -> String {
     out.push_str(header);
     if let Some(e) = relief.and_then(|r| r.erosion.as_ref()) {
         rows(&mut out, "generator.", &EROSION, e);
+    }
+    out.push_str(
+        "\n## `Density` water (version 5, `generator.shape.water`; defaults from `continents`)\n\n\
+         Water that runs downhill: springs on high ground traced down to the sea over a\n\
+         grid of nodes every 32 blocks, lakes where basins fill to their rim, waterfalls\n\
+         where the level steps down; `water: None` leaves all water at sea level. See\n\
+         `WaterConfig` and `docs/design.md`.\n\n",
+    );
+    out.push_str(header);
+    if let GeneratorConfig::Density(d) = &continents.generator
+        && let Some(w) = d.shape.as_ref().and_then(|s| s.water.as_ref())
+    {
+        rows(&mut out, "generator.", &WATER, w);
     }
     out.push_str(
         "\n## `Density` caves (version 3, `generator.caves`; defaults from `continents`)\n\n\

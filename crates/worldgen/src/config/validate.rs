@@ -251,6 +251,13 @@ impl WorldConfig {
                 "no `relief` before version 4 (mountain ranges need `version: 4`)",
             );
         }
+        if self.version < 5 && shape.is_some_and(|s| s.water.is_some()) {
+            c.fail(
+                "generator.shape.water",
+                "(water that runs downhill)",
+                "no `water` before version 5 (rivers, lakes and waterfalls need `version: 5`)",
+            );
+        }
         if self.version < 3
             && let GeneratorConfig::Density(DensityConfig { caves: Some(_), .. }) = &self.generator
         {
@@ -281,6 +288,9 @@ impl WorldConfig {
                     }
                     if let Some(r) = &s.relief {
                         c.relief(r);
+                    }
+                    if let Some(w) = &s.water {
+                        c.params("generator.", &params::WATER, w);
                     }
                 }
                 if let Some(caves) = &d.caves {
@@ -414,6 +424,9 @@ impl WorldConfig {
                 if let Some(s) = &mut d.shape {
                     zeros(&params::SHAPE, s);
                     zeros(&params::RIVERS, s);
+                    if let Some(w) = &mut s.water {
+                        zeros(&params::WATER, w);
+                    }
                     let relief = s.relief.as_mut().map(|r| {
                         zeros(&params::RELIEF, r);
                         if let Some(e) = &mut r.erosion {

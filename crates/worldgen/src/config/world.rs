@@ -29,7 +29,10 @@ use crate::noise::fbm::NoiseKind;
 ///   (bare rock and slate on steep faces, scree in gullies), trees thinning with
 ///   altitude and never on cliffs or over a cave's mouth. Without `relief` a version-4
 ///   world is its version-3 world, except for those tree and surface rules.
-pub const GENERATOR_VERSION: u32 = 4;
+/// - **5**: `shape.water`: springs, rivers that always run downhill to the sea, lakes
+///   above sea level and waterfalls, the ground shaped to them. Without `water` a
+///   version-5 world is its version-4 world.
+pub const GENERATOR_VERSION: u32 = 5;
 
 /// Every generator version this build generates.
 pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;
@@ -145,6 +148,35 @@ pub struct ShapeConfig {
     /// shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relief: Option<Box<ReliefConfig>>,
+    /// Water that runs downhill: springs, rivers, lakes and waterfalls (version 5).
+    /// Absent: the version-4 world's water, all at sea level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub water: Option<Box<WaterConfig>>,
+}
+
+/// Water that runs downhill (version 5): a drainage network that is a property of the
+/// world. On a grid of nodes every 32 blocks, each node's expected ground (the shape
+/// and the ranges, without gullies) sends water to its lowest neighbour; a node with
+/// none is a basin's floor, which fills to its lowest rim and spills over it. Springs
+/// are drawn on high ground and traced down to the sea; each node carries a water
+/// level that never rises downstream (see `docs/design.md`). Rivers widen with the
+/// springs that feed them; the ground is shaped to the water, not the other way round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaterConfig {
+    /// Springs per square kilometre of ground at least `spring_height` above the sea
+    /// (`0..=64`).
+    pub springs: f64,
+    /// The lowest a spring rises, in blocks above the sea (`8..=512`).
+    pub spring_height: f64,
+    /// How wide a river grows with the springs that feed it (`0.25..=4`).
+    pub width: f64,
+    /// The least depth of a basin, in blocks, that holds a lake; a shallower basin is
+    /// crossed by its river on a raised bed (`0..=64`).
+    pub lake_depth: f64,
+    /// Share of the waterfalls 16 or more blocks above the sea with a small lake (a
+    /// tarn) on their lip (`0..=1`).
+    pub tarns: f64,
 }
 
 /// Mountain ranges (version 4), lifted on top of the shape's `offset` before rivers

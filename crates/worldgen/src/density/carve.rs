@@ -6,6 +6,7 @@
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, PADDED};
 
+use super::column::WaterTops;
 use super::lattice::{Field, Lattice, MAX_COLUMNS, Sign, WIDE, cell_sign};
 use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::shape::climate::ColumnShape;
@@ -201,9 +202,9 @@ impl DensityGen {
 
     /// Carves `carved` out of a chunk whose terrain solidity is `masks` (all solid
     /// when `None`): solid blocks with a positive carve value become cave air, unless
-    /// water lies right above them, or they are the surface of a column where a tree
-    /// may stand (`trunks`); stone right under cave air or next to it may turn into
-    /// gravel, clay or ore.
+    /// water lies right above them (the sea's, or a river's or lake's in `water`), or
+    /// they are the surface of a column where a tree may stand (`trunks`); stone right
+    /// under cave air or next to it may turn into gravel, clay or ore.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn dig(
         &self,
@@ -214,6 +215,7 @@ impl DensityGen {
         masks: Option<&[u64; MAX_COLUMNS]>,
         trunks: Option<&[bool; PADDED * PADDED]>,
         carved: Option<&Carved>,
+        water: Option<&WaterTops>,
     ) -> Chunk {
         let Some(carved) = carved else { return chunk };
         let r = lat.region;
@@ -242,6 +244,8 @@ impl DensityGen {
                     continue;
                 }
                 let t = solid(lx, lz);
+                // Water stands at or below this height in the column.
+                let wet = water.map_or(sea, |w| w.tops[col].max(sea));
                 // Cave air: solid and carved, with no water right above, and no tree.
                 let mut cave = air & t;
                 if trunks.is_some_and(|columns| columns[col]) {
@@ -249,7 +253,7 @@ impl DensityGen {
                 }
                 for ly in -1..=CHUNK + 1 {
                     let bit = 1u64 << (ly + 1);
-                    if cave & bit != 0 && t & (bit << 1) == 0 && o.y + ly < sea {
+                    if cave & bit != 0 && t & (bit << 1) == 0 && o.y + ly < wet {
                         cave &= !bit;
                     }
                 }

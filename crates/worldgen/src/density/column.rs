@@ -7,13 +7,16 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use terravox_voxel::BlockPos;
+use std::sync::Arc;
+
+use terravox_voxel::{BlockPos, PADDED};
 
 use super::carve::{CAVE_FIRST, CAVE_STEP};
 use super::lattice::{Lattice, PLAIN, TREED, WIDE};
 use super::{DensityGen, STEP_XZ, frac};
 use crate::nature::trees::Trunk;
-use crate::shape::climate::{CoarseGrid, ColumnShape};
+use super::Area;
+use crate::shape::climate::ColumnShape;
 use crate::shape::relief::Ground;
 use crate::surface::biome::{self, Biome, Kind};
 use crate::surface::face::Face;
@@ -28,6 +31,10 @@ pub(super) const BIOME_FIRST: i32 = TREED.lo.div_euclid(biome::STEP) * biome::ST
 /// Biome grid points a side, enough to hold every column of the widest region and
 /// the next point.
 const BIOME_POINTS: usize = ((TREED.hi - BIOME_FIRST) / biome::STEP + 2) as usize;
+
+/// Blocks beyond a river's or lake's edge within which no tree grows (measured at the
+/// trunk's lattice corners, up to 4 blocks away).
+const TREE_GAP: f64 = 5.0;
 
 /// Chunk columns a thread remembers the [`Columns`] of (see
 /// [`DensityGen::columns_cached`]).
@@ -64,6 +71,17 @@ pub(super) struct Columns {
     /// The biomes on the biome grid (every [`biome::STEP`] blocks from local
     /// [`BIOME_FIRST`], [`BIOME_POINTS`] a side), `[k][i]`, with nature.
     pub(super) biomes: Option<[Biome; BIOME_POINTS * BIOME_POINTS]>,
+    /// The rivers and lakes over the padded columns, where water above the sea comes
+    /// near (version 5).
+    pub(super) water: Option<Arc<WaterTops>>,
+}
+
+/// The level of the river or lake over each padded column of a chunk.
+pub(super) struct WaterTops {
+    /// World heights, `(lz + 1) * PADDED + lx + 1`; `i32::MIN` where none.
+    pub(super) tops: [i32; PADDED * PADDED],
+    /// The highest of them.
+    pub(super) highest: i32,
 }
 
 impl Columns {
@@ -102,8 +120,12 @@ impl DensityGen {
 
     /// Whether the tree grid's `trunk`, between lattice corners `c`, may grow: in
     /// version 4 not where caves may open to the surface, and with relief not on rock
-    /// or scree, thinning towards the snow line.
+    /// or scree, thinning towards the snow line; in version 5 not in or right next to
+    /// a river or lake.
     pub(super) fn keeps_tree(&self, c: [&ColumnShape; 4], trunk: &Trunk) -> bool {
+        if c.iter().any(|s| s.wet < TREE_GAP) {
+            return false;
+        }
         let mouth = self.trees_shun_cave_mouths
             && self
                 .caves
@@ -153,9 +175,24 @@ impl DensityGen {
             o.x + far,
             o.z + far,
         )?;
+        let sea = self.surface.sea_level;
+        let water = coarse
+            .water
+            .as_ref()
+            .filter(|w| w.top().is_some_and(|t| t > 0))
+            .map(|w| {
+                let tops: [i32; PADDED * PADDED] = std::array::from_fn(|c| {
+                    let (lx, lz) = ((c % PADDED) as i32 - 1, (c / PADDED) as i32 - 1);
+                    w.surface(o.x + lx, o.z + lz).map_or(i32::MIN, |l| sea + l)
+                });
+                let highest = tops.iter().copied().max().unwrap_or(i32::MIN);
+                Arc::new(WaterTops { tops, highest })
+            })
+            .filter(|w| w.highest > i32::MIN);
         let mut cols = Columns {
             shapes: [self.flat; WIDE * WIDE],
             biomes: None,
+            water,
         };
         // One lattice column more than the chunk evaluates when trees or caves need it.
         let n = if self.trees() || self.caves.is_some() {
@@ -187,9 +224,9 @@ impl DensityGen {
 
     /// The biome of biome grid point `(x, z)`, which `grid` covers (its altitude
     /// without the relief's erosion).
-    pub(super) fn biome(&self, grid: &CoarseGrid, x: i32, z: i32) -> Biome {
-        let s = self.shape(Some(grid), x, z, false);
-        biome::choose(&grid.at(x, z), s.height, s.river)
+    pub(super) fn biome(&self, area: &Area, x: i32, z: i32) -> Biome {
+        let s = self.shape(Some(area), x, z, false);
+        biome::choose(&area.at(x, z), s.height, s.river)
     }
 
     /// The shapes of the four lattice columns around block column `(x, z)`
@@ -246,7 +283,7 @@ impl DensityGen {
         x: i32,
         z: i32,
         step: i32,
-        at: impl Fn(Option<&CoarseGrid>, i32, i32) -> T,
+        at: impl Fn(Option<&Area>, i32, i32) -> T,
     ) -> [T; 4] {
         let (x0, z0) = (x.div_euclid(step) * step, z.div_euclid(step) * step);
         let (x1, z1) = (x0.saturating_add(step), z0.saturating_add(step));

@@ -38,12 +38,16 @@ mod lattice;
 mod plant;
 mod top;
 
+use std::sync::Arc;
+
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 
 use crate::config::world::{DensityConfig, NatureConfig};
+use crate::hydrology::channel::LocalWater;
+use crate::hydrology::network::Hydrology;
 use crate::nature::planting::TreeGrid;
 use crate::nature::trees::TALLEST;
 use crate::noise::fbm::Fbm;
@@ -71,6 +75,21 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + (b - a) * t
 }
 
+/// The column fields around an area and the water that shapes it.
+pub(super) struct Area {
+    /// The fields, with the relief's masks.
+    fields: CoarseGrid,
+    /// The rivers and lakes that shape the area's columns (version 5), if any.
+    water: Option<LocalWater>,
+}
+
+impl Area {
+    /// The fields at column `(x, z)`.
+    fn at(&self, x: i32, z: i32) -> crate::shape::climate::Fields {
+        self.fields.at(x, z)
+    }
+}
+
 /// The interpolation fraction of a local coordinate inside its lattice cell.
 const fn frac(local: i32, step: i32) -> f64 {
     local.rem_euclid(step) as f64 / step as f64
@@ -96,6 +115,9 @@ pub(crate) struct DensityGen {
     caves: Option<Box<Caves>>,
     /// Mountain ranges (version 4).
     relief: Option<Box<Relief>>,
+    /// Water that runs downhill (version 5), shared by clones: it keeps the rivers it
+    /// traced.
+    hydrology: Option<Arc<Hydrology>>,
     /// This generator's key among the columns a thread remembers.
     id: u64,
     /// Whether trees keep away from where caves open to the surface (version 4: in
@@ -152,7 +174,17 @@ impl DensityGen {
                 .as_ref()
                 .and_then(|s| Relief::new(s, seed))
                 .map(Box::new),
+            hydrology: cfg
+                .shape
+                .as_ref()
+                .and_then(|s| Hydrology::new(cfg, s, seed, sea_level))
+                .map(Arc::new),
         }
+    }
+
+    /// The drainage network (version 5).
+    pub(crate) fn hydrology(&self) -> Option<&Hydrology> {
+        self.hydrology.as_deref()
     }
 
     /// Whether chunks grow trees.
@@ -161,13 +193,38 @@ impl DensityGen {
     }
 
     /// The column fields over columns `x0..=x1` by `z0..=z1`, with the relief's
-    /// masks; `None` without fields.
-    fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<CoarseGrid> {
-        let mut grid = self.fields.as_ref()?.grid(x0, z0, x1, z1);
+    /// masks, and the water that shapes them; `None` without fields.
+    fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<Area> {
+        let mut fields = self.fields.as_ref()?.grid(x0, z0, x1, z1);
         if let Some(r) = &self.relief {
-            r.fill_masks(&mut grid);
+            r.fill_masks(&mut fields);
         }
-        Some(grid)
+        let water = self
+            .hydrology
+            .as_ref()
+            .map(|h| h.near(x0, z0, x1, z1))
+            .filter(|w| !w.is_empty());
+        Some(Area { fields, water })
+    }
+
+    /// The water over columns `x0..=x1` by `z0..=z1` (version 5): the level of each
+    /// column's river or lake above the sea, in world heights, row by row; `None`
+    /// where no water above the sea comes near.
+    pub(crate) fn water_tops(&self, x0: i32, z0: i32, w: usize, h: usize) -> Option<Vec<Option<i32>>> {
+        let water = self
+            .hydrology
+            .as_ref()?
+            .near(x0, z0, x0 + w as i32 - 1, z0 + h as i32 - 1);
+        water.top().filter(|&t| t > 0)?;
+        let sea = self.surface.sea_level;
+        Some(
+            (0..w * h)
+                .map(|i| {
+                    let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
+                    water.surface(x, z).map(|l| sea + l)
+                })
+                .collect(),
+        )
     }
 
     /// The fields at each of `columns` (see [`crate::shape::fields`]): the coarse fields
@@ -181,7 +238,7 @@ impl DensityGen {
             lo = [lo[0].min(c[0]), lo[1].min(c[1])];
             hi = [hi[0].max(c[0]), hi[1].max(c[1])];
         }
-        let Some(grid) = self.grid(lo[0], lo[1], hi[0], hi[1]) else {
+        let Some(Area { fields: grid, .. }) = self.grid(lo[0], lo[1], hi[0], hi[1]) else {
             return vec![ColumnFields::default(); columns.len()];
         };
         let shaped = self.cfg.shape.is_some();
@@ -216,14 +273,20 @@ impl DensityGen {
     /// [`DensityGen::grid`]) covers; with `eroded` false, without the relief's
     /// erosion (see [`Relief::lift`]).
     #[inline]
-    fn shape(&self, grid: Option<&CoarseGrid>, x: i32, z: i32, eroded: bool) -> ColumnShape {
-        match (&self.cfg.shape, grid) {
-            (Some(s), Some(g)) => {
+    fn shape(&self, area: Option<&Area>, x: i32, z: i32, eroded: bool) -> ColumnShape {
+        match (&self.cfg.shape, area) {
+            (Some(s), Some(a)) => {
+                let g = &a.fields;
                 let lift = self
                     .relief
                     .as_ref()
                     .map_or(Lift::default(), |r| r.lift(x, z, g, eroded));
-                ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, &g.at(x, z), lift)
+                let mut shape =
+                    ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, &g.at(x, z), lift);
+                if let Some(w) = &a.water {
+                    w.shape(&mut shape, x, z);
+                }
+                shape
             }
             _ => self.flat,
         }
@@ -270,7 +333,9 @@ impl DensityGen {
         let (air_from, solid_below) = (highest + 1.0, lowest - 1.0);
         let oy = pos.y * CHUNK;
         let crowns = if self.trees() { TALLEST as f64 } else { 0.0 };
-        if (oy - 1) as f64 >= air_from + crowns {
+        let water = cols.as_ref().and_then(|c| c.water.clone());
+        let wet_top = water.as_ref().map_or(f64::NEG_INFINITY, |w| w.highest as f64);
+        if (oy - 1) as f64 >= (air_from + crowns).max(wet_top) {
             return (self.surface.fluid_chunk(pos), None);
         }
         if ((oy + TOP) as f64) < solid_below {
@@ -280,8 +345,9 @@ impl DensityGen {
                     // Solid rock all through, but caves may run through it.
                     let field = Field::new(o, &lat, Sign::Solid);
                     let carved = self.carve(c, o, &lat, &field, shapes, true);
+                    let wet = water.as_deref();
                     (
-                        self.dig(c, rock, pos, &lat, None, None, carved.as_deref()),
+                        self.dig(c, rock, pos, &lat, None, None, carved.as_deref(), wet),
                         None,
                     )
                 }
@@ -294,13 +360,17 @@ impl DensityGen {
         let masks = self.masks_for(lat.region, shapes, needed, &mut field);
         let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
         let (chunk, tints) = self.finish(pos, &lat, &masks, cols.as_ref(), looks);
-        match &self.caves {
+        let chunk = match &self.caves {
             Some(c) => {
                 let carved = self.carve(c, o, &lat, &field, shapes, false);
                 let (masks, trunks) = (Some(&masks), trunks.as_deref());
-                let chunk = self.dig(c, chunk, pos, &lat, masks, trunks, carved.as_deref());
-                (chunk, tints)
+                let (carved, wet) = (carved.as_deref(), water.as_deref());
+                self.dig(c, chunk, pos, &lat, masks, trunks, carved, wet)
             }
+            None => chunk,
+        };
+        match water {
+            Some(w) => (blocks::flood(chunk, pos, &w), tints),
             None => (chunk, tints),
         }
     }
@@ -329,7 +399,8 @@ impl DensityGen {
         let looks = cols.as_ref().and_then(|c| self.looks(o, &lat, c));
         let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
         let chunk = self.finish(pos, &lat, &masks, cols.as_ref(), looks).0;
-        match &self.caves {
+        let water = cols.as_ref().and_then(|c| c.water.as_deref());
+        let chunk = match &self.caves {
             // The caves are defined on the lattice: the same carving.
             Some(c) => {
                 let shapes = cols
@@ -338,8 +409,13 @@ impl DensityGen {
                 let field = Field::new(o, &lat, Sign::Unknown);
                 let carved = self.carve(c, o, &lat, &field, shapes, false);
                 let trunks = trunks.as_deref();
-                self.dig(c, chunk, pos, &lat, Some(&masks), trunks, carved.as_deref())
+                let carved = carved.as_deref();
+                self.dig(c, chunk, pos, &lat, Some(&masks), trunks, carved, water)
             }
+            None => chunk,
+        };
+        match water {
+            Some(w) => blocks::flood(chunk, pos, w),
             None => chunk,
         }
     }

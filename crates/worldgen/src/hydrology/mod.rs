@@ -1,5 +1,28 @@
-//! Hydrology: the next stage of the pipeline, not written yet. Generator version 5 will
-//! put its drainage network here, between the land's shape (`shape`) and the surface
-//! (`surface`): rivers that run downhill from their sources to the sea, lakes where
-//! the water gathers, and waterfalls where it drops. Today's rivers (version 2) are
-//! channels along the weirdness noise's zero line, cut in `shape::climate`.
+//! Hydrology (generator version 5): water that runs downhill. Between the land's shape
+//! (`shape`) and the surface (`surface`): a drainage network that is a property of the
+//! world, and the ground shaped to it.
+//!
+//! ```text
+//!   land     expected ground at nodes every 32 blocks (shape + ranges, no gullies)
+//!     |
+//!   basin    a pit fills to its lowest rim and spills over it (priority flood)
+//!     |
+//!   trace    springs on high ground -> lowest neighbour, node by node, basins
+//!     |      crossed -> the sea; levels never rise downstream (a running maximum
+//!     |      taken from the sea up)
+//!   network  rivers gathered per region of 64 x 64 nodes, from every spring that
+//!     |      can reach it; widths from the springs feeding each step; lakes
+//!   channel  columns shaped to the water (beds, banks, valley walls) and filled
+//! ```
+//!
+//! Everything is a pure function of the seed and the position: a region's rivers come
+//! from the springs of the regions around it (a river never runs further than
+//! [`trace::REACH`] nodes from its spring), so they are the same whichever chunk asks
+//! first. Version 2's rivers along the weirdness noise's zero line are cut in
+//! `shape::climate`; a version-5 world turns them off.
+
+pub(crate) mod basin;
+pub(crate) mod channel;
+pub(crate) mod land;
+pub(crate) mod network;
+pub(crate) mod trace;

@@ -292,6 +292,12 @@ pub fn height_color(above: i32) -> [u8; 3] {
 /// The map colour of a column top; `slope` is its rise towards the light (blocks per
 /// block), which brightens or darkens land.
 pub fn column_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
+    if let Some(level) = top.water {
+        // A river or lake above the sea: fresh water, deeper darker.
+        let depth = ((level - top.y) as f64 / 8.0).min(1.0);
+        let (shallow, deep) = ([80.0, 175.0, 220.0], [30.0, 95.0, 170.0]);
+        return std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8);
+    }
     if top.y < sea_level {
         let depth = ((sea_level - top.y) as f64 / 32.0).min(1.0);
         let shallow = [70.0, 160.0, 215.0];

@@ -1,7 +1,8 @@
 //! What is asked of a [`Generator`](crate::generator::Generator) on top of its chunks
 //! and columns, each in the file named for it: places to stand ([`search`]), the
 //! fields one at a time ([`fields`]), top-down maps ([`map`]), relief statistics
-//! ([`stats`]) and side views along a line ([`section`]).
+//! ([`stats`]), water figures ([`water`], version 5) and side views along a line
+//! ([`section`]).
 //!
 //! The crate owns no threads. Work that can run in parallel (a map's rows, the rows
 //! of samples a statistic takes) is handed to the caller's [`ForEach`], which runs the
@@ -15,6 +16,7 @@ pub mod map;
 pub(crate) mod search;
 pub mod section;
 pub mod stats;
+pub mod water;
 
 use std::sync::Mutex;
 

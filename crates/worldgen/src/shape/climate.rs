@@ -232,6 +232,9 @@ pub(crate) struct ColumnShape {
     /// The relief's ridge map (version 4): near -1 in a gully of a range, near 1 on
     /// its eroded ridges, 0 elsewhere.
     pub gully: f64,
+    /// Blocks beyond the edge of the nearest river or lake (version 5; negative in
+    /// the water, infinite where none comes near).
+    pub wet: f64,
 }
 
 impl ColumnShape {
@@ -244,6 +247,7 @@ impl ColumnShape {
             height: d.offset - d.threshold - sea_level as f64,
             river: 0.0,
             gully: 0.0,
+            wet: f64::INFINITY,
         }
     }
 
@@ -284,6 +288,7 @@ impl ColumnShape {
             height: offset - d.threshold - sea_level as f64,
             river,
             gully: lift.gully,
+            wet: f64::INFINITY,
         }
     }
 

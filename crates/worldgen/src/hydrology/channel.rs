@@ -1,0 +1,256 @@
+//! The ground shaped to the water, column by column: a river's channel and a lake's
+//! bed below its level, banks that rise above it, valley walls that let it through
+//! the land, and the water that fills what lies below its level.
+//!
+//! ```text
+//!   d_out: blocks beyond the water's edge (negative inside)
+//!
+//!          wall: at most level + 2 + WALL * (d_out - BANK), rising to nothing at INFLUENCE
+//!   ___                                                   ___
+//!      \___          embankment: at least level + 2       /
+//!          \__ ____ (to FLAT, then falling away)  ____ __/
+//!             \~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~/      level
+//!              \____________ bed ______________/
+//!   |<-INFLUENCE->|<-BANK->|<---- channel (2w) ---->|
+//! ```
+//!
+//! Each column takes the lowest wall and the highest embankment of the water around
+//! it (an embankment wins: the water must stay in), and inside the water the bed of
+//! the nearest (and no embankment: at a bend or a junction the next piece's bank
+//! would fill the channel). Within [`CALM`] blocks of the water the terrain noise is calmed, so
+//! the banks hold their height block by block. Water fills the air at or below the
+//! nearest water's level in columns within [`WET`] blocks beyond its edge: further
+//! out every column's ground stands above that level.
+
+use super::network::Edge;
+use crate::shape::climate::{ColumnShape, smoothstep};
+
+/// Blocks beyond the water's edge that it shapes (walls and embankments end here).
+pub(crate) const INFLUENCE: f64 = 80.0;
+
+/// Blocks beyond the water's edge where air below its level is filled with water: the
+/// lattice interpolates the ground across 4 blocks (6 on a diagonal), and past that
+/// every column stands on banks at least a block above the level.
+const WET: f64 = 6.0;
+
+/// Blocks over which a bank rises from the water's edge to its top, 2 above the level.
+const BANK: f64 = 3.0;
+
+/// Blocks beyond the edge the embankment stays at its top before falling away at one
+/// block a block.
+const FLAT: f64 = 24.0;
+
+/// Blocks beyond the edge where the terrain noise is calmed to a block.
+const CALM: f64 = 8.0;
+
+/// The steepest a valley wall stands, blocks up a block out.
+const WALL: f64 = 2.0;
+
+/// Radius of a lake's disc around each of its nodes (nodes are 32 apart: discs
+/// of 24 overlap, even across a cell's diagonal).
+const LAKE_RADIUS: f64 = 24.0;
+
+/// The least depth (less a block) of a lake's bed past its shelving shore; where
+/// the basin is deeper its ground stays.
+const LAKE_SHELF: f64 = 2.0;
+
+/// A river step, laid out in blocks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Segment {
+    a: [f64; 2],
+    b: [f64; 2],
+    /// Levels, blocks above sea level: the upper one over the first half, the lower
+    /// one over the second (a waterfall where they differ by a few blocks).
+    levels: [f64; 2],
+    /// Half-width of the channel.
+    half: f64,
+    /// Depth of the channel's middle below the level.
+    depth: f64,
+    /// `[x0, z0, x1, z1]`: every column it shapes.
+    bounds: [f64; 4],
+}
+
+impl Segment {
+    /// The segment of `edge` from `a` to `b`, wider with more springs feeding it.
+    pub(crate) fn new(a: [f64; 2], b: [f64; 2], edge: &Edge, width: f64) -> Self {
+        let half = (width * (2.0 + 1.2 * (edge.flow as f64).sqrt())).clamp(1.5, 28.0);
+        let depth = (1.0 + 0.3 * half).min(6.0);
+        let r = half + INFLUENCE;
+        Self {
+            a,
+            b,
+            levels: edge.levels.map(f64::from),
+            half,
+            depth,
+            bounds: [
+                a[0].min(b[0]) - r,
+                a[1].min(b[1]) - r,
+                a[0].max(b[0]) + r,
+                a[1].max(b[1]) + r,
+            ],
+        }
+    }
+
+    /// The level, distance beyond the edge and bed depth at column `p`.
+    fn at(&self, p: [f64; 2]) -> Water {
+        let (dx, dz) = (self.b[0] - self.a[0], self.b[1] - self.a[1]);
+        let len2 = dx * dx + dz * dz;
+        let t = if len2 > 0.0 {
+            (((p[0] - self.a[0]) * dx + (p[1] - self.a[1]) * dz) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let (ex, ez) = (self.a[0] + dx * t - p[0], self.a[1] + dz * t - p[1]);
+        let d = (ex * ex + ez * ez).sqrt();
+        let u = (d / self.half).min(1.0);
+        Water {
+            level: if t < 0.5 {
+                self.levels[0]
+            } else {
+                self.levels[1]
+            },
+            out: d - self.half,
+            bed: self.depth * (1.0 - u * u),
+        }
+    }
+}
+
+/// A node of a lake, in blocks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Disc {
+    pub at: [f64; 2],
+    /// The lake's level, blocks above sea level.
+    pub level: i32,
+}
+
+impl Disc {
+    fn at(&self, p: [f64; 2]) -> Water {
+        let (dx, dz) = (p[0] - self.at[0], p[1] - self.at[1]);
+        let out = (dx * dx + dz * dz).sqrt() - LAKE_RADIUS;
+        Water {
+            level: self.level as f64,
+            out,
+            bed: (-out / 4.0).clamp(0.0, LAKE_SHELF),
+        }
+    }
+
+    fn bounds(&self) -> [f64; 4] {
+        let r = LAKE_RADIUS + INFLUENCE;
+        [
+            self.at[0] - r,
+            self.at[1] - r,
+            self.at[0] + r,
+            self.at[1] + r,
+        ]
+    }
+}
+
+/// What a piece of water says of a column.
+#[derive(Clone, Copy, Debug)]
+struct Water {
+    /// Its level, blocks above sea level.
+    level: f64,
+    /// Blocks beyond its edge (negative inside).
+    out: f64,
+    /// How far below its level, less a block, its bed lies here (inside).
+    bed: f64,
+}
+
+/// The water that shapes an area.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LocalWater {
+    segments: Vec<Segment>,
+    discs: Vec<Disc>,
+}
+
+/// Whether `b` (`[x0, z0, x1, z1]`) overlaps columns `area`.
+fn overlaps(b: [f64; 4], area: [i32; 4]) -> bool {
+    b[0] <= area[2] as f64 && b[2] >= area[0] as f64 && b[1] <= area[3] as f64 && b[3] >= area[1] as f64
+}
+
+impl LocalWater {
+    /// Adds the pieces of water among `segments` and `discs` that shape columns
+    /// `area` (`[x0, z0, x1, z1]`).
+    pub(crate) fn gather(&mut self, segments: &[Segment], discs: &[Disc], area: [i32; 4]) {
+        self.segments
+            .extend(segments.iter().filter(|s| overlaps(s.bounds, area)));
+        self.discs
+            .extend(discs.iter().filter(|d| overlaps(d.bounds(), area)));
+    }
+
+    /// Whether no water comes near.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.segments.is_empty() && self.discs.is_empty()
+    }
+
+    /// The highest water level of the area, blocks above sea level.
+    pub(crate) fn top(&self) -> Option<i32> {
+        let rivers = self.segments.iter().map(|s| s.levels[0].max(s.levels[1]));
+        let lakes = self.discs.iter().map(|d| d.level as f64);
+        rivers.chain(lakes).reduce(f64::max).map(|l| l as i32)
+    }
+
+    /// Every piece of water that shapes column `(x, z)`.
+    fn around(&self, x: i32, z: i32) -> impl Iterator<Item = Water> + '_ {
+        let p = [x as f64, z as f64];
+        let inside = move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
+        let rivers = self
+            .segments
+            .iter()
+            .filter(move |s| inside(s.bounds))
+            .map(move |s| s.at(p));
+        let lakes = self
+            .discs
+            .iter()
+            .filter(move |d| inside(d.bounds()))
+            .map(move |d| d.at(p));
+        rivers.chain(lakes).filter(|w| w.out < INFLUENCE)
+    }
+
+    /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
+    pub(crate) fn shape(&self, s: &mut ColumnShape, x: i32, z: i32) {
+        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut bed: Option<(f64, f64)> = None;
+        let mut nearest = f64::INFINITY;
+        for w in self.around(x, z) {
+            if w.out < 0.0 {
+                if bed.is_none_or(|(out, _)| w.out < out) {
+                    bed = Some((w.out, w.level - 1.0 - w.bed));
+                }
+            } else {
+                // Rises to nothing at INFLUENCE, so shaping ends without a seam.
+                let fade = 1.0 / (1.0 - (w.out / INFLUENCE).powi(2));
+                let top = w.level - 1.0 + 3.0 * smoothstep(w.out / BANK);
+                hi = hi.min(top + WALL * (w.out - BANK).max(0.0) * fade);
+                if w.level > 0.0 {
+                    lo = lo.max(top - (w.out - FLAT).max(0.0) * fade);
+                }
+            }
+            nearest = nearest.min(w.out);
+        }
+        if nearest == f64::INFINITY {
+            return;
+        }
+        if let Some((_, b)) = bed {
+            // In the water: its bed, and no bank of the water next to it.
+            hi = hi.min(b);
+            lo = f64::NEG_INFINITY;
+        }
+        let height = s.height.min(hi).max(lo);
+        s.offset += height - s.height;
+        s.height = height;
+        let calm = smoothstep((nearest - CALM) / (2.0 * CALM));
+        s.scale += (s.scale.min(1.0) - s.scale) * (1.0 - calm);
+        s.wet = nearest;
+    }
+
+    /// The level of the water over column `(x, z)`, blocks above sea level, where a
+    /// river or lake above the sea fills the air below it.
+    pub(crate) fn surface(&self, x: i32, z: i32) -> Option<i32> {
+        self.around(x, z)
+            .filter(|w| w.out < WET)
+            .min_by(|a, b| a.out.total_cmp(&b.out))
+            .filter(|w| w.level > 0.0)
+            .map(|w| w.level as i32)
+    }
+}

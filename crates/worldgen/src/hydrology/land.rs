@@ -1,0 +1,177 @@
+//! The land the water runs over: the expected ground (the shape and the ranges, as a
+//! density world's `offset`, without the erosion filter's gullies) at the nodes of a
+//! grid every [`NODE`] blocks, on the shape's own coarse points. Heights are made a
+//! tile of [`TILE`] x [`TILE`] nodes at a time and kept; a [`View`] keeps the tiles one
+//! job fetched so that it locks the store once a tile.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::config::world::{DensityConfig, ShapeConfig};
+use crate::shape::climate::{COARSE, ColumnShape, FieldNoise, Lift};
+use crate::shape::relief::Relief;
+
+/// Blocks between nodes: the shape's coarse grid, so a node's fields are a coarse
+/// point's, exactly.
+pub(crate) const NODE: i32 = COARSE;
+
+/// Nodes a side of a tile of heights.
+const TILE: i32 = 16;
+
+/// Tiles of heights kept before the store starts again (16 KiB... 1 KiB each).
+const KEPT: usize = 8192;
+
+/// A node of the grid: world column `node * NODE`.
+pub(crate) type Node = [i32; 2];
+
+/// The eight neighbours of a node, in a fixed order.
+pub(crate) const AROUND: [[i32; 2]; 8] = [
+    [-1, -1],
+    [0, -1],
+    [1, -1],
+    [-1, 0],
+    [1, 0],
+    [-1, 1],
+    [0, 1],
+    [1, 1],
+];
+
+/// A node's place in the total order water runs down: its height, then its
+/// coordinates (so flat ground still has one way down, the same from every side).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Key {
+    pub h: f32,
+    pub node: Node,
+}
+
+impl Eq for Key {}
+
+impl Ord for Key {
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.h
+            .total_cmp(&o.h)
+            .then(self.node[1].cmp(&o.node[1]))
+            .then(self.node[0].cmp(&o.node[0]))
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// The expected ground of a density world with a shape, node by node.
+pub(crate) struct Land {
+    density: DensityConfig,
+    shape: ShapeConfig,
+    sea_level: i32,
+    fields: FieldNoise,
+    relief: Option<Relief>,
+    tiles: Mutex<HashMap<[i32; 2], Arc<[f32]>>>,
+}
+
+impl std::fmt::Debug for Land {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Land").finish_non_exhaustive()
+    }
+}
+
+impl Land {
+    /// The land of density config `d` (which has `shape`) for world seed `seed`.
+    pub(crate) fn new(d: &DensityConfig, shape: &ShapeConfig, seed: u64, sea_level: i32) -> Self {
+        Self {
+            density: d.clone(),
+            shape: shape.clone(),
+            sea_level,
+            fields: FieldNoise::new(seed, Some(shape), None).with_margin(),
+            relief: Relief::new(shape, seed),
+            tiles: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The heights of tile `t`, above sea level, `[j][i]`.
+    fn make(&self, [ti, tj]: [i32; 2]) -> Arc<[f32]> {
+        let (x0, z0) = (ti * TILE * NODE, tj * TILE * NODE);
+        let span = (TILE - 1) * NODE;
+        let mut grid = self.fields.grid(x0, z0, x0 + span, z0 + span);
+        if let Some(r) = &self.relief {
+            r.fill_masks(&mut grid);
+        }
+        (0..TILE * TILE)
+            .map(|n| {
+                let (x, z) = (x0 + (n % TILE) * NODE, z0 + (n / TILE) * NODE);
+                let lift = self
+                    .relief
+                    .as_ref()
+                    .map_or(Lift::default(), |r| r.lift(x, z, &grid, false));
+                let f = grid.at(x, z);
+                let s = ColumnShape::shaped(&self.density, &self.shape, self.sea_level, &f, lift);
+                s.height as f32
+            })
+            .collect()
+    }
+
+    /// Tile `t`'s heights, made once.
+    fn tile(&self, t: [i32; 2]) -> Arc<[f32]> {
+        let kept = self
+            .tiles
+            .lock()
+            .expect("the height store is never poisoned")
+            .get(&t)
+            .cloned();
+        if let Some(tile) = kept {
+            return tile;
+        }
+        let tile = self.make(t);
+        let mut tiles = self.tiles.lock().expect("never poisoned");
+        if tiles.len() >= KEPT {
+            tiles.clear();
+        }
+        tiles.insert(t, tile.clone());
+        tile
+    }
+}
+
+/// One job's look at the land: the tiles it fetched.
+pub(crate) struct View<'a> {
+    land: &'a Land,
+    tiles: HashMap<[i32; 2], Arc<[f32]>>,
+}
+
+impl<'a> View<'a> {
+    pub(crate) fn new(land: &'a Land) -> Self {
+        Self {
+            land,
+            tiles: HashMap::new(),
+        }
+    }
+
+    /// The expected ground at node `n`, in blocks above sea level.
+    pub(crate) fn h(&mut self, [i, j]: Node) -> f32 {
+        let t = [i.div_euclid(TILE), j.div_euclid(TILE)];
+        let land = self.land;
+        let tile = self.tiles.entry(t).or_insert_with(|| land.tile(t));
+        tile[(j.rem_euclid(TILE) * TILE + i.rem_euclid(TILE)) as usize]
+    }
+
+    /// Node `n`'s key.
+    pub(crate) fn key(&mut self, n: Node) -> Key {
+        Key {
+            h: self.h(n),
+            node: n,
+        }
+    }
+
+    /// The neighbour water runs to from `n`: the lowest of its eight, if lower than it.
+    pub(crate) fn lowest_neighbour(&mut self, n: Node) -> Option<Node> {
+        let here = self.key(n);
+        AROUND
+            .iter()
+            .map(|d| self.key([n[0].saturating_add(d[0]), n[1].saturating_add(d[1])]))
+            .min()
+            .filter(|k| *k < here)
+            .map(|k| k.node)
+    }
+}
