@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    V1_PRESETS, V2_PRESETS, V3_PRESETS, fixed_chunks, generator, generator_v1, generator_v2,
-    generator_v3, golden_chunks, hash_chunks, world_hash,
+    V1_PRESETS, V2_PRESETS, V3_PRESETS, V4_PRESETS, fixed_chunks, generator, generator_v1,
+    generator_v2, generator_v3, generator_v4, golden_chunks, hash_chunks, world_hash,
 };
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
@@ -80,6 +80,7 @@ fn check_golden(
 // known when compiling; the tables of every preset are checked in their tests).
 const _: () = assert!(GOLDEN_V1.len() == V1_PRESETS.len() * SEEDS.len());
 const _: () = assert!(GOLDEN_V3.len() == V3_PRESETS.len() * SEEDS.len());
+const _: () = assert!(GOLDEN_V4.len() == V4_PRESETS.len() * SEEDS.len());
 
 #[test]
 fn version_1_worlds_are_unchanged() {
@@ -129,11 +130,10 @@ fn version_3_worlds_are_unchanged() {
     assert_shipped(&V3_PRESETS, 3, &["relief"]);
 }
 
-/// Golden world hashes of every built-in preset (version 4: ranges, faces and the
-/// tree line in `continents`, trees away from cave mouths in every density world;
-/// the island worlds as in version 2), over the same chunks. A
-/// change that alters these worlds must update them on purpose and bump
-/// `GENERATOR_VERSION`.
+/// Golden world hashes of every preset as it shipped in version 4 (ranges, faces and
+/// the tree line in `continents`, trees away from cave mouths in every density
+/// world; the island worlds as in version 2), over the same chunks. These never
+/// change.
 const GOLDEN_V4: [(&str, &str, u64); 15] = [
     ("continents", "terravox", 0xf9ab9f5aae04f7f5),
     ("continents", "42", 0x69b02025edb83de5),
@@ -153,11 +153,39 @@ const GOLDEN_V4: [(&str, &str, u64); 15] = [
 ];
 
 #[test]
-fn version_4_golden_hashes_match() {
-    check_golden(&GOLDEN_V4, generator, golden_chunks);
-    assert_eq!(GOLDEN_V4.len(), presets::names().count() * SEEDS.len());
+fn version_4_worlds_are_unchanged() {
+    check_golden(&GOLDEN_V4, generator_v4, golden_chunks);
+    assert_shipped(&V4_PRESETS, 4, &["springs"]);
+}
+
+/// Golden world hashes of every built-in preset (version 5: water that runs downhill
+/// in `continents`; the other presets have no `water` and are their version-4
+/// worlds, hash for hash), over the same chunks. A change that alters these worlds
+/// must update them on purpose and bump `GENERATOR_VERSION`.
+const GOLDEN_V5: [(&str, &str, u64); 15] = [
+    ("continents", "terravox", 0x881e608434b8f029),
+    ("continents", "42", 0x75a31e413affd1aa),
+    ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+    ("cliffs", "42", 0x49a11511d78bec4d),
+    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+    ("amplified", "terravox", 0xbc500043880cad81),
+    ("amplified", "42", 0xc55fa4af48174f2d),
+    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+    ("islands", "terravox", 0x37f5bbef62e41818),
+    ("islands", "42", 0x9e19e367ae03fa82),
+    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+    ("archipelago", "terravox", 0xfe6022c0d788f37f),
+    ("archipelago", "42", 0x2995aadc89e77648),
+    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+];
+
+#[test]
+fn version_5_golden_hashes_match() {
+    check_golden(&GOLDEN_V5, generator, golden_chunks);
+    assert_eq!(GOLDEN_V5.len(), presets::names().count() * SEEDS.len());
     for name in presets::names() {
-        assert_eq!(presets::builtin(name).unwrap().version, 4, "{name}");
+        assert_eq!(presets::builtin(name).unwrap().version, 5, "{name}");
     }
 }
 

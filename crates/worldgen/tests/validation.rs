@@ -292,7 +292,8 @@ fn accessors_read_and_write_their_own_field() {
 
 #[test]
 fn version_2_fields_are_validated_with_their_field_named() {
-    let base = presets::builtin("continents").unwrap();
+    // Version 4's continents: version 2's rivers on (version 5 turns them off).
+    let base = WorldConfig::from_ron(include_str!("v4/continents.ron")).unwrap();
     let check = |edit: &dyn Fn(&mut WorldConfig), field: &str| {
         let mut cfg = base.clone();
         edit(&mut cfg);
@@ -344,7 +345,7 @@ fn version_2_fields_are_validated_with_their_field_named() {
     // Version-1 world codes cannot carry version-2 parts, and unknown versions are
     // refused rather than generated differently.
     check(&|c| c.version = 1, "nature");
-    check(&|c| c.version = 5, "version");
+    check(&|c| c.version = 6, "version");
     // Caves (version 3) are validated too, and refused in older worlds.
     fn caves(c: &mut WorldConfig) -> &mut terravox_worldgen::CaveConfig {
         let terravox_worldgen::GeneratorConfig::Density(d) = &mut c.generator else {
@@ -383,7 +384,7 @@ fn version_2_fields_are_validated_with_their_field_named() {
 
 #[test]
 fn version_4_relief_is_validated_with_its_field_named() {
-    let base = presets::builtin("continents").unwrap();
+    let base = WorldConfig::from_ron(include_str!("v4/continents.ron")).unwrap();
     let check = |edit: &dyn Fn(&mut terravox_worldgen::ReliefConfig), version: u32, field: &str| {
         let mut cfg = base.clone();
         cfg.version = version;
@@ -606,4 +607,36 @@ fn the_sea_level_keeps_the_spawn_and_the_sea_in_the_playable_heights() {
     let e = cfg.validate().unwrap_err();
     assert_eq!(e.field(), Some("sea_level"), "{e}");
     assert!(e.to_string().contains(&range), "{e}");
+}
+
+#[test]
+fn version_5_water_is_validated_with_its_field_named() {
+    let base = presets::builtin("continents").unwrap();
+    let check = |edit: &dyn Fn(&mut terravox_worldgen::WaterConfig), version: u32, field: &str| {
+        let mut cfg = base.clone();
+        cfg.version = version;
+        let GeneratorConfig::Density(d) = &mut cfg.generator else {
+            panic!("continents is a density world")
+        };
+        edit(
+            d.shape
+                .as_mut()
+                .and_then(|s| s.water.as_mut())
+                .expect("continents has water"),
+        );
+        let e = cfg.validate().unwrap_err();
+        assert_eq!(e.field(), Some(field), "{e}");
+        assert!(Generator::new(&cfg).is_err());
+    };
+    check(&|w| w.springs = -1.0, 5, "generator.shape.water.springs");
+    check(&|w| w.spring_height = 2.0, 5, "generator.shape.water.spring_height");
+    check(&|w| w.width = f64::NAN, 5, "generator.shape.water.width");
+    check(&|w| w.lake_depth = 65.0, 5, "generator.shape.water.lake_depth");
+    check(&|w| w.tarns = 1.5, 5, "generator.shape.water.tarns");
+    // Water that runs downhill needs version 5.
+    check(&|_| {}, 4, "generator.shape.water");
+    // A misspelt field is refused, naming it.
+    let text = base.to_ron_pretty().replace("spring_height", "spring_heigth");
+    let e = WorldConfig::from_ron(&text).unwrap_err().to_string();
+    assert!(e.contains("spring_heigth"), "{e}");
 }

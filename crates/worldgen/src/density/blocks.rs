@@ -212,7 +212,7 @@ pub(super) fn flood(chunk: Chunk, pos: ChunkPos, water: &WaterTops) -> Chunk {
     for lz in -1..=CHUNK {
         for lx in -1..=CHUNK {
             let top = water.tops[(lz + 1) as usize * PADDED + (lx + 1) as usize];
-            for ly in -1..=(top - oy).min(CHUNK) {
+            for ly in -1..=top.saturating_sub(oy).min(CHUNK) {
                 let i = terravox_voxel::padded_index(lx, ly, lz);
                 if blocks[i] == Block::Air {
                     blocks[i] = Block::Water;

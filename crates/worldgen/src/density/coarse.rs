@@ -157,10 +157,16 @@ impl DensityGen {
                     }
                     _ => Look::Plain,
                 };
+                let water = grid
+                    .as_ref()
+                    .and_then(|g| g.water.as_ref())
+                    .and_then(|w| w.surface(x, z))
+                    .map(|l| self.surface.sea_level + l);
                 columns.push(CoarseColumn {
                     solid,
                     look,
                     tree: None,
+                    water,
                 });
             }
         }

@@ -156,11 +156,20 @@ struct Water {
     bed: f64,
 }
 
-/// The water that shapes an area.
+/// Blocks a side of the cells [`LocalWater`] files its pieces of water by.
+const CELL: i32 = 64;
+
+/// The water that shapes an area, filed by cells of [`CELL`] blocks.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LocalWater {
     segments: Vec<Segment>,
     discs: Vec<Disc>,
+    /// The area's first cell, `[x, z]`, and cells a side.
+    origin: [i32; 2],
+    size: [usize; 2],
+    /// For each cell, `[z][x]`, the pieces that shape a column in it: segments by
+    /// index, discs by `segments.len()` plus theirs.
+    cells: Vec<Vec<u32>>,
 }
 
 /// Whether `b` (`[x0, z0, x1, z1]`) overlaps columns `area`.
@@ -178,6 +187,35 @@ impl LocalWater {
             .extend(discs.iter().filter(|d| overlaps(d.bounds(), area)));
     }
 
+    /// Files the pieces gathered for `area` by cell, for [`LocalWater::around`].
+    pub(crate) fn index(&mut self, area: [i32; 4]) {
+        let cell = |v: i32| v.div_euclid(CELL);
+        self.origin = [cell(area[0]), cell(area[1])];
+        self.size = [
+            (cell(area[2]) - self.origin[0] + 1) as usize,
+            (cell(area[3]) - self.origin[1] + 1) as usize,
+        ];
+        self.cells = vec![Vec::new(); self.size[0] * self.size[1]];
+        let bounds = self
+            .segments
+            .iter()
+            .map(|s| s.bounds)
+            .chain(self.discs.iter().map(Disc::bounds));
+        for (i, b) in bounds.enumerate() {
+            // The cells `b` overlaps along one axis, clipped to the area's.
+            let span = |lo: f64, hi: f64, axis: usize| {
+                let at = |v: f64| (v as i64).div_euclid(CELL as i64) - self.origin[axis] as i64;
+                at(lo.floor()).max(0)..=at(hi.ceil()).min(self.size[axis] as i64 - 1)
+            };
+            let (xs, zs) = (span(b[0], b[2], 0), span(b[1], b[3], 1));
+            for z in zs {
+                for x in xs.clone() {
+                    self.cells[z as usize * self.size[0] + x as usize].push(i as u32);
+                }
+            }
+        }
+    }
+
     /// Whether no water comes near.
     pub(crate) fn is_empty(&self) -> bool {
         self.segments.is_empty() && self.discs.is_empty()
@@ -190,21 +228,26 @@ impl LocalWater {
         rivers.chain(lakes).reduce(f64::max).map(|l| l as i32)
     }
 
-    /// Every piece of water that shapes column `(x, z)`.
+    /// Every piece of water that shapes column `(x, z)`, which lies in the area
+    /// [`LocalWater::index`] filed them for.
     fn around(&self, x: i32, z: i32) -> impl Iterator<Item = Water> + '_ {
         let p = [x as f64, z as f64];
-        let inside = move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
-        let rivers = self
-            .segments
-            .iter()
-            .filter(move |s| inside(s.bounds))
-            .map(move |s| s.at(p));
-        let lakes = self
-            .discs
-            .iter()
-            .filter(move |d| inside(d.bounds()))
-            .map(move |d| d.at(p));
-        rivers.chain(lakes).filter(|w| w.out < INFLUENCE)
+        let (cx, cz) = (
+            (x.div_euclid(CELL) - self.origin[0]) as usize,
+            (z.div_euclid(CELL) - self.origin[1]) as usize,
+        );
+        let list: &[u32] = self
+            .cells
+            .get(cz * self.size[0] + cx)
+            .filter(|_| cx < self.size[0] && cz < self.size[1])
+            .map_or(&[], |l| &l[..]);
+        let n = self.segments.len();
+        list.iter()
+            .map(move |&i| match self.segments.get(i as usize) {
+                Some(s) => s.at(p),
+                None => self.discs[i as usize - n].at(p),
+            })
+            .filter(|w| w.out < INFLUENCE)
     }
 
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
@@ -239,6 +282,13 @@ impl LocalWater {
         let height = s.height.min(hi).max(lo);
         s.offset += height - s.height;
         s.height = height;
+        // The river biome (version 2's rule) in and right by the water.
+        let river = if nearest < 0.0 {
+            1.0
+        } else {
+            1.0 - smoothstep(nearest / 4.0)
+        };
+        s.river = s.river.max(river);
         let calm = smoothstep((nearest - CALM) / (2.0 * CALM));
         s.scale += (s.scale.min(1.0) - s.scale) * (1.0 - calm);
         s.wet = nearest;

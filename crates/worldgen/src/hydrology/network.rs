@@ -312,6 +312,7 @@ impl Hydrology {
             let reach = self.reach(r);
             local.gather(&reach.segments, &reach.discs, [x0, z0, x1, z1]);
         }
+        local.index([x0, z0, x1, z1]);
         local
     }
 }

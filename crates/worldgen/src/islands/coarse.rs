@@ -75,6 +75,7 @@ impl IslandGen {
                 solid,
                 look,
                 tree: None,
+                water: None,
             });
         }
         if let Some(grid) = self.tree_grid() {

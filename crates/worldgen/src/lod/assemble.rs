@@ -33,6 +33,8 @@ pub(crate) struct CoarseColumn {
     /// The crown block of a tree standing here (at levels 1 and 2: a tree's trunk
     /// is in the column's footprint; further out: the column lies in woods).
     pub tree: Option<Block>,
+    /// The level of a river or lake above the sea over the column (version 5).
+    pub water: Option<i32>,
 }
 
 impl CoarseColumn {
@@ -41,6 +43,7 @@ impl CoarseColumn {
         solid: 0,
         look: Look::Plain,
         tree: None,
+        water: None,
     };
 }
 
@@ -64,7 +67,7 @@ pub(crate) const fn column(lx: i32, lz: i32) -> usize {
 }
 
 /// Builds the coarse chunk `lod` from its padded columns: blocks by look, height and
-/// depth, water below sea level, trees, skirts. Uniform chunks come back uniform.
+/// depth, water below sea level and below a river's or lake's level, trees, skirts. Uniform chunks come back uniform.
 pub(crate) fn assemble(
     lod: LodPos,
     surface: Surface,
@@ -85,7 +88,8 @@ pub(crate) fn assemble(
         if top <= surface.sea_level {
             return (Chunk::Uniform(Block::Water), None);
         }
-        if bottom > surface.sea_level {
+        let wet = columns.iter().any(|c| c.water.is_some_and(|w| w >= bottom));
+        if bottom > surface.sea_level && !wet {
             return (Chunk::Uniform(Block::Air), None);
         }
     }
@@ -110,6 +114,7 @@ pub(crate) fn assemble(
                     let blob = top.is_some_and(|t| ly > t && ly <= t + blob_cells(lod.level));
                     blocks[i] = match crown {
                         Some(b) if blob && !side => b,
+                        _ if c.water.is_some_and(|w| y <= w) && !side => Block::Water,
                         _ => surface.fluid_block(y),
                     };
                     continue;

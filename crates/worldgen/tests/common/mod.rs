@@ -9,6 +9,16 @@ use terravox_worldgen::params::{Param, Scale};
 use terravox_voxel::{Chunk, ChunkPos, Fnv64};
 use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
 
+/// Every preset as it shipped in version 4 (before water that runs downhill): their
+/// world codes must keep their worlds.
+pub(crate) const V4_PRESETS: [(&str, &str); 5] = [
+    ("continents", include_str!("../v4/continents.ron")),
+    ("cliffs", include_str!("../v4/cliffs.ron")),
+    ("amplified", include_str!("../v4/amplified.ron")),
+    ("islands", include_str!("../v4/islands.ron")),
+    ("archipelago", include_str!("../v4/archipelago.ron")),
+];
+
 /// A preset with a seed, validated into a generator.
 pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
     let cfg = presets::builtin(preset)
@@ -55,6 +65,11 @@ fn shipped(table: &[(&str, &str)], preset: &str, seed: &str) -> Option<Generator
 /// A version-3 density preset with a seed, as it shipped.
 pub(crate) fn generator_v3(preset: &str, seed: &str) -> Generator {
     shipped(&V3_PRESETS, preset, seed).expect("a version-3 density preset")
+}
+
+/// A version-4 preset with a seed, as it shipped.
+pub(crate) fn generator_v4(preset: &str, seed: &str) -> Generator {
+    shipped(&V4_PRESETS, preset, seed).expect("a version-4 preset")
 }
 
 /// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
