@@ -170,8 +170,8 @@ struct MapArgs {
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=4096))]
     blocks_per_pixel: u32,
     /// What the map shows: terrain (surface blocks, water by depth), biomes (legend
-    /// colours), height, or one of the generator's fields (coloured by value, with a
-    /// legend).
+    /// colours), height, water (rivers and lakes above the sea by depth; version 5),
+    /// or one of the generator's fields (coloured by value, with a legend).
     #[arg(long, default_value = "terrain", value_parser = layer_parser())]
     layer: map::Layer,
     /// Output PNG file (optional with --stats).

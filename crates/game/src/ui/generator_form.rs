@@ -1,7 +1,7 @@
 //! The generator's parameters as widgets, driven by the tables in
 //! `terravox_worldgen::params` (the same ranges validation uses), plus the choices
 //! that are not numbers: the noise kind, the island layout and whether there are
-//! caves. Grouped as Shape, Rivers, Relief, Erosion, Caves, Climate and Trees.
+//! caves. Grouped as Shape, Rivers, Relief, Erosion, Water, Caves, Climate and Trees.
 
 use bevy_egui::egui;
 use terravox_worldgen::params::{self, Param, Scale};
@@ -56,6 +56,7 @@ pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
         if let Some(r) = &mut s.relief {
             group(ui, "Erosion", false, |ui| erosion(ui, r));
         }
+        group(ui, "Water", false, |ui| water(ui, &mut cfg.version, s));
     }
     if matches!(cfg.generator, GeneratorConfig::Density(_)) {
         group(ui, "Caves", false, |ui| caves(ui, cfg));
@@ -102,6 +103,35 @@ fn relief(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
         ui.label(
             "Spline `ranges` (erosion to the share of the range height): edit in a config file.",
         );
+    }
+}
+
+/// Water that runs downhill on or off (on makes the world version 5, the first with
+/// it, and turns version 2's noise rivers off) and its parameters.
+fn water(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
+    let mut on = s.water.is_some();
+    let tip = "Springs on high ground, rivers that always run downhill to the sea, lakes \
+               above sea level and waterfalls (version 5 worlds).";
+    if ui.checkbox(&mut on, "rivers and lakes").on_hover_text(tip).changed() {
+        s.water = if on { default_water() } else { None };
+        if on {
+            *version = (*version).max(5);
+            s.rivers.width = 0.0;
+        }
+    }
+    if let Some(w) = &mut s.water {
+        sliders(ui, &params::WATER, w);
+    }
+}
+
+/// The default world's water.
+fn default_water() -> Option<Box<terravox_worldgen::WaterConfig>> {
+    match terravox_worldgen::presets::builtin("continents")
+        .ok()?
+        .generator
+    {
+        GeneratorConfig::Density(d) => d.shape?.water,
+        GeneratorConfig::Islands(_) => None,
     }
 }
 

@@ -197,13 +197,17 @@ fn value_at(g: &Generator, layer: Layer, x: i32, z: i32) -> String {
             .map_or("no biomes in this world".to_owned(), |b| {
                 b.name().to_owned()
             }),
-        Layer::Terrain | Layer::Height => {
+        Layer::Terrain | Layer::Height | Layer::Water => {
             let top = g.column_top(x, z);
-            format!(
-                "{:?}, {} blocks above the sea",
-                top.block,
-                top.y - g.sea_level()
-            )
+            let sea = g.sea_level();
+            match top.water {
+                Some(level) => format!(
+                    "river or lake {} deep, its surface {} blocks above the sea",
+                    level - top.y,
+                    level - sea
+                ),
+                None => format!("{:?}, {} blocks above the sea", top.block, top.y - sea),
+            }
         }
     }
 }

@@ -157,10 +157,12 @@ fn draw(ui: &mut egui::Ui, s: &Section, feet_y: f64) {
             painter.rect_filled(r, 0.0, colour);
         };
         column(bottom as f64, c.surface as f64 + 1.0, ground_colour(c));
-        if c.surface < s.sea_level {
+        // The sea, or a river or lake above it.
+        let water = c.water.unwrap_or(s.sea_level);
+        if c.surface < water {
             column(
                 c.surface as f64 + 1.0,
-                s.sea_level as f64 + 1.0,
+                water as f64 + 1.0,
                 egui::Color32::from_rgb(40, 90, 170),
             );
         }

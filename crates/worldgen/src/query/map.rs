@@ -23,19 +23,24 @@ pub enum Layer {
     Biomes,
     /// Heights: blues below sea level, greens to browns to white above it.
     Height,
+    /// Water (version 5): rivers and lakes above the sea by depth (creeks pale,
+    /// deep rivers and lakes dark), the sea dark grey-blue, land pale grey,
+    /// hill-shaded.
+    Water,
     /// One field of the generator ([`field_color`]; grey where the world has none).
     Field(Field),
 }
 
 impl Layer {
     /// Every layer.
-    pub const ALL: [Layer; 12] = {
-        let mut all = [Layer::Terrain; 12];
+    pub const ALL: [Layer; 13] = {
+        let mut all = [Layer::Terrain; 13];
         all[1] = Layer::Biomes;
         all[2] = Layer::Height;
+        all[3] = Layer::Water;
         let mut i = 0;
         while i < Field::ALL.len() {
-            all[3 + i] = Layer::Field(Field::ALL[i]);
+            all[4 + i] = Layer::Field(Field::ALL[i]);
             i += 1;
         }
         all
@@ -47,6 +52,7 @@ impl Layer {
             Layer::Terrain => "terrain",
             Layer::Biomes => "biomes",
             Layer::Height => "height",
+            Layer::Water => "water",
             Layer::Field(f) => f.name(),
         }
     }
@@ -180,6 +186,7 @@ pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer, rows: F
                 Layer::Terrain => column_color(here, sea, slope),
                 Layer::Biomes => biome_color(here, slope),
                 Layer::Height => height_color(here.y - sea),
+                Layer::Water => water_color(here, sea, slope),
                 Layer::Field(_) => unreachable!("fields are drawn by render_field"),
             };
             row[px * 3..px * 3 + 3].copy_from_slice(&c);
@@ -268,6 +275,21 @@ fn shaded(c: [u8; 3], slope: f64) -> [u8; 3] {
 /// in worlds without biomes.
 pub fn biome_color(top: ColumnTop, slope: f64) -> [u8; 3] {
     shaded(top.biome.map_or([128; 3], Biome::map_color), slope)
+}
+
+/// The water map colour of a column top: a river or lake above the sea by its depth
+/// (pale creeks to dark lakes), the sea grey-blue, land pale grey; `slope` shades
+/// the land as in [`column_color`].
+pub fn water_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
+    match top.water {
+        Some(level) => {
+            let depth = ((level - top.y) as f64 / 6.0).min(1.0);
+            let (shallow, deep) = ([110.0, 200.0, 255.0], [0.0, 60.0, 200.0]);
+            std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8)
+        }
+        None if top.y < sea_level => [70, 85, 110],
+        None => shaded([215, 215, 210], slope),
+    }
 }
 
 /// The height map colour of a column `above` blocks above sea level.

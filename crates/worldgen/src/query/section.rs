@@ -27,6 +27,8 @@ pub struct SectionColumn {
     pub top: Block,
     /// Its biome, in worlds with biomes.
     pub biome: Option<Biome>,
+    /// The surface of a river or lake above the sea over it (version 5).
+    pub water: Option<i32>,
     /// Runs of cave air within [`CAVE_DEPTH`] blocks under the surface, as
     /// `[lowest, highest]` heights, top first.
     pub caves: Vec<[i32; 2]>,
@@ -94,6 +96,7 @@ impl Generator {
                 surface: top.y,
                 top: top.block,
                 biome: top.biome,
+                water: top.water,
                 caves,
             });
         }
