@@ -4,7 +4,7 @@
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, ColumnTints, PADDED, PADDED_VOLUME};
 
-use super::column::{BIOME_FIRST, Columns, WaterTops};
+use super::column::{BIOME_FIRST, Columns};
 use super::lattice::WIDE;
 use super::lattice::{Lattice, MAX_COLUMNS, PLAIN};
 use super::{DensityGen, STEP_XZ, TOP};
@@ -196,34 +196,3 @@ impl DensityGen {
     }
 }
 
-/// Fills the air of `chunk` (at `pos`) at or below each column's river or lake level
-/// in `water` with water (version 5); cave air and every solid block stay.
-pub(super) fn flood(chunk: Chunk, pos: ChunkPos, water: &WaterTops) -> Chunk {
-    let oy = pos.y * CHUNK;
-    if water.highest < oy - 1 {
-        return chunk;
-    }
-    let (mut blocks, uniform) = match chunk {
-        Chunk::Uniform(b) if b != Block::Air => return chunk,
-        Chunk::Uniform(b) => (terravox_voxel::dense_array(b), true),
-        Chunk::Dense(b) => (b, false),
-    };
-    let mut changed = false;
-    for lz in -1..=CHUNK {
-        for lx in -1..=CHUNK {
-            let top = water.tops[(lz + 1) as usize * PADDED + (lx + 1) as usize];
-            for ly in -1..=top.saturating_sub(oy).min(CHUNK) {
-                let i = terravox_voxel::padded_index(lx, ly, lz);
-                if blocks[i] == Block::Air {
-                    blocks[i] = Block::Water;
-                    changed = true;
-                }
-            }
-        }
-    }
-    if uniform && !changed {
-        Chunk::Uniform(Block::Air)
-    } else {
-        Chunk::Dense(blocks)
-    }
-}

@@ -6,7 +6,7 @@
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, PADDED};
 
-use super::column::WaterTops;
+use super::water::WaterTops;
 use super::lattice::{Field, Lattice, MAX_COLUMNS, Sign, WIDE, cell_sign};
 use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::shape::climate::ColumnShape;
@@ -251,9 +251,12 @@ impl DensityGen {
                 if trunks.is_some_and(|columns| columns[col]) {
                     cave &= t >> 1;
                 }
+                // Nor beside a river or lake, at or below its level.
+                let beside = water.map_or(i32::MIN, |w| w.beside[col]);
                 for ly in -1..=CHUNK + 1 {
                     let bit = 1u64 << (ly + 1);
-                    if cave & bit != 0 && t & (bit << 1) == 0 && o.y + ly < wet {
+                    let under_water = t & (bit << 1) == 0 && o.y + ly < wet;
+                    if cave & bit != 0 && (under_water || o.y + ly <= beside) {
                         cave &= !bit;
                     }
                 }

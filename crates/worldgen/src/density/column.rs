@@ -9,9 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use std::sync::Arc;
 
-use terravox_voxel::{BlockPos, PADDED};
+use terravox_voxel::BlockPos;
 
 use super::carve::{CAVE_FIRST, CAVE_STEP};
+use super::water::WaterTops;
 use super::lattice::{Lattice, PLAIN, TREED, WIDE};
 use super::{DensityGen, STEP_XZ, frac};
 use crate::nature::trees::Trunk;
@@ -76,13 +77,6 @@ pub(super) struct Columns {
     pub(super) water: Option<Arc<WaterTops>>,
 }
 
-/// The level of the river or lake over each padded column of a chunk.
-pub(super) struct WaterTops {
-    /// World heights, `(lz + 1) * PADDED + lx + 1`; `i32::MIN` where none.
-    pub(super) tops: [i32; PADDED * PADDED],
-    /// The highest of them.
-    pub(super) highest: i32,
-}
 
 impl Columns {
     /// The shapes of the lattice corners around local block column `(lx, lz)` of a
@@ -180,15 +174,8 @@ impl DensityGen {
             .water
             .as_ref()
             .filter(|w| w.top().is_some_and(|t| t > 0))
-            .map(|w| {
-                let tops: [i32; PADDED * PADDED] = std::array::from_fn(|c| {
-                    let (lx, lz) = ((c % PADDED) as i32 - 1, (c / PADDED) as i32 - 1);
-                    w.surface(o.x + lx, o.z + lz).map_or(i32::MIN, |l| sea + l)
-                });
-                let highest = tops.iter().copied().max().unwrap_or(i32::MIN);
-                Arc::new(WaterTops { tops, highest })
-            })
-            .filter(|w| w.highest > i32::MIN);
+            .and_then(|w| WaterTops::new(o.x, o.z, |x, z| w.surface(x, z).map(|l| sea + l)))
+            .map(Arc::new);
         let mut cols = Columns {
             shapes: [self.flat; WIDE * WIDE],
             biomes: None,

@@ -26,7 +26,8 @@
 //! lattice columns), `top` (a column's highest block, walked down without a chunk),
 //! `carve` (caves cut into a chunk), `plant` (the trees reaching into a chunk and the
 //! soil of their trunk columns), `blocks` (the chunk's blocks from the solidity bits
-//! by biome look, then its trees) and `coarse` (the horizon's coarse chunks). This
+//! by biome look, then its trees), `water` (version 5's rivers and lakes filled in)
+//! and `coarse` (the horizon's coarse chunks). This
 //! file holds the generator, its formula, and [`DensityGen::generate`], which runs
 //! the stages in turn.
 
@@ -37,6 +38,7 @@ pub(crate) mod column;
 mod lattice;
 mod plant;
 mod top;
+mod water;
 
 use std::sync::Arc;
 
@@ -370,7 +372,7 @@ impl DensityGen {
             None => chunk,
         };
         match water {
-            Some(w) => (blocks::flood(chunk, pos, &w), tints),
+            Some(w) => (water::flood(chunk, pos, &w), tints),
             None => (chunk, tints),
         }
     }
@@ -415,7 +417,7 @@ impl DensityGen {
             None => chunk,
         };
         match water {
-            Some(w) => blocks::flood(chunk, pos, w),
+            Some(w) => water::flood(chunk, pos, w),
             None => chunk,
         }
     }

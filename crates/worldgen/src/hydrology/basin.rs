@@ -36,8 +36,6 @@ pub(crate) const BASIN_REACH: i32 = 100;
 pub(crate) struct Basin {
     /// The level the water stands at: the rim's height, above sea level.
     pub level: f32,
-    /// The node the water spills over.
-    pub rim: Node,
     /// The first node beyond the rim, lower than it.
     pub exit: Node,
     /// The nodes under the level (the pit's among them).
@@ -98,7 +96,6 @@ pub(crate) fn flood(land: &mut View<'_>, pit: Node, basin_of: BasinOf<'_>) -> Op
             path.reverse();
             return Some(Basin {
                 level: rim.h,
-                rim: rim.node,
                 exit: k.node,
                 nodes: visited.iter().filter(|v| **v < rim).map(|v| v.node).collect(),
                 extent,

@@ -22,7 +22,6 @@
 //! nearest water's level in columns within [`WET`] blocks beyond its edge: further
 //! out every column's ground stands above that level.
 
-use super::network::Edge;
 use crate::shape::climate::{ColumnShape, smoothstep};
 
 /// Blocks beyond the water's edge that it shapes (walls and embankments end here).
@@ -32,6 +31,11 @@ pub(crate) const INFLUENCE: f64 = 80.0;
 /// lattice interpolates the ground across 4 blocks (6 on a diagonal), and past that
 /// every column stands on banks at least a block above the level.
 const WET: f64 = 6.0;
+
+/// Blocks beyond a water's edge within which its banks stand even in the bed of
+/// lower water: every lattice corner of a block column right beside its wet
+/// columns (the wet band, a block, and a lattice cell's diagonal).
+const CLOSE: f64 = WET + 1.0 + 6.0;
 
 /// Blocks over which a bank rises from the water's edge to its top, 2 above the level.
 const BANK: f64 = 3.0;
@@ -71,15 +75,16 @@ pub(crate) struct Segment {
 }
 
 impl Segment {
-    /// The segment of `edge` from `a` to `b`, wider with more springs feeding it.
-    pub(crate) fn new(a: [f64; 2], b: [f64; 2], edge: &Edge, width: f64) -> Self {
-        let half = (width * (2.0 + 1.2 * (edge.flow as f64).sqrt())).clamp(1.5, 28.0);
+    /// The river step from `a` to `b` with water `levels` (blocks above sea level)
+    /// fed by `flow` springs: wider with more of them.
+    pub(crate) fn new(a: [f64; 2], b: [f64; 2], levels: [i32; 2], flow: u32, width: f64) -> Self {
+        let half = (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, 28.0);
         let depth = (1.0 + 0.3 * half).min(6.0);
         let r = half + INFLUENCE;
         Self {
             a,
             b,
-            levels: edge.levels.map(f64::from),
+            levels: levels.map(f64::from),
             half,
             depth,
             bounds: [
@@ -103,8 +108,16 @@ impl Segment {
         let (ex, ez) = (self.a[0] + dx * t - p[0], self.a[1] + dz * t - p[1]);
         let d = (ex * ex + ez * ez).sqrt();
         let u = (d / self.half).min(1.0);
+        // Past the waterfall, the banks keep the upper level for CLOSE blocks: they
+        // hold in the pool above it, whose water fills the band beside its edge.
+        let past = (t - 0.5) * len2.sqrt();
         Water {
             level: if t < 0.5 {
+                self.levels[0]
+            } else {
+                self.levels[1]
+            },
+            bank: if past < CLOSE {
                 self.levels[0]
             } else {
                 self.levels[1]
@@ -129,6 +142,7 @@ impl Disc {
         let out = (dx * dx + dz * dz).sqrt() - LAKE_RADIUS;
         Water {
             level: self.level as f64,
+            bank: self.level as f64,
             out,
             bed: (-out / 4.0).clamp(0.0, LAKE_SHELF),
         }
@@ -150,6 +164,8 @@ impl Disc {
 struct Water {
     /// Its level, blocks above sea level.
     level: f64,
+    /// The level its banks hold in here (the upper one just past a waterfall).
+    bank: f64,
     /// Blocks beyond its edge (negative inside).
     out: f64,
     /// How far below its level, less a block, its bed lies here (inside).
@@ -253,20 +269,32 @@ impl LocalWater {
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
     pub(crate) fn shape(&self, s: &mut ColumnShape, x: i32, z: i32) {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-        let mut bed: Option<(f64, f64)> = None;
+        // The nearest water the column lies in: (distance beyond its edge, level, bed).
+        let mut bed: Option<(f64, f64, f64)> = None;
         let mut nearest = f64::INFINITY;
+        // Banks kept even in another water's bed: (level, bank top), right by a
+        // water whose surface fills the air within WET of its edge.
+        let mut close: Vec<(f64, f64)> = Vec::new();
         for w in self.around(x, z) {
             if w.out < 0.0 {
-                if bed.is_none_or(|(out, _)| w.out < out) {
-                    bed = Some((w.out, w.level - 1.0 - w.bed));
+                // In several: the highest (a lake over the start of its outflow's
+                // fall), then the nearest.
+                let better = |(out, level, _): (f64, f64, f64)| {
+                    w.level > level || (w.level == level && w.out < out)
+                };
+                if bed.is_none_or(better) {
+                    bed = Some((w.out, w.level, w.level - 1.0 - w.bed));
                 }
             } else {
                 // Rises to nothing at INFLUENCE, so shaping ends without a seam.
                 let fade = 1.0 / (1.0 - (w.out / INFLUENCE).powi(2));
-                let top = w.level - 1.0 + 3.0 * smoothstep(w.out / BANK);
+                let top = w.bank - 1.0 + 3.0 * smoothstep(w.out / BANK);
                 hi = hi.min(top + WALL * (w.out - BANK).max(0.0) * fade);
-                if w.level > 0.0 {
+                if w.bank > 0.0 {
                     lo = lo.max(top - (w.out - FLAT).max(0.0) * fade);
+                    if w.out < CLOSE {
+                        close.push((w.bank, top));
+                    }
                 }
             }
             nearest = nearest.min(w.out);
@@ -274,10 +302,17 @@ impl LocalWater {
         if nearest == f64::INFINITY {
             return;
         }
-        if let Some((_, b)) = bed {
-            // In the water: its bed, and no bank of the water next to it.
+        if let Some((_, level, b)) = bed {
+            // In the water: its bed, and no bank of the water next to it (at a bend
+            // or a junction the next piece's bank would fill the channel), but for
+            // the banks of higher water right beside it: they keep that water in,
+            // where the lattice would otherwise slope from one bed to the other.
             hi = hi.min(b);
-            lo = f64::NEG_INFINITY;
+            lo = close
+                .iter()
+                .filter(|&&(l, _)| l > level)
+                .map(|&(_, top)| top)
+                .fold(f64::NEG_INFINITY, f64::max);
         }
         let height = s.height.min(hi).max(lo);
         s.offset += height - s.height;
@@ -297,9 +332,18 @@ impl LocalWater {
     /// The level of the water over column `(x, z)`, blocks above sea level, where a
     /// river or lake above the sea fills the air below it.
     pub(crate) fn surface(&self, x: i32, z: i32) -> Option<i32> {
+        // The highest water the column lies in (as its bed in `shape`), or else the
+        // nearest within WET of its edge.
+        let key = |w: &Water| {
+            if w.out < 0.0 {
+                (0, -w.level, w.out)
+            } else {
+                (1, 0.0, w.out)
+            }
+        };
         self.around(x, z)
             .filter(|w| w.out < WET)
-            .min_by(|a, b| a.out.total_cmp(&b.out))
+            .min_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
             .filter(|w| w.level > 0.0)
             .map(|w| w.level as i32)
     }

@@ -76,8 +76,6 @@ pub(crate) struct Edge {
     pub levels: [i32; 2],
     /// Springs whose water runs along it.
     pub flow: u32,
-    /// Whether it crosses a basin (from its floor to its rim).
-    pub basin: bool,
 }
 
 /// A lake of a basin, as a region sees it.
@@ -225,7 +223,6 @@ impl Hydrology {
                             to: b.node,
                             levels: [a.level, b.level],
                             flow: 0,
-                            basin: a.role != Role::Run,
                         });
                         e.flow += 1;
                     }
@@ -259,7 +256,10 @@ impl Hydrology {
         springs.sort_by_key(|n| (n[1], n[0]));
         let segments = edges
             .iter()
-            .map(|e| Segment::new(self.bend(e.from), self.bend(e.to), e, self.cfg.width))
+            .map(|e| {
+                let (a, b) = (self.bend(e.from), self.bend(e.to));
+                Segment::new(a, b, e.levels, e.flow, self.cfg.width)
+            })
             .collect();
         let discs = lakes
             .iter()
@@ -316,3 +316,4 @@ impl Hydrology {
         local
     }
 }
+
