@@ -252,5 +252,32 @@ fn spawn_search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, maps_and_horizon, spawn_search);
+/// The drainage network of `continents` (version 5), built from nothing by a fresh
+/// generator: the first region a column asks for (its own springs' rivers and those
+/// of the 48 regions around it, the heights they run over), and 4 x 4 regions of
+/// 2 km in a row (per region: the amortised cost of building the network as a
+/// player or a map moves on).
+fn network(c: &mut Criterion) {
+    let mut group = c.benchmark_group("drainage_network");
+    group.sample_size(10);
+    let cfg = presets::builtin("continents").expect("preset");
+    group.bench_function("first_region", |b| {
+        b.iter(|| Generator::new(&cfg).expect("valid").column_top(0, 0))
+    });
+    const REGION: i32 = 2048;
+    group.throughput(Throughput::Elements(16));
+    group.bench_function("regions_4x4", |b| {
+        b.iter(|| {
+            let g = Generator::new(&cfg).expect("valid");
+            for j in 0..4 {
+                for i in 0..4 {
+                    g.column_top(i * REGION + REGION / 2, j * REGION + REGION / 2);
+                }
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, maps_and_horizon, spawn_search, network);
 criterion_main!(benches);

@@ -5,8 +5,8 @@
 
 use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 
-use crate::hydrology::network::Hydrology;
 use crate::density::DensityGen;
+use crate::hydrology::network::Hydrology;
 use crate::islands::IslandGen;
 use crate::islands::layout::Island;
 use crate::lod::pos::LodPos;

@@ -629,14 +629,24 @@ fn version_5_water_is_validated_with_its_field_named() {
         assert!(Generator::new(&cfg).is_err());
     };
     check(&|w| w.springs = -1.0, 5, "generator.shape.water.springs");
-    check(&|w| w.spring_height = 2.0, 5, "generator.shape.water.spring_height");
+    check(
+        &|w| w.spring_height = 2.0,
+        5,
+        "generator.shape.water.spring_height",
+    );
     check(&|w| w.width = f64::NAN, 5, "generator.shape.water.width");
-    check(&|w| w.lake_depth = 65.0, 5, "generator.shape.water.lake_depth");
+    check(
+        &|w| w.lake_depth = 65.0,
+        5,
+        "generator.shape.water.lake_depth",
+    );
     check(&|w| w.tarns = 1.5, 5, "generator.shape.water.tarns");
     // Water that runs downhill needs version 5.
     check(&|_| {}, 4, "generator.shape.water");
     // A misspelt field is refused, naming it.
-    let text = base.to_ron_pretty().replace("spring_height", "spring_heigth");
+    let text = base
+        .to_ron_pretty()
+        .replace("spring_height", "spring_heigth");
     let e = WorldConfig::from_ron(&text).unwrap_err().to_string();
     assert!(e.contains("spring_heigth"), "{e}");
 }

@@ -31,7 +31,10 @@ fn rivers_run_downhill_to_the_sea_on_seeds_named_and_not() {
         // 4 km, samples every 16 blocks.
         let s = water::water_stats(&g, [0, 0], 256, 16, &sequential).expect("version 5 water");
         assert_eq!(s.uphill, 0, "seed {seed}: water rises downstream:\n{s}");
-        assert!(s.springs > 0 && s.river_km > 5.0, "seed {seed}: too dry:\n{s}");
+        assert!(
+            s.springs > 0 && s.river_km > 5.0,
+            "seed {seed}: too dry:\n{s}"
+        );
         assert!(s.mouths > 0, "seed {seed}: no river reaches the sea:\n{s}");
         assert!(
             (0.005..0.2).contains(&s.wet_land_fraction),
@@ -113,7 +116,10 @@ fn water_lies_in_its_bed_and_never_floats_or_leaks() {
             }
         }
     }
-    assert!(water_blocks > 1000, "only {water_blocks} water blocks above the sea");
+    assert!(
+        water_blocks > 1000,
+        "only {water_blocks} water blocks above the sea"
+    );
     assert!(falls > 0, "no waterfall face in the places looked at");
     // Known: where a river steps down between two lattice columns the ground under
     // the fall's foot is the lattice's slope from one bed to the other, and the upper
@@ -142,6 +148,9 @@ fn the_network_is_the_same_whichever_chunk_asks_first() {
     let b = Generator::new(&cfg).unwrap();
     let b_here = b.generate(here);
     assert_eq!(a_here.content_hash(), b_here.content_hash());
-    assert_eq!(a.generate(far).content_hash(), b.generate(far).content_hash());
+    assert_eq!(
+        a.generate(far).content_hash(),
+        b.generate(far).content_hash()
+    );
     assert_eq!(a.column_top(x, z), b.column_top(x, z));
 }

@@ -112,7 +112,11 @@ fn water(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
     let mut on = s.water.is_some();
     let tip = "Springs on high ground, rivers that always run downhill to the sea, lakes \
                above sea level and waterfalls (version 5 worlds).";
-    if ui.checkbox(&mut on, "rivers and lakes").on_hover_text(tip).changed() {
+    if ui
+        .checkbox(&mut on, "rivers and lakes")
+        .on_hover_text(tip)
+        .changed()
+    {
         s.water = if on { default_water() } else { None };
         if on {
             *version = (*version).max(5);

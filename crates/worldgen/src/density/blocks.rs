@@ -195,4 +195,3 @@ impl DensityGen {
         Chunk::Dense(blocks)
     }
 }
-

@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use terravox_voxel::BlockPos;
 
+use super::Area;
 use super::carve::{CAVE_FIRST, CAVE_STEP};
-use super::water::WaterTops;
 use super::lattice::{Lattice, PLAIN, TREED, WIDE};
+use super::water::WaterTops;
 use super::{DensityGen, STEP_XZ, frac};
 use crate::nature::trees::Trunk;
-use super::Area;
 use crate::shape::climate::ColumnShape;
 use crate::shape::relief::Ground;
 use crate::surface::biome::{self, Biome, Kind};
@@ -76,7 +76,6 @@ pub(super) struct Columns {
     /// near (version 5).
     pub(super) water: Option<Arc<WaterTops>>,
 }
-
 
 impl Columns {
     /// The shapes of the lattice corners around local block column `(lx, lz)` of a

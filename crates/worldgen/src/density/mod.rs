@@ -212,7 +212,13 @@ impl DensityGen {
     /// The water over columns `x0..=x1` by `z0..=z1` (version 5): the level of each
     /// column's river or lake above the sea, in world heights, row by row; `None`
     /// where no water above the sea comes near.
-    pub(crate) fn water_tops(&self, x0: i32, z0: i32, w: usize, h: usize) -> Option<Vec<Option<i32>>> {
+    pub(crate) fn water_tops(
+        &self,
+        x0: i32,
+        z0: i32,
+        w: usize,
+        h: usize,
+    ) -> Option<Vec<Option<i32>>> {
         let water = self
             .hydrology
             .as_ref()?
@@ -336,7 +342,9 @@ impl DensityGen {
         let oy = pos.y * CHUNK;
         let crowns = if self.trees() { TALLEST as f64 } else { 0.0 };
         let water = cols.as_ref().and_then(|c| c.water.clone());
-        let wet_top = water.as_ref().map_or(f64::NEG_INFINITY, |w| w.highest as f64);
+        let wet_top = water
+            .as_ref()
+            .map_or(f64::NEG_INFINITY, |w| w.highest as f64);
         if (oy - 1) as f64 >= (air_from + crowns).max(wet_top) {
             return (self.surface.fluid_chunk(pos), None);
         }

@@ -36,7 +36,10 @@ impl WaterTops {
         });
         let beside = std::array::from_fn(|c| {
             let (lx, lz) = padded(c);
-            at(lx - 1, lz).max(at(lx + 1, lz)).max(at(lx, lz - 1)).max(at(lx, lz + 1))
+            at(lx - 1, lz)
+                .max(at(lx + 1, lz))
+                .max(at(lx, lz - 1))
+                .max(at(lx, lz + 1))
         });
         let highest = wide.iter().copied().max().unwrap_or(i32::MIN);
         (highest > i32::MIN).then_some(Self {

@@ -97,7 +97,11 @@ pub(crate) fn flood(land: &mut View<'_>, pit: Node, basin_of: BasinOf<'_>) -> Op
             return Some(Basin {
                 level: rim.h,
                 exit: k.node,
-                nodes: visited.iter().filter(|v| **v < rim).map(|v| v.node).collect(),
+                nodes: visited
+                    .iter()
+                    .filter(|v| **v < rim)
+                    .map(|v| v.node)
+                    .collect(),
                 extent,
                 path,
             });

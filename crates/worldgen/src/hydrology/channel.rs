@@ -6,6 +6,7 @@
 //!   d_out: blocks beyond the water's edge (negative inside)
 //!
 //!          wall: at most level + 2 + WALL * (d_out - BANK), rising to nothing at INFLUENCE
+//!          (rivers; a lake only keeps its shore, LAKE_INFLUENCE out)
 //!   ___                                                   ___
 //!      \___          embankment: at least level + 2       /
 //!          \__ ____ (to FLAT, then falling away)  ____ __/
@@ -24,8 +25,12 @@
 
 use crate::shape::climate::{ColumnShape, smoothstep};
 
-/// Blocks beyond the water's edge that it shapes (walls and embankments end here).
-pub(crate) const INFLUENCE: f64 = 80.0;
+/// Blocks beyond a river's edge that it shapes (walls and embankments end here).
+pub(crate) const INFLUENCE: f64 = 64.0;
+
+/// Blocks beyond a lake's edge that it shapes: its shore, no valley walls (a lake
+/// fills a hollow the land already has).
+const LAKE_INFLUENCE: f64 = 32.0;
 
 /// Blocks beyond the water's edge where air below its level is filled with water: the
 /// lattice interpolates the ground across 4 blocks (6 on a diagonal), and past that
@@ -53,10 +58,6 @@ const WALL: f64 = 2.0;
 /// Radius of a lake's disc around each of its nodes (nodes are 32 apart: discs
 /// of 24 overlap, even across a cell's diagonal).
 const LAKE_RADIUS: f64 = 24.0;
-
-/// The least depth (less a block) of a lake's bed past its shelving shore; where
-/// the basin is deeper its ground stays.
-const LAKE_SHELF: f64 = 2.0;
 
 /// A river step, laid out in blocks.
 #[derive(Clone, Copy, Debug)]
@@ -122,6 +123,8 @@ impl Segment {
             } else {
                 self.levels[1]
             },
+            reach: INFLUENCE,
+            walls: true,
             out: d - self.half,
             bed: self.depth * (1.0 - u * u),
         }
@@ -143,13 +146,16 @@ impl Disc {
         Water {
             level: self.level as f64,
             bank: self.level as f64,
+            reach: LAKE_INFLUENCE,
+            walls: false,
             out,
-            bed: (-out / 4.0).clamp(0.0, LAKE_SHELF),
+            // A lake keeps its hollow's own ground: its shores follow the land.
+            bed: f64::NEG_INFINITY,
         }
     }
 
     fn bounds(&self) -> [f64; 4] {
-        let r = LAKE_RADIUS + INFLUENCE;
+        let r = LAKE_RADIUS + LAKE_INFLUENCE;
         [
             self.at[0] - r,
             self.at[1] - r,
@@ -166,9 +172,14 @@ struct Water {
     level: f64,
     /// The level its banks hold in here (the upper one just past a waterfall).
     bank: f64,
+    /// Blocks beyond its edge that it shapes.
+    reach: f64,
+    /// Whether it cuts valley walls (rivers do, lakes do not).
+    walls: bool,
     /// Blocks beyond its edge (negative inside).
     out: f64,
-    /// How far below its level, less a block, its bed lies here (inside).
+    /// How far below its level, less a block, its bed lies here (inside); a lake's
+    /// is minus infinity: it keeps the ground of its hollow.
     bed: f64,
 }
 
@@ -190,7 +201,10 @@ pub(crate) struct LocalWater {
 
 /// Whether `b` (`[x0, z0, x1, z1]`) overlaps columns `area`.
 fn overlaps(b: [f64; 4], area: [i32; 4]) -> bool {
-    b[0] <= area[2] as f64 && b[2] >= area[0] as f64 && b[1] <= area[3] as f64 && b[3] >= area[1] as f64
+    b[0] <= area[2] as f64
+        && b[2] >= area[0] as f64
+        && b[1] <= area[3] as f64
+        && b[3] >= area[1] as f64
 }
 
 impl LocalWater {
@@ -258,12 +272,16 @@ impl LocalWater {
             .filter(|_| cx < self.size[0] && cz < self.size[1])
             .map_or(&[], |l| &l[..]);
         let n = self.segments.len();
+        let inside = move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
         list.iter()
-            .map(move |&i| match self.segments.get(i as usize) {
-                Some(s) => s.at(p),
-                None => self.discs[i as usize - n].at(p),
+            .filter_map(move |&i| match self.segments.get(i as usize) {
+                Some(s) => inside(s.bounds).then(|| s.at(p)),
+                None => {
+                    let d = &self.discs[i as usize - n];
+                    inside(d.bounds()).then(|| d.at(p))
+                }
             })
-            .filter(|w| w.out < INFLUENCE)
+            .filter(|w| w.out < w.reach)
     }
 
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
@@ -286,10 +304,12 @@ impl LocalWater {
                     bed = Some((w.out, w.level, w.level - 1.0 - w.bed));
                 }
             } else {
-                // Rises to nothing at INFLUENCE, so shaping ends without a seam.
-                let fade = 1.0 / (1.0 - (w.out / INFLUENCE).powi(2));
+                // Rises to nothing at its reach, so shaping ends without a seam.
+                let fade = 1.0 / (1.0 - (w.out / w.reach).powi(2));
                 let top = w.bank - 1.0 + 3.0 * smoothstep(w.out / BANK);
-                hi = hi.min(top + WALL * (w.out - BANK).max(0.0) * fade);
+                if w.walls {
+                    hi = hi.min(top + WALL * (w.out - BANK).max(0.0) * fade);
+                }
                 if w.bank > 0.0 {
                     lo = lo.max(top - (w.out - FLAT).max(0.0) * fade);
                     if w.out < CLOSE {
@@ -343,7 +363,11 @@ impl LocalWater {
         };
         self.around(x, z)
             .filter(|w| w.out < WET)
-            .min_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
+            .min_by(|a, b| {
+                key(a)
+                    .partial_cmp(&key(b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
             .filter(|w| w.level > 0.0)
             .map(|w| w.level as i32)
     }

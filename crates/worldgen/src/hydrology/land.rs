@@ -19,8 +19,9 @@ pub(crate) const NODE: i32 = COARSE;
 /// Nodes a side of a tile of heights.
 const TILE: i32 = 16;
 
-/// Tiles of heights kept before the store starts again (16 KiB... 1 KiB each).
-const KEPT: usize = 8192;
+/// Tiles of heights kept before the store starts again (1 KiB each): the 64 km
+/// horizon's area and the springs around it.
+const KEPT: usize = 1 << 16;
 
 /// A node of the grid: world column `node * NODE`.
 pub(crate) type Node = [i32; 2];

@@ -27,8 +27,12 @@ const SOURCES: i32 = (REACH + MARGIN + REGION - 1) / REGION;
 /// inside it ([`super::channel::INFLUENCE`] blocks) and a node more.
 const MARGIN: i32 = super::channel::INFLUENCE as i32 / NODE + 2;
 
-/// Regions (and basins) kept before a store starts again.
-const KEPT: usize = 4096;
+/// Regions kept before a store of regions starts again (the 64 km horizon's area
+/// and the springs around it).
+const KEPT_REGIONS: usize = 16_384;
+
+/// Basins kept before their store starts again.
+const KEPT_BASINS: usize = 1 << 18;
 
 /// Blocks a river's bend may sit off its node, each way: rivers need not follow the
 /// grid's lines.
@@ -45,22 +49,29 @@ const TARN_SALT: u64 = 0x7461_726e_35; // "tarn5"
 const JITTER_SALT: u64 = 0x6265_6e64_35; // "bend5"
 
 /// A store of values made once per key, shared by threads.
-struct Store<K, V>(Mutex<HashMap<K, Arc<V>>>);
+struct Store<K, V> {
+    kept: Mutex<HashMap<K, Arc<V>>>,
+    /// How many it keeps before it starts again.
+    most: usize,
+}
 
 impl<K: std::hash::Hash + Eq + Copy, V> Store<K, V> {
-    fn new() -> Self {
-        Self(Mutex::new(HashMap::new()))
+    fn new(most: usize) -> Self {
+        Self {
+            kept: Mutex::new(HashMap::new()),
+            most,
+        }
     }
 
     /// The value of `k`, made by `make` if not kept (outside the lock: two threads
     /// may both make it, and get the same).
     fn get(&self, k: K, make: impl FnOnce() -> V) -> Arc<V> {
-        if let Some(v) = self.0.lock().expect("never poisoned").get(&k) {
+        if let Some(v) = self.kept.lock().expect("never poisoned").get(&k) {
             return v.clone();
         }
         let v = Arc::new(make());
-        let mut kept = self.0.lock().expect("never poisoned");
-        if kept.len() >= KEPT {
+        let mut kept = self.kept.lock().expect("never poisoned");
+        if kept.len() >= self.most {
             kept.clear();
         }
         kept.entry(k).or_insert(v).clone()
@@ -129,16 +140,19 @@ impl Hydrology {
             cfg,
             seed,
             land: Land::new(d, s, seed, sea),
-            basins: Store::new(),
-            traces: Store::new(),
-            reaches: Store::new(),
+            basins: Store::new(KEPT_BASINS),
+            traces: Store::new(KEPT_REGIONS),
+            reaches: Store::new(KEPT_REGIONS),
         })
     }
 
     /// The basin of pit `pit`.
     fn basin(&self, land: &mut View<'_>, pit: Node) -> Option<Arc<Basin>> {
         let basin_of = |l: &mut View<'_>, p: Node| self.basin(l, p);
-        (*self.basins.get(pit, || flood(land, pit, &basin_of).map(Arc::new))).clone()
+        (*self
+            .basins
+            .get(pit, || flood(land, pit, &basin_of).map(Arc::new)))
+        .clone()
     }
 
     /// The rivers of region `r`'s springs, and how many spring nodes were dropped.
@@ -251,7 +265,10 @@ impl Hydrology {
             }
         }
         edges.sort_by_key(|e| (e.from[1], e.from[0], e.to[1], e.to[0]));
-        let mut lakes: Vec<Lake> = lakes.into_values().filter(|l| !l.nodes.is_empty()).collect();
+        let mut lakes: Vec<Lake> = lakes
+            .into_values()
+            .filter(|l| !l.nodes.is_empty())
+            .collect();
         lakes.sort_by_key(|l| (l.pit[1], l.pit[0]));
         springs.sort_by_key(|n| (n[1], n[0]));
         let segments = edges
@@ -316,4 +333,3 @@ impl Hydrology {
         local
     }
 }
-

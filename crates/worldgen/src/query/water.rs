@@ -78,7 +78,11 @@ impl fmt::Display for WaterStats {
             "  springs {} (spring nodes dropped: {}; every spring kept reaches the sea)",
             self.springs, self.dropped
         )?;
-        writeln!(f, "  river length above the sea {:.1} km, mouths {}", self.river_km, self.mouths)?;
+        writeln!(
+            f,
+            "  river length above the sea {:.1} km, mouths {}",
+            self.river_km, self.mouths
+        )?;
         writeln!(
             f,
             "  lakes above the sea {}, of them {} or more above it: {} (target >= {}: {})",
@@ -95,7 +99,12 @@ impl fmt::Display for WaterStats {
             target::WATERFALLS,
             met(self.waterfalls >= target::WATERFALLS)
         )?;
-        writeln!(f, "  uphill steps {} (must be 0: {})", self.uphill, met(self.uphill == 0))?;
+        writeln!(
+            f,
+            "  uphill steps {} (must be 0: {})",
+            self.uphill,
+            met(self.uphill == 0)
+        )?;
         writeln!(
             f,
             "  land under water above the sea {:.1}% (target >= {:.0}%: {})",
@@ -128,7 +137,12 @@ pub fn water_stats(
     let x0 = center[0] as i64 - side / 2;
     let z0 = center[1] as i64 - side / 2;
     let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
-    let (bx0, bz0, bx1, bz1) = (clamp(x0), clamp(z0), clamp(x0 + side - 1), clamp(z0 + side - 1));
+    let (bx0, bz0, bx1, bz1) = (
+        clamp(x0),
+        clamp(z0),
+        clamp(x0 + side - 1),
+        clamp(z0 + side - 1),
+    );
     let node_in = |n: [i32; 2]| {
         let (x, z) = (n[0] as i64 * NODE as i64, n[1] as i64 * NODE as i64);
         (x0..x0 + side).contains(&x) && (z0..z0 + side).contains(&z)
