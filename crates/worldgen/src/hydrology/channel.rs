@@ -272,7 +272,8 @@ impl LocalWater {
             .filter(|_| cx < self.size[0] && cz < self.size[1])
             .map_or(&[], |l| &l[..]);
         let n = self.segments.len();
-        let inside = move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
+        let inside =
+            move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
         list.iter()
             .filter_map(move |&i| match self.segments.get(i as usize) {
                 Some(s) => inside(s.bounds).then(|| s.at(p)),

@@ -43,10 +43,10 @@ const TARN_HEIGHT: i32 = 16;
 /// The least drop below a tarn's lip, in blocks.
 const TARN_FALL: i32 = 6;
 /// Separates the tarns from the world's other hashes.
-const TARN_SALT: u64 = 0x7461_726e_35; // "tarn5"
+const TARN_SALT: u64 = 0x0074_6172_6e35; // "tarn5"
 
 /// Separates the bends from the world's other hashes.
-const JITTER_SALT: u64 = 0x6265_6e64_35; // "bend5"
+const JITTER_SALT: u64 = 0x0062_656e_6435; // "bend5"
 
 /// A store of values made once per key, shared by threads.
 struct Store<K, V> {

@@ -23,7 +23,7 @@ const SINK: f32 = 2.0;
 const MOUTH: f32 = -4.0;
 
 /// Separates springs from the world's other hashes.
-const SPRING_SALT: u64 = 0x7370_7269_6e67_35; // "spring5"
+const SPRING_SALT: u64 = 0x0073_7072_696e_6735; // "spring5"
 
 /// What a step of a river is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

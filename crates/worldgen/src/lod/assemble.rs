@@ -114,7 +114,9 @@ pub(crate) fn assemble(
                     let blob = top.is_some_and(|t| ly > t && ly <= t + blob_cells(lod.level));
                     blocks[i] = match crown {
                         Some(b) if blob && !side => b,
-                        _ if c.water.is_some_and(|w| y <= w) && !side => Block::Water,
+                        // A skirt holds the water as the sea's do: no face between
+                        // two chunks' water.
+                        _ if c.water.is_some_and(|w| y <= w) => Block::Water,
                         _ => surface.fluid_block(y),
                     };
                     continue;

@@ -44,13 +44,22 @@ const HIGH_LAKE: i32 = 16;
 pub struct WaterStats {
     /// The square's side, in blocks.
     pub side: u64,
+    /// Nodes in the square where a river rises.
     pub springs: usize,
+    /// Spring nodes of the regions touching the square whose water would not reach
+    /// the sea (they give no river).
     pub dropped: usize,
+    /// Length of the river steps above the sea, in km.
     pub river_km: f64,
+    /// River steps that reach the sea's level from above it.
     pub mouths: usize,
+    /// Lakes whose level lies above the sea.
     pub lakes: usize,
+    /// Lakes 16 or more blocks above the sea.
     pub high_lakes: usize,
+    /// River steps whose level drops 5 or more blocks.
     pub waterfalls: usize,
+    /// Steps and junctions where the water rises downstream (0 by construction).
     pub uphill: usize,
     /// Share of the land samples under a river or lake above the sea.
     pub wet_land_fraction: f64,
