@@ -172,7 +172,7 @@ pub struct WaterConfig {
     /// How wide a river grows with the springs that feed it (`0.25..=4`).
     pub width: f64,
     /// The least depth of a basin, in blocks, that holds a lake; a shallower basin is
-    /// crossed by its river on a raised bed (`0..=64`).
+    /// crossed by its river at its level, between embankments (`0..=64`).
     pub lake_depth: f64,
     /// Share of the waterfalls 16 or more blocks above the sea with a small lake (a
     /// tarn) on their lip (`0..=1`).

@@ -29,7 +29,7 @@ use super::land::{AROUND, Key, Node, View};
 const MOST_NODES: usize = 20000;
 
 /// The farthest (in nodes, each way) a basin's nodes lie from its pit.
-pub(crate) const BASIN_REACH: i32 = 100;
+const BASIN_REACH: i32 = 100;
 
 /// A basin filled to its rim.
 #[derive(Clone, Debug)]

@@ -1,6 +1,7 @@
-//! The ground shaped to the water, column by column: a river's channel and a lake's
-//! bed below its level, banks that rise above it, valley walls that let it through
-//! the land, and the water that fills what lies below its level.
+//! The ground shaped to the water, column by column: a river's channel below its
+//! level (a lake keeps its hollow's own ground), banks that rise above it, valley
+//! walls that let a river through the land, and the water that fills what lies below
+//! its level.
 //!
 //! ```text
 //!   d_out: blocks beyond the water's edge (negative inside)
@@ -16,12 +17,14 @@
 //! ```
 //!
 //! Each column takes the lowest wall and the highest embankment of the water around
-//! it (an embankment wins: the water must stay in), and inside the water the bed of
-//! the nearest (and no embankment: at a bend or a junction the next piece's bank
-//! would fill the channel). Within [`CALM`] blocks of the water the terrain noise is calmed, so
-//! the banks hold their height block by block. Water fills the air at or below the
-//! nearest water's level in columns within [`WET`] blocks beyond its edge: further
-//! out every column's ground stands above that level.
+//! it (an embankment wins: the water must stay in). Inside water it takes the bed of
+//! the highest water it lies in, then the nearest, and no embankment (at a bend or a
+//! junction the next piece's bank would fill the channel) but those of higher water
+//! right beside it. Within [`CALM`] blocks of the water the terrain noise is calmed,
+//! so the banks hold their height block by block. Water fills the air at or below the
+//! level of the highest water a column lies in, or else of the nearest within [`WET`]
+//! blocks beyond its edge: further out every column's ground stands above that
+//! level.
 
 use crate::shape::climate::{ColumnShape, smoothstep};
 
@@ -262,15 +265,15 @@ impl LocalWater {
     /// [`LocalWater::index`] filed them for.
     fn around(&self, x: i32, z: i32) -> impl Iterator<Item = Water> + '_ {
         let p = [x as f64, z as f64];
-        let (cx, cz) = (
-            (x.div_euclid(CELL) - self.origin[0]) as usize,
-            (z.div_euclid(CELL) - self.origin[1]) as usize,
-        );
-        let list: &[u32] = self
-            .cells
-            .get(cz * self.size[0] + cx)
-            .filter(|_| cx < self.size[0] && cz < self.size[1])
-            .map_or(&[], |l| &l[..]);
+        let cell = |v: i32, axis: usize| {
+            usize::try_from(v.div_euclid(CELL) as i64 - self.origin[axis] as i64)
+                .ok()
+                .filter(|&c| c < self.size[axis])
+        };
+        let list: &[u32] = match (cell(x, 0), cell(z, 1)) {
+            (Some(cx), Some(cz)) => &self.cells[cz * self.size[0] + cx],
+            _ => &[],
+        };
         let n = self.segments.len();
         let inside =
             move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
@@ -288,7 +291,8 @@ impl LocalWater {
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
     pub(crate) fn shape(&self, s: &mut ColumnShape, x: i32, z: i32) {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-        // The nearest water the column lies in: (distance beyond its edge, level, bed).
+        // The water the column lies in, highest then nearest: (distance beyond its
+        // edge, level, the bed's height).
         let mut bed: Option<(f64, f64, f64)> = None;
         let mut nearest = f64::INFINITY;
         // Banks kept even in another water's bed: (level, bank top), right by a

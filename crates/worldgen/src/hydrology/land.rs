@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::config::world::{DensityConfig, ShapeConfig};
+use crate::seed::mix64;
 use crate::shape::climate::{COARSE, ColumnShape, FieldNoise, Lift};
 use crate::shape::relief::Relief;
 
@@ -19,12 +20,23 @@ pub(crate) const NODE: i32 = COARSE;
 /// Nodes a side of a tile of heights.
 const TILE: i32 = 16;
 
-/// Tiles of heights kept before the store starts again (1 KiB each): the 64 km
-/// horizon's area and the springs around it.
+/// Tiles of heights kept before the store starts again (1 KiB each): the 16 km
+/// horizon's area and the springs around it, several times over.
 const KEPT: usize = 1 << 16;
 
 /// A node of the grid: world column `node * NODE`.
 pub(crate) type Node = [i32; 2];
+
+/// 64 random bits of node `n` for world seed `seed` and a use's `salt`.
+pub(crate) fn node_hash(seed: u64, salt: u64, [i, j]: Node) -> u64 {
+    let key = (i as u32 as u64) << 32 | j as u32 as u64;
+    mix64(seed ^ salt ^ mix64(key))
+}
+
+/// A uniform draw in `[0, 1)` for node `n` (see [`node_hash`]).
+pub(crate) fn node_roll(seed: u64, salt: u64, n: Node) -> f64 {
+    (node_hash(seed, salt, n) >> 11) as f64 / (1u64 << 53) as f64
+}
 
 /// The eight neighbours of a node, in a fixed order.
 pub(crate) const AROUND: [[i32; 2]; 8] = [
@@ -40,10 +52,16 @@ pub(crate) const AROUND: [[i32; 2]; 8] = [
 
 /// A node's place in the total order water runs down: its height, then its
 /// coordinates (so flat ground still has one way down, the same from every side).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Key {
     pub h: f32,
     pub node: Node,
+}
+
+impl PartialEq for Key {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
 }
 
 impl Eq for Key {}
@@ -135,10 +153,11 @@ impl Land {
     }
 }
 
-/// One job's look at the land: the tiles it fetched.
+/// One job's look at the land: the tiles it fetched, and the last one asked for.
 pub(crate) struct View<'a> {
     land: &'a Land,
     tiles: HashMap<[i32; 2], Arc<[f32]>>,
+    last: Option<([i32; 2], Arc<[f32]>)>,
 }
 
 impl<'a> View<'a> {
@@ -146,15 +165,24 @@ impl<'a> View<'a> {
         Self {
             land,
             tiles: HashMap::new(),
+            last: None,
         }
     }
 
     /// The expected ground at node `n`, in blocks above sea level.
     pub(crate) fn h(&mut self, [i, j]: Node) -> f32 {
         let t = [i.div_euclid(TILE), j.div_euclid(TILE)];
+        let at = (j.rem_euclid(TILE) * TILE + i.rem_euclid(TILE)) as usize;
+        if let Some((last, tile)) = &self.last
+            && *last == t
+        {
+            return tile[at];
+        }
         let land = self.land;
-        let tile = self.tiles.entry(t).or_insert_with(|| land.tile(t));
-        tile[(j.rem_euclid(TILE) * TILE + i.rem_euclid(TILE)) as usize]
+        let tile = self.tiles.entry(t).or_insert_with(|| land.tile(t)).clone();
+        let h = tile[at];
+        self.last = Some((t, tile));
+        h
     }
 
     /// Node `n`'s key.

@@ -19,7 +19,7 @@
 //! from the springs of the regions around it (a river never runs further than
 //! [`trace::REACH`] nodes from its spring), so they are the same whichever chunk asks
 //! first. Version 2's rivers along the weirdness noise's zero line are cut in
-//! `shape::climate`; a version-5 world turns them off.
+//! `shape::climate`; the version-5 preset (and the panel's Water box) turns them off.
 
 pub(crate) mod basin;
 pub(crate) mod channel;

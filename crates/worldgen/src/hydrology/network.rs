@@ -11,10 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use super::basin::{Basin, flood};
 use super::channel::{Disc, LocalWater, Segment};
-use super::land::{Land, NODE, Node, View};
-use super::trace::{REACH, Role, Trace, is_spring, trace};
+use super::land::{Land, NODE, Node, View, node_hash, node_roll};
+use super::trace::{REACH, Trace, is_spring, trace};
 use crate::config::world::{DensityConfig, ShapeConfig, WaterConfig};
-use crate::seed::mix64;
 
 /// Nodes a side of a region.
 pub(crate) const REGION: i32 = 64;
@@ -24,11 +23,12 @@ pub(crate) const REGION: i32 = 64;
 const SOURCES: i32 = (REACH + MARGIN + REGION - 1) / REGION;
 
 /// Nodes beyond a region's side whose river steps it keeps: what shapes columns
-/// inside it ([`super::channel::INFLUENCE`] blocks) and a node more.
+/// inside it ([`super::channel::INFLUENCE`] blocks) and two nodes more (a channel's
+/// half-width and a bend's jitter).
 const MARGIN: i32 = super::channel::INFLUENCE as i32 / NODE + 2;
 
-/// Regions kept before a store of regions starts again (the 64 km horizon's area
-/// and the springs around it).
+/// Regions kept before a store of regions starts again (the 16 km horizon's area and
+/// the springs around it, four times over).
 const KEPT_REGIONS: usize = 16_384;
 
 /// Basins kept before their store starts again.
@@ -163,7 +163,7 @@ impl Hydrology {
             for j in 0..REGION {
                 for i in 0..REGION {
                     let n = [r[0] * REGION + i, r[1] * REGION + j];
-                    if !is_spring(&self.cfg, self.seed, n, land.h(n)) {
+                    if !is_spring(&self.cfg, self.seed, n, &mut land) {
                         continue;
                     }
                     match trace(&mut land, &self.cfg, n, |l, p| self.basin(l, p)) {
@@ -187,7 +187,7 @@ impl Hydrology {
             [(r[0] + 1) * REGION + MARGIN, (r[1] + 1) * REGION + MARGIN],
         );
         let near = |n: Node| (lo[0]..hi[0]).contains(&n[0]) && (lo[1]..hi[1]).contains(&n[1]);
-        // A step from `a` to `b` (a basin's may be long) passes near the region.
+        // A step from `a` to `b` passes near the region.
         let passes = |a: Node, b: Node| {
             a[0].min(b[0]) < hi[0]
                 && a[0].max(b[0]) >= lo[0]
@@ -220,7 +220,7 @@ impl Hydrology {
                     }
                     for w in river.steps.windows(2) {
                         let (a, b) = (w[0], w[1]);
-                        if a.role == Role::Lake
+                        if a.lake
                             && let Some(basin) = self.basin(&mut land, a.node)
                         {
                             lakes.entry(a.node).or_insert_with(|| Lake {
@@ -299,15 +299,12 @@ impl Hydrology {
 
     /// Whether a waterfall from node `n` has a tarn on its lip (`tarns` of them).
     fn tarn(&self, n: Node) -> bool {
-        let key = (n[0] as u32 as u64) << 32 | n[1] as u32 as u64;
-        let roll = (mix64(self.seed ^ TARN_SALT ^ mix64(key)) >> 11) as f64 / (1u64 << 53) as f64;
-        roll < self.cfg.tarns
+        node_roll(self.seed, TARN_SALT, n) < self.cfg.tarns
     }
 
     /// Where a river bends at node `n`, in blocks.
     fn bend(&self, n: Node) -> [f64; 2] {
-        let key = (n[0] as u32 as u64) << 32 | n[1] as u32 as u64;
-        let h = mix64(self.seed ^ JITTER_SALT ^ mix64(key));
+        let h = node_hash(self.seed, JITTER_SALT, n);
         let unit = |bits: u64| (bits & 0xffff) as f64 / 65535.0 * 2.0 - 1.0;
         [
             (n[0] * NODE) as f64 + JITTER * unit(h),

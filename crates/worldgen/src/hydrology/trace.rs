@@ -8,9 +8,8 @@
 //! spring: every river that exists reaches the sea.
 
 use super::basin::Basin;
-use super::land::{NODE, Node, View};
+use super::land::{NODE, Node, View, node_roll};
 use crate::config::world::WaterConfig;
-use crate::seed::mix64;
 
 /// How far (in nodes, each way) a river may run from its spring: every node of a
 /// river lies within this of its spring, which bounds the springs a place can see.
@@ -25,41 +24,32 @@ const MOUTH: f32 = -4.0;
 /// Separates springs from the world's other hashes.
 const SPRING_SALT: u64 = 0x0073_7072_696e_6735; // "spring5"
 
-/// What a step of a river is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Role {
-    /// Running down.
-    Run,
-    /// The floor of a basin deep enough for a lake.
-    Lake,
-    /// The floor of a shallower basin, crossed on a raised bed.
-    Pool,
-}
-
 /// One node of a river.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Step {
     pub node: Node,
     /// The water level, whole blocks above sea level (0 at the sea).
     pub level: i32,
-    pub role: Role,
+    /// Whether it is the floor of a basin deep enough for a lake (a shallower one is
+    /// crossed at its level between embankments).
+    pub lake: bool,
 }
 
-/// A river from its spring to the sea, and the basins it filled.
+/// A river from its spring to the sea.
 #[derive(Clone, Debug)]
 pub(crate) struct Trace {
     pub steps: Vec<Step>,
 }
 
-/// Whether node `n`, whose ground stands `h` above the sea, is a spring.
-pub(crate) fn is_spring(cfg: &WaterConfig, seed: u64, n: Node, h: f32) -> bool {
-    if (h as f64) < cfg.spring_height || cfg.springs <= 0.0 {
+/// Whether node `n` is a spring: picked by a hash of the seed and the node (`springs`
+/// per km²), on ground at least `spring_height` above the sea. The hash comes first,
+/// so the ground is looked at only where a spring may be.
+pub(crate) fn is_spring(cfg: &WaterConfig, seed: u64, n: Node, land: &mut View<'_>) -> bool {
+    if cfg.springs <= 0.0 {
         return false;
     }
     let area = (NODE as f64 * NODE as f64) / 1e6;
-    let key = (n[0] as u32 as u64) << 32 | n[1] as u32 as u64;
-    let roll = (mix64(seed ^ SPRING_SALT ^ mix64(key)) >> 11) as f64 / (1u64 << 53) as f64;
-    roll < cfg.springs * area
+    node_roll(seed, SPRING_SALT, n) < cfg.springs * area && land.h(n) as f64 >= cfg.spring_height
 }
 
 /// The river of the spring at `spring`, or `None` when it is no spring (see the
@@ -71,8 +61,8 @@ pub(crate) fn trace(
     mut basin: impl FnMut(&mut View<'_>, Node) -> Option<std::sync::Arc<Basin>>,
 ) -> Option<Trace> {
     let far = |n: Node| (n[0] - spring[0]).abs().max((n[1] - spring[1]).abs());
-    // (node, raw level, role)
-    let mut raw: Vec<(Node, f32, Role)> = Vec::new();
+    // (node, raw level, a lake's floor)
+    let mut raw: Vec<(Node, f32, bool)> = Vec::new();
     let mut at = spring;
     loop {
         if far(at) > REACH || raw.len() > 8 * REACH as usize {
@@ -80,12 +70,12 @@ pub(crate) fn trace(
         }
         let h = land.h(at);
         if h < MOUTH {
-            raw.push((at, h - SINK, Role::Run));
+            raw.push((at, h - SINK, false));
             break;
         }
         match land.lowest_neighbour(at) {
             Some(next) => {
-                raw.push((at, h - SINK, Role::Run));
+                raw.push((at, h - SINK, false));
                 at = next;
             }
             None => {
@@ -94,11 +84,10 @@ pub(crate) fn trace(
                     return None;
                 }
                 let lake = (b.level - h) as f64 >= cfg.lake_depth;
-                let role = if lake { Role::Lake } else { Role::Pool };
-                raw.push((at, b.level - SINK, role));
+                raw.push((at, b.level - SINK, lake));
                 let across = &b.path[1..b.path.len() - 1];
                 for &n in across {
-                    raw.push((n, b.level - SINK, Role::Run));
+                    raw.push((n, b.level - SINK, false));
                 }
                 at = b.exit;
             }
@@ -110,17 +99,17 @@ pub(crate) fn trace(
         Step {
             node: spring,
             level: 0,
-            role: Role::Run
+            lake: false
         };
         raw.len()
     ];
     let mut highest = 0.0f32;
-    for (i, &(node, level, role)) in raw.iter().enumerate().rev() {
+    for (i, &(node, level, lake)) in raw.iter().enumerate().rev() {
         highest = highest.max(level);
         steps[i] = Step {
             node,
             level: highest.floor() as i32,
-            role,
+            lake,
         };
     }
     Some(Trace { steps })

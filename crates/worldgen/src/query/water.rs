@@ -18,8 +18,8 @@
 //! uphill         steps whose level rises downstream, and junctions where a river
 //!                leaves a node higher than one that enters it arrives (must be 0)
 //! wet land       land samples (top at or above the sea) under a river or lake
-//! mountain near  samples 64 or more above the sea within 1 km (as the crow flies,
-//!   water        to the nearest node) of a river step above the sea
+//! mountain near  samples 64 or more above the sea within 1 km (a chamfer distance
+//!   water        over the nodes: 1 along, 1.5 across) of a river step above the sea
 //! ```
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -145,7 +145,8 @@ pub fn water_stats(
     let side = samples.max(1) as i64 * step as i64;
     let x0 = center[0] as i64 - side / 2;
     let z0 = center[1] as i64 - side / 2;
-    let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+    // Inside the world (beyond it, the nearest column's).
+    let clamp = |v: i64| crate::generator::inside(v.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
     let (bx0, bz0, bx1, bz1) = (
         clamp(x0),
         clamp(z0),
@@ -192,13 +193,13 @@ pub fn water_stats(
         wet_land_fraction: 0.0,
         watered_mountain_fraction: 1.0,
     };
-    // The highest level arriving at each node and the highest leaving it.
-    let mut arriving: HashMap<[i32; 2], i32> = HashMap::new();
+    // The highest level leaving each node. The steps in a fixed order: the length's
+    // sum does not depend on the map's.
     let mut leaving: HashMap<[i32; 2], i32> = HashMap::new();
-    for e in edges.values() {
+    let mut sorted: Vec<&Edge> = edges.values().collect();
+    sorted.sort_by_key(|e| (e.from[1], e.from[0], e.to[1], e.to[0]));
+    for e in sorted {
         let [a, b] = e.levels;
-        let a_to = arriving.entry(e.to).or_insert(i32::MIN);
-        *a_to = (*a_to).max(b);
         let l_from = leaving.entry(e.from).or_insert(i32::MIN);
         *l_from = (*l_from).max(a);
         if !node_in(e.from) {
