@@ -43,7 +43,8 @@ pub(crate) enum ExportCommand {
         common: Common,
     },
     /// A 16-bit greyscale PNG of surface heights (the range in its text chunks),
-    /// and a biome PNG beside it (NAME.biomes.png).
+    /// and beside it a biome PNG (NAME.biomes.png), the water surface in the same
+    /// encoding (NAME.water.png) and a river mask (NAME.rivers.png; version 5).
     Heightmap {
         #[command(flatten)]
         area: Columns,
@@ -207,6 +208,8 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 );
             }
             say!("  biomes: {}", r.biomes.display());
+            say!("  water surface: {}", r.water.display());
+            say!("  river mask: {}", r.rivers.display());
         }
     }
     say!(

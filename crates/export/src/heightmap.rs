@@ -1,6 +1,9 @@
 //! A 16-bit greyscale PNG of surface heights (one pixel a column, north up: rows
 //! run along +z, columns along +x), optionally the same as RAW16 for Unity and
-//! Unreal, and a biome PNG beside it.
+//! Unreal, and beside it a biome PNG, a 16-bit water-surface PNG (the same encoding:
+//! the surface of the river or lake above the sea over a column, else its ground, so
+//! the water's depth is the difference) and an 8-bit river mask (255 where a river or
+//! lake above the sea covers the column, 0 elsewhere; version 5's water).
 //!
 //! **Encoding.** The area's lowest surface height maps to 0 and its highest to
 //! 65535, linearly: `value = round((y - low) * 65535 / (high - low))`. `low` and
@@ -20,7 +23,7 @@ use terravox_worldgen::Biome;
 use crate::area::Area;
 use crate::error::ExportError;
 use crate::progress::Progress;
-use crate::source::Source;
+use crate::source::{Source, Surface};
 use crate::target::Target;
 
 /// The most columns a side a heightmap takes (8 km; about 340 MB of memory).
@@ -38,6 +41,10 @@ pub struct Report {
     pub raw: Option<PathBuf>,
     /// The biome PNG.
     pub biomes: PathBuf,
+    /// The water-surface PNG.
+    pub water: PathBuf,
+    /// The river mask PNG.
+    pub rivers: PathBuf,
     /// Width and height in pixels.
     pub size: [u32; 2],
     /// The height that value 0 stands for.
@@ -67,8 +74,9 @@ pub fn beside(png: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Writes the heightmap of `area` to `out` (a PNG), the biome map to
-/// `NAME.biomes.png` beside it and, with `raw`, RAW16 (little-endian, rows as in
-/// the PNG) to `NAME.raw`. Existing files are refused unless `force`.
+/// `NAME.biomes.png` beside it, the water surface to `NAME.water.png`, the river
+/// mask to `NAME.rivers.png` and, with `raw`, RAW16 (little-endian, rows as in the
+/// PNG) to `NAME.raw`. Existing files are refused unless `force`.
 pub fn export(
     source: &Source,
     area: Area,
@@ -85,6 +93,8 @@ pub fn export(
     }
     let png_target = Target::file(out, force)?;
     let biome_target = Target::file(&beside(out, ".biomes.png"), force)?;
+    let water_target = Target::file(&beside(out, ".water.png"), force)?;
+    let rivers_target = Target::file(&beside(out, ".rivers.png"), force)?;
     let raw_target = raw
         .then(|| Target::file(&beside(out, ".raw"), force))
         .transpose()?;
@@ -98,22 +108,20 @@ pub fn export(
         bands.push((z, (next - z) as u32));
         z = next;
     }
-    let banded: Vec<Vec<(Vec<i32>, Vec<u8>)>> = bands
+    let banded: Vec<Vec<Vec<Surface>>> = bands
         .par_iter()
         .map(|&(z, n)| {
             let tops = source.surfaces(area.from[0], z, w, n);
             progress.advance(n as u64);
-            tops.chunks(w as usize)
-                .map(|row| {
-                    row.iter()
-                        .map(|&(y, biome)| (y, biome.map_or(u8::MAX, |b| b as u8)))
-                        .unzip()
-                })
-                .collect()
+            tops.chunks(w as usize).map(<[Surface]>::to_vec).collect()
         })
         .collect();
-    let rows: Vec<(Vec<i32>, Vec<u8>)> = banded.into_iter().flatten().collect();
-    let heights = rows.iter().flat_map(|(hs, _)| hs.iter().copied());
+    let rows: Vec<Vec<Surface>> = banded.into_iter().flatten().collect();
+    // The ground, and the water where it stands above it: the range holds both.
+    let heights = rows
+        .iter()
+        .flatten()
+        .flat_map(|s| std::iter::once(s.y).chain(s.water));
     let (low, high) = heights.fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
     if high as i64 - low as i64 > 65535 {
         return Err(ExportError::Area(format!(
@@ -122,29 +130,64 @@ pub fn export(
         )));
     }
 
-    let values = |hs: &[i32]| -> Vec<u16> { hs.iter().map(|&y| encode(y, low, high)).collect() };
-    let texts = [
-        ("terravox:low", low.to_string()),
-        ("terravox:high", high.to_string()),
-        (
-            "Description",
-            format!(
-                "terravox surface heights of columns x {}..{}, z {}..{}: value 0 is y {low}, \
-                 65535 is y {high}, linear; one pixel a block, rows along +z",
-                area.from[0], area.to[0], area.from[1], area.to[1]
+    let values = |row: &[Surface], water: bool| -> Vec<u16> {
+        row.iter()
+            .map(|s| {
+                let y = if water { s.water.unwrap_or(s.y) } else { s.y };
+                encode(y, low, high)
+            })
+            .collect()
+    };
+    let texts = |what: &str| {
+        [
+            ("terravox:low", low.to_string()),
+            ("terravox:high", high.to_string()),
+            (
+                "Description",
+                format!(
+                    "terravox {what} of columns x {}..{}, z {}..{}: value 0 is y {low}, \
+                     65535 is y {high}, linear; one pixel a block, rows along +z",
+                    area.from[0], area.to[0], area.from[1], area.to[1]
+                ),
             ),
-        ),
-    ];
+        ]
+    };
     write_png(
         png_target.partial(),
         [w, h],
         png::ColorType::Grayscale,
         png::BitDepth::Sixteen,
-        &texts,
+        &texts("surface heights"),
         |i| {
-            values(&rows[i].0)
+            values(&rows[i], false)
                 .iter()
                 .flat_map(|v| v.to_be_bytes())
+                .collect()
+        },
+    )?;
+    write_png(
+        water_target.partial(),
+        [w, h],
+        png::ColorType::Grayscale,
+        png::BitDepth::Sixteen,
+        &texts("water surface heights (the ground where no river or lake above the sea covers it)"),
+        |i| {
+            values(&rows[i], true)
+                .iter()
+                .flat_map(|v| v.to_be_bytes())
+                .collect()
+        },
+    )?;
+    write_png(
+        rivers_target.partial(),
+        [w, h],
+        png::ColorType::Grayscale,
+        png::BitDepth::Eight,
+        &[],
+        |i| {
+            rows[i]
+                .iter()
+                .map(|s| if s.water.is_some() { 255 } else { 0 })
                 .collect()
         },
     )?;
@@ -154,15 +197,23 @@ pub fn export(
         png::ColorType::Rgb,
         png::BitDepth::Eight,
         &[],
-        |i| rows[i].1.iter().flat_map(|&b| biome_color(b)).collect(),
+        |i| {
+            rows[i]
+                .iter()
+                .flat_map(|s| biome_color(s.biome.map_or(u8::MAX, |b| b as u8)))
+                .collect()
+        },
     )?;
     let raw = match raw_target {
         Some(t) => {
             let path = t.partial().to_path_buf();
             let file = File::create(&path).map_err(ExportError::io(&path))?;
             let mut f = BufWriter::new(file);
-            for (hs, _) in &rows {
-                let bytes: Vec<u8> = values(hs).iter().flat_map(|v| v.to_le_bytes()).collect();
+            for row in &rows {
+                let bytes: Vec<u8> = values(row, false)
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect();
                 f.write_all(&bytes).map_err(ExportError::io(&path))?;
             }
             f.flush().map_err(ExportError::io(&path))?;
@@ -174,6 +225,8 @@ pub fn export(
         png: png_target.finish()?,
         raw: raw.map(Target::finish).transpose()?,
         biomes: biome_target.finish()?,
+        water: water_target.finish()?,
+        rivers: rivers_target.finish()?,
         size: [w, h],
         low,
         high,

@@ -22,4 +22,4 @@ pub mod target;
 pub use area::{Area, Volume};
 pub use error::ExportError;
 pub use progress::Progress;
-pub use source::Source;
+pub use source::{Source, Surface};

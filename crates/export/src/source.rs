@@ -16,6 +16,17 @@ pub struct Source {
     columns: HashMap<[i32; 2], BTreeMap<i32, Block>>,
 }
 
+/// What a heightmap needs of a column ([`Source::surfaces`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Surface {
+    /// The highest solid block, the player's edits included.
+    pub y: i32,
+    /// The column's biome, in worlds with biomes.
+    pub biome: Option<Biome>,
+    /// The surface of the river or lake above the sea over it (version 5).
+    pub water: Option<i32>,
+}
+
 impl Source {
     /// The world `generator` makes, with `edits` (the world's saved edits, or none)
     /// laid over it.
@@ -69,17 +80,22 @@ impl Source {
         self.edited_height(x, z, self.generator.surface_height(x, z))
     }
 
-    /// [`Source::surface_height`] and the biome of the `w` x `h` columns from
-    /// `(x0, z0)`, row by row
-    /// (neighbouring columns share the generator's work:
-    /// [`Generator::column_tops`]).
-    pub fn surfaces(&self, x0: i32, z0: i32, w: u32, h: u32) -> Vec<(i32, Option<Biome>)> {
+    /// [`Source::surface_height`], the biome and the surface of the river or lake
+    /// above the sea over it (version 5; none where the player built up to or above
+    /// it) of the `w` x `h` columns from `(x0, z0)`, row by row (neighbouring columns
+    /// share the generator's work: [`Generator::column_tops`]).
+    pub fn surfaces(&self, x0: i32, z0: i32, w: u32, h: u32) -> Vec<Surface> {
         let tops = self.generator.column_tops(x0, z0, w, h);
         tops.iter()
             .enumerate()
             .map(|(i, top)| {
                 let (x, z) = (x0 + (i as u32 % w) as i32, z0 + (i as u32 / w) as i32);
-                (self.edited_height(x, z, top.y), top.biome)
+                let y = self.edited_height(x, z, top.y);
+                Surface {
+                    y,
+                    biome: top.biome,
+                    water: top.water.filter(|&l| l > y),
+                }
             })
             .collect()
     }

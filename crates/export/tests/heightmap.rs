@@ -82,3 +82,66 @@ fn a_taken_name_is_refused_and_kept() {
     );
     assert_eq!(fs::read_dir(&d).unwrap().count(), 1, "no temporary left");
 }
+
+/// A 16-bit or 8-bit greyscale PNG's pixels, row by row, and its `terravox:low` and
+/// `terravox:high` (0 where absent).
+fn grey(path: &std::path::Path) -> (Vec<u16>, i32, i32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let info = reader.info().clone();
+    assert_eq!(info.color_type, png::ColorType::Grayscale);
+    let text = |k: &str| -> i32 {
+        info.uncompressed_latin1_text
+            .iter()
+            .find(|t| t.keyword == k)
+            .map_or(0, |t| t.text.parse().unwrap())
+    };
+    let (low, high) = (text("terravox:low"), text("terravox:high"));
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut buf).unwrap();
+    let px = match info.bit_depth {
+        png::BitDepth::Sixteen => buf
+            .chunks(2)
+            .map(|b| u16::from_be_bytes([b[0], b[1]]))
+            .collect(),
+        _ => buf.iter().map(|&b| b as u16).collect(),
+    };
+    (px, low, high)
+}
+
+#[test]
+fn the_water_surface_and_the_river_mask_follow_the_rivers() {
+    // Seed -7 of version 5: the west shore of a lake 149 blocks above the sea.
+    let cfg = WorldConfig::default().with_seed(terravox_worldgen::Seed::new("-7"));
+    let g = Generator::new(&cfg).unwrap();
+    let source = Source::new(g.clone(), Edits::new());
+    let area = Area::new([-2800, 900], [-2600, 1000], heightmap::MAX_SIDE).unwrap();
+    let out = common::scratch("hm-water").join("hm.png");
+    let r = heightmap::export(&source, area, &out, false, false, &()).unwrap();
+    let (ground, low, high) = grey(&out);
+    let (water, wlow, whigh) = grey(&r.water);
+    let (mask, _, _) = grey(&r.rivers);
+    assert_eq!((wlow, whigh), (low, high), "one encoding for both");
+    let (mut wet, mut dry) = (0, 0);
+    for (i, m) in mask.iter().enumerate() {
+        let (x, z) = (area.from[0] + (i % 200) as i32, area.from[1] + (i / 200) as i32);
+        let top = g.column_top(x, z);
+        let (gy, wy) = (
+            heightmap::decode(ground[i], low, high),
+            heightmap::decode(water[i], low, high),
+        );
+        assert_eq!(gy, top.y, "ground at {x},{z}");
+        match top.water {
+            Some(level) => {
+                wet += 1;
+                assert_eq!((*m, wy), (255, level), "water at {x},{z}");
+                assert!(wy > gy);
+            }
+            None => {
+                dry += 1;
+                assert_eq!((*m, wy), (0, gy), "no water at {x},{z}");
+            }
+        }
+    }
+    assert!(wet > 1000 && dry > 0, "{wet} wet and {dry} dry columns");
+}
