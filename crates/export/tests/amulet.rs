@@ -87,6 +87,40 @@ fn amulet_reads_a_raised_world_to_its_top() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A lake 149 blocks above the sea (version 5, seed -7) and its shore read back
+/// whole: amulet finds its water where terravox has it, block for block.
+#[test]
+#[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
+fn amulet_reads_a_mountain_lake() {
+    use terravox_worldgen::Seed;
+    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
+        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
+    let cfg = WorldConfig::default().with_seed(Seed::new("-7"));
+    let g = Generator::new(&cfg).unwrap();
+    let (lake, shore) = ((-2700, 952), (-2730, 952));
+    let level = g
+        .column_top(lake.0, lake.1)
+        .water
+        .expect("the lake covers it");
+    assert!(
+        level > g.sea_level() + 100,
+        "a lake high above the sea: {level}"
+    );
+    let source = Source::new(g, Edits::new());
+    let dir = common::scratch("amulet-lake");
+    let out = dir.join("world");
+    let area = Area::new([-2740, 936], [-2688, 968], minecraft::MAX_SIDE).unwrap();
+    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let columns = [lake, shore, (-2715, 940)];
+    let compared = compare(&python, &source, &area, &out, &columns);
+    assert_eq!(
+        compared,
+        columns.len() * (report.top - minecraft::MIN_Y) as usize,
+        "every block of every column read"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Reads `columns` of the world at `out` with amulet and compares every block with
 /// `source`'s (air outside `area`); returns how many blocks were compared.
 fn compare(

@@ -124,7 +124,10 @@ fn the_water_surface_and_the_river_mask_follow_the_rivers() {
     assert_eq!((wlow, whigh), (low, high), "one encoding for both");
     let (mut wet, mut dry) = (0, 0);
     for (i, m) in mask.iter().enumerate() {
-        let (x, z) = (area.from[0] + (i % 200) as i32, area.from[1] + (i / 200) as i32);
+        let (x, z) = (
+            area.from[0] + (i % 200) as i32,
+            area.from[1] + (i / 200) as i32,
+        );
         let top = g.column_top(x, z);
         let (gy, wy) = (
             heightmap::decode(ground[i], low, high),
