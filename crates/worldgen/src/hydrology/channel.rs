@@ -262,8 +262,9 @@ impl LocalWater {
     }
 
     /// Every piece of water that shapes column `(x, z)`, which lies in the area
-    /// [`LocalWater::index`] filed them for.
-    fn around(&self, x: i32, z: i32) -> impl Iterator<Item = Water> + '_ {
+    /// [`LocalWater::index`] filed them for; with `wet`, only those whose water may
+    /// fill it (within [`WET`] of their edge).
+    fn around(&self, x: i32, z: i32, wet: bool) -> impl Iterator<Item = Water> + '_ {
         let p = [x as f64, z as f64];
         let cell = |v: i32, axis: usize| {
             usize::try_from(v.div_euclid(CELL) as i64 - self.origin[axis] as i64)
@@ -277,15 +278,20 @@ impl LocalWater {
         let n = self.segments.len();
         let inside =
             move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
+        // A piece's box, `[x0, z0, x1, z1]`, shrunk to `within` beyond its edge.
+        let shrunk = move |b: [f64; 4], reach: f64| {
+            let d = if wet { reach - WET } else { 0.0 };
+            [b[0] + d, b[1] + d, b[2] - d, b[3] - d]
+        };
         list.iter()
             .filter_map(move |&i| match self.segments.get(i as usize) {
-                Some(s) => inside(s.bounds).then(|| s.at(p)),
+                Some(s) => inside(shrunk(s.bounds, INFLUENCE)).then(|| s.at(p)),
                 None => {
                     let d = &self.discs[i as usize - n];
-                    inside(d.bounds()).then(|| d.at(p))
+                    inside(shrunk(d.bounds(), LAKE_INFLUENCE)).then(|| d.at(p))
                 }
             })
-            .filter(|w| w.out < w.reach)
+            .filter(move |w| w.out < if wet { WET } else { w.reach })
     }
 
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
@@ -298,7 +304,7 @@ impl LocalWater {
         // Banks kept even in another water's bed: (level, bank top), right by a
         // water whose surface fills the air within WET of its edge.
         let mut close: Vec<(f64, f64)> = Vec::new();
-        for w in self.around(x, z) {
+        for w in self.around(x, z, false) {
             if w.out < 0.0 {
                 // In several: the highest (a lake over the start of its outflow's
                 // fall), then the nearest.
@@ -366,8 +372,7 @@ impl LocalWater {
                 (1, 0.0, w.out)
             }
         };
-        self.around(x, z)
-            .filter(|w| w.out < WET)
+        self.around(x, z, true)
             .min_by(|a, b| {
                 key(a)
                     .partial_cmp(&key(b))
