@@ -152,31 +152,27 @@ pub fn export(
             ),
         ]
     };
-    write_png(
-        png_target.partial(),
-        [w, h],
-        png::ColorType::Grayscale,
-        png::BitDepth::Sixteen,
-        &texts("surface heights"),
-        |i| {
-            values(&rows[i], false)
-                .iter()
-                .flat_map(|v| v.to_be_bytes())
-                .collect()
-        },
-    )?;
-    write_png(
+    // A 16-bit map of the ground (`water` false) or of the water's surface.
+    let heights = |path: &Path, what: &str, water: bool| {
+        write_png(
+            path,
+            [w, h],
+            png::ColorType::Grayscale,
+            png::BitDepth::Sixteen,
+            &texts(what),
+            |i| {
+                values(&rows[i], water)
+                    .iter()
+                    .flat_map(|v| v.to_be_bytes())
+                    .collect()
+            },
+        )
+    };
+    heights(png_target.partial(), "surface heights", false)?;
+    heights(
         water_target.partial(),
-        [w, h],
-        png::ColorType::Grayscale,
-        png::BitDepth::Sixteen,
-        &texts("water surface heights (the ground where no river or lake above the sea covers it)"),
-        |i| {
-            values(&rows[i], true)
-                .iter()
-                .flat_map(|v| v.to_be_bytes())
-                .collect()
-        },
+        "water surface heights (the ground where no river or lake above the sea covers it)",
+        true,
     )?;
     write_png(
         rivers_target.partial(),

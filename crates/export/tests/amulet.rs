@@ -28,10 +28,7 @@ fn amulet_reads_every_block_of_sampled_columns() {
         edits.set(BlockPos::new(tower.0, y, tower.1), Block::Cobblestone);
     }
     let source = Source::new(g, edits);
-    let dir = common::scratch("amulet");
-    let out = dir.join("world");
     let area = Area::new([-40, -24], [40, 40], minecraft::MAX_SIDE).unwrap();
-    minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
 
     // Columns across chunk borders, both signs, the tower, and one past the area.
     let columns = [
@@ -44,13 +41,12 @@ fn amulet_reads_every_block_of_sampled_columns() {
         (39, 39),
         (40, 0),
     ];
-    let compared = compare(&python, &source, &area, &out, &columns);
+    let (_, compared) = export_and_compare(&python, &source, area, "amulet", &columns);
     assert_eq!(
         compared,
         columns.len() * 384,
         "every block of every column read"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// A world taller than Minecraft's default (its highest peak raised by the export's
@@ -68,23 +64,19 @@ fn amulet_reads_a_raised_world_to_its_top() {
     let g = Generator::new(&cfg).unwrap();
     let (peak, x, z) = common::highest_peak(&g);
     let source = Source::new(g, Edits::new());
-    let dir = common::scratch("amulet-tall");
-    let out = dir.join("world");
     let area = Area::new([x - 4, z - 4], [x + 4, z + 4], minecraft::MAX_SIDE).unwrap();
-    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let columns = [(x, z), (x - 3, z + 2)];
+    let (report, compared) = export_and_compare(&python, &source, area, "amulet-tall", &columns);
     let shift = SEA_TOP - source.generator().sea_level();
     assert!(
         report.top > minecraft::MAX_Y && report.top > peak + shift,
         "{report:?}"
     );
-    let columns = [(x, z), (x - 3, z + 2)];
-    let compared = compare(&python, &source, &area, &out, &columns);
     assert_eq!(
         compared,
         columns.len() * (report.top - minecraft::MIN_Y) as usize,
         "every block of every column read, up to the raised top"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// A lake 149 blocks above the sea (version 5, seed -7) and its shore read back
@@ -107,18 +99,32 @@ fn amulet_reads_a_mountain_lake() {
         "a lake high above the sea: {level}"
     );
     let source = Source::new(g, Edits::new());
-    let dir = common::scratch("amulet-lake");
-    let out = dir.join("world");
     let area = Area::new([-2740, 936], [-2688, 968], minecraft::MAX_SIDE).unwrap();
-    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
     let columns = [lake, shore, (-2715, 940)];
-    let compared = compare(&python, &source, &area, &out, &columns);
+    let (report, compared) = export_and_compare(&python, &source, area, "amulet-lake", &columns);
     assert_eq!(
         compared,
         columns.len() * (report.top - minecraft::MIN_Y) as usize,
         "every block of every column read"
     );
+}
+
+/// Exports `area` of `source` to a scratch folder `name`, reads `columns` back with
+/// amulet and compares them (see [`compare`]); the export's report and how many
+/// blocks were compared. The folder is removed afterwards.
+fn export_and_compare(
+    python: &str,
+    source: &Source,
+    area: Area,
+    name: &str,
+    columns: &[(i32, i32)],
+) -> (minecraft::Report, usize) {
+    let dir = common::scratch(name);
+    let out = dir.join("world");
+    let report = minecraft::export(source, area, SEA_TOP, &out, false, &()).unwrap();
+    let compared = compare(python, source, &area, &out, columns);
     let _ = fs::remove_dir_all(&dir);
+    (report, compared)
 }
 
 /// Reads `columns` of the world at `out` with amulet and compares every block with

@@ -41,6 +41,19 @@ pub struct ColumnTop {
     pub water: Option<i32>,
 }
 
+impl ColumnTop {
+    /// The top `y` with `block` and `biome`, and `water`'s surface where it stands
+    /// above it.
+    fn new(y: i32, block: Block, biome: Option<Biome>, water: Option<i32>) -> Self {
+        Self {
+            y,
+            block,
+            biome,
+            water: water.filter(|&l| l > y),
+        }
+    }
+}
+
 impl Generator {
     /// Validates `config` and prepares its noise.
     pub fn new(config: &WorldConfig) -> Result<Self, ConfigError> {
@@ -122,17 +135,8 @@ impl Generator {
     pub fn column_top(&self, x: i32, z: i32) -> ColumnTop {
         let (x, z) = (inside(x), inside(z));
         let (y, block, biome) = self.terrain.column_top(x, z);
-        let water = self
-            .terrain
-            .water_tops(x, z, 1, 1)
-            .and_then(|w| w[0])
-            .filter(|&l| l > y);
-        ColumnTop {
-            y,
-            block,
-            biome,
-            water,
-        }
+        let water = self.terrain.water_tops(x, z, 1, 1).and_then(|w| w[0]);
+        ColumnTop::new(y, block, biome, water)
     }
 
     /// [`Generator::column_top`] of the `w` x `h` columns from `(x0, z0)`, row by row
@@ -156,11 +160,8 @@ impl Generator {
         let water = self.terrain.water_tops(x0, z0, w as usize, h as usize);
         tops.into_iter()
             .enumerate()
-            .map(|(i, (y, block, biome))| ColumnTop {
-                y,
-                block,
-                biome,
-                water: water.as_ref().and_then(|w| w[i]).filter(|&l| l > y),
+            .map(|(i, (y, block, biome))| {
+                ColumnTop::new(y, block, biome, water.as_ref().and_then(|w| w[i]))
             })
             .collect()
     }

@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{
-    ConfigError, Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, NoiseKind, WORLD_FLOOR,
-    WorldConfig, map, params, presets, sequential,
+    ConfigError, Generator, GeneratorConfig, HEIGHT_LIMIT, IslandLayout, NoiseKind, ShapeConfig,
+    WORLD_FLOOR, WorldConfig, map, params, presets, sequential,
 };
 
 fn density() -> WorldConfig {
@@ -382,24 +382,31 @@ fn version_2_fields_are_validated_with_their_field_named() {
     assert_eq!(WorldConfig::from_ron(&text).unwrap(), base);
 }
 
+/// `base` (a density world with a shape) made version `version` and its shape
+/// edited by `edit` is refused, naming `field`, and makes no generator.
+fn refused_in_shape(
+    base: &WorldConfig,
+    version: u32,
+    edit: &dyn Fn(&mut ShapeConfig),
+    field: &str,
+) {
+    let mut cfg = base.clone();
+    cfg.version = version;
+    let GeneratorConfig::Density(d) = &mut cfg.generator else {
+        panic!("a density world")
+    };
+    edit(d.shape.as_mut().expect("a world with a shape"));
+    let e = cfg.validate().unwrap_err();
+    assert_eq!(e.field(), Some(field), "{e}");
+    assert!(Generator::new(&cfg).is_err());
+}
+
 #[test]
 fn version_4_relief_is_validated_with_its_field_named() {
     let base = WorldConfig::from_ron(include_str!("v4/continents.ron")).unwrap();
     let check = |edit: &dyn Fn(&mut terravox_worldgen::ReliefConfig), version: u32, field: &str| {
-        let mut cfg = base.clone();
-        cfg.version = version;
-        let GeneratorConfig::Density(d) = &mut cfg.generator else {
-            panic!("continents is a density world")
-        };
-        edit(
-            d.shape
-                .as_mut()
-                .and_then(|s| s.relief.as_mut())
-                .expect("continents has relief"),
-        );
-        let e = cfg.validate().unwrap_err();
-        assert_eq!(e.field(), Some(field), "{e}");
-        assert!(Generator::new(&cfg).is_err());
+        let relief = |s: &mut ShapeConfig| edit(s.relief.as_mut().expect("continents has relief"));
+        refused_in_shape(&base, version, &relief, field);
     };
     check(
         &|r| r.range_height = 401.0,
@@ -613,20 +620,8 @@ fn the_sea_level_keeps_the_spawn_and_the_sea_in_the_playable_heights() {
 fn version_5_water_is_validated_with_its_field_named() {
     let base = presets::builtin("continents").unwrap();
     let check = |edit: &dyn Fn(&mut terravox_worldgen::WaterConfig), version: u32, field: &str| {
-        let mut cfg = base.clone();
-        cfg.version = version;
-        let GeneratorConfig::Density(d) = &mut cfg.generator else {
-            panic!("continents is a density world")
-        };
-        edit(
-            d.shape
-                .as_mut()
-                .and_then(|s| s.water.as_mut())
-                .expect("continents has water"),
-        );
-        let e = cfg.validate().unwrap_err();
-        assert_eq!(e.field(), Some(field), "{e}");
-        assert!(Generator::new(&cfg).is_err());
+        let water = |s: &mut ShapeConfig| edit(s.water.as_mut().expect("continents has water"));
+        refused_in_shape(&base, version, &water, field);
     };
     check(&|w| w.springs = -1.0, 5, "generator.shape.water.springs");
     check(

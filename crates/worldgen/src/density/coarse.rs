@@ -160,8 +160,7 @@ impl DensityGen {
                 let water = grid
                     .as_ref()
                     .and_then(|g| g.water.as_ref())
-                    .and_then(|w| w.surface(x, z))
-                    .map(|l| self.surface.sea_level + l);
+                    .and_then(|w| w.surface(x, z, self.surface.sea_level));
                 columns.push(CoarseColumn {
                     solid,
                     look,

@@ -173,7 +173,7 @@ impl DensityGen {
             .water
             .as_ref()
             .filter(|w| w.top().is_some_and(|t| t > 0))
-            .and_then(|w| WaterTops::new(o.x, o.z, |x, z| w.surface(x, z).map(|l| sea + l)))
+            .and_then(|w| WaterTops::new(o.x, o.z, |x, z| w.surface(x, z, sea)))
             .map(Arc::new);
         let mut cols = Columns {
             shapes: [self.flat; WIDE * WIDE],

@@ -195,12 +195,18 @@ impl DensityGen {
     }
 
     /// The column fields over columns `x0..=x1` by `z0..=z1`, with the relief's
-    /// masks, and the water that shapes them; `None` without fields.
-    fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<Area> {
+    /// masks; `None` without fields.
+    fn fields_grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<CoarseGrid> {
         let mut fields = self.fields.as_ref()?.grid(x0, z0, x1, z1);
         if let Some(r) = &self.relief {
             r.fill_masks(&mut fields);
         }
+        Some(fields)
+    }
+
+    /// [`DensityGen::fields_grid`] and the water that shapes those columns.
+    fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<Area> {
+        let fields = self.fields_grid(x0, z0, x1, z1)?;
         let water = self
             .hydrology
             .as_ref()
@@ -229,7 +235,7 @@ impl DensityGen {
             (0..w * h)
                 .map(|i| {
                     let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
-                    water.surface(x, z).map(|l| sea + l)
+                    water.surface(x, z, sea)
                 })
                 .collect(),
         )
@@ -246,7 +252,7 @@ impl DensityGen {
             lo = [lo[0].min(c[0]), lo[1].min(c[1])];
             hi = [hi[0].max(c[0]), hi[1].max(c[1])];
         }
-        let Some(Area { fields: grid, .. }) = self.grid(lo[0], lo[1], hi[0], hi[1]) else {
+        let Some(grid) = self.fields_grid(lo[0], lo[1], hi[0], hi[1]) else {
             return vec![ColumnFields::default(); columns.len()];
         };
         let shaped = self.cfg.shape.is_some();

@@ -186,6 +186,19 @@ struct Water {
     bed: f64,
 }
 
+impl Water {
+    /// Which of several pieces speaks for a column, the least first: the highest
+    /// water it lies in, then the nearest (a lake over the start of its outflow's
+    /// fall wins over the fall's foot).
+    fn precedence(&self) -> f64 {
+        if self.out < 0.0 {
+            -1e9 - self.level * 1e3 + self.out
+        } else {
+            self.out
+        }
+    }
+}
+
 /// Blocks a side of the cells [`LocalWater`] files its pieces of water by.
 const CELL: i32 = 64;
 
@@ -222,6 +235,12 @@ impl LocalWater {
 
     /// Files the pieces gathered for `area` by cell, for [`LocalWater::around`].
     pub(crate) fn index(&mut self, area: [i32; 4]) {
+        // A piece near two regions came from both: once each, in a fixed order.
+        let bits = |p: [f64; 2]| p.map(f64::to_bits);
+        self.segments.sort_by_key(|s| (bits(s.a), bits(s.b)));
+        self.segments.dedup_by_key(|s| (bits(s.a), bits(s.b)));
+        self.discs.sort_by_key(|d| (bits(d.at), d.level));
+        self.discs.dedup_by_key(|d| (bits(d.at), d.level));
         let cell = |v: i32| v.div_euclid(CELL);
         self.origin = [cell(area[0]), cell(area[1])];
         self.size = [
@@ -297,22 +316,16 @@ impl LocalWater {
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
     pub(crate) fn shape(&self, s: &mut ColumnShape, x: i32, z: i32) {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-        // The water the column lies in, highest then nearest: (distance beyond its
-        // edge, level, the bed's height).
-        let mut bed: Option<(f64, f64, f64)> = None;
+        // The water the column lies in that speaks for it (`Water::precedence`).
+        let mut bed: Option<Water> = None;
         let mut nearest = f64::INFINITY;
         // Banks kept even in another water's bed: (level, bank top), right by a
         // water whose surface fills the air within WET of its edge.
         let mut close: Vec<(f64, f64)> = Vec::new();
         for w in self.around(x, z, false) {
             if w.out < 0.0 {
-                // In several: the highest (a lake over the start of its outflow's
-                // fall), then the nearest.
-                let better = |(out, level, _): (f64, f64, f64)| {
-                    w.level > level || (w.level == level && w.out < out)
-                };
-                if bed.is_none_or(better) {
-                    bed = Some((w.out, w.level, w.level - 1.0 - w.bed));
+                if bed.is_none_or(|b: Water| w.precedence() < b.precedence()) {
+                    bed = Some(w);
                 }
             } else {
                 // Rises to nothing at its reach, so shaping ends without a seam.
@@ -333,7 +346,8 @@ impl LocalWater {
         if nearest == f64::INFINITY {
             return;
         }
-        if let Some((_, level, b)) = bed {
+        if let Some(Water { level, bed, .. }) = bed {
+            let b = level - 1.0 - bed;
             // In the water: its bed, and no bank of the water next to it (at a bend
             // or a junction the next piece's bank would fill the channel), but for
             // the banks of higher water right beside it: they keep that water in,
@@ -360,25 +374,12 @@ impl LocalWater {
         s.wet = nearest;
     }
 
-    /// The level of the water over column `(x, z)`, blocks above sea level, where a
-    /// river or lake above the sea fills the air below it.
-    pub(crate) fn surface(&self, x: i32, z: i32) -> Option<i32> {
-        // The highest water the column lies in (as its bed in `shape`), or else the
-        // nearest within WET of its edge.
-        let key = |w: &Water| {
-            if w.out < 0.0 {
-                (0, -w.level, w.out)
-            } else {
-                (1, 0.0, w.out)
-            }
-        };
+    /// The height of the water over column `(x, z)` in a world whose sea stands at
+    /// `sea`, where a river or lake above the sea fills the air below it.
+    pub(crate) fn surface(&self, x: i32, z: i32, sea: i32) -> Option<i32> {
         self.around(x, z, true)
-            .min_by(|a, b| {
-                key(a)
-                    .partial_cmp(&key(b))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
+            .min_by(|a, b| a.precedence().total_cmp(&b.precedence()))
             .filter(|w| w.level > 0.0)
-            .map(|w| w.level as i32)
+            .map(|w| sea + w.level as i32)
     }
 }

@@ -6,7 +6,9 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use super::store::Store;
 
 use crate::config::world::{DensityConfig, ShapeConfig};
 use crate::seed::mix64;
@@ -88,7 +90,7 @@ pub(crate) struct Land {
     sea_level: i32,
     fields: FieldNoise,
     relief: Option<Relief>,
-    tiles: Mutex<HashMap<[i32; 2], Arc<[f32]>>>,
+    tiles: Store<[i32; 2], Vec<f32>>,
 }
 
 impl std::fmt::Debug for Land {
@@ -106,12 +108,12 @@ impl Land {
             sea_level,
             fields: FieldNoise::new(seed, Some(shape), None).with_margin(),
             relief: Relief::new(shape, seed),
-            tiles: Mutex::new(HashMap::new()),
+            tiles: Store::new(KEPT),
         }
     }
 
     /// The heights of tile `t`, above sea level, `[j][i]`.
-    fn make(&self, [ti, tj]: [i32; 2]) -> Arc<[f32]> {
+    fn make(&self, [ti, tj]: [i32; 2]) -> Vec<f32> {
         let (x0, z0) = (ti * TILE * NODE, tj * TILE * NODE);
         let span = (TILE - 1) * NODE;
         let mut grid = self.fields.grid(x0, z0, x0 + span, z0 + span);
@@ -133,31 +135,16 @@ impl Land {
     }
 
     /// Tile `t`'s heights, made once.
-    fn tile(&self, t: [i32; 2]) -> Arc<[f32]> {
-        let kept = self
-            .tiles
-            .lock()
-            .expect("the height store is never poisoned")
-            .get(&t)
-            .cloned();
-        if let Some(tile) = kept {
-            return tile;
-        }
-        let tile = self.make(t);
-        let mut tiles = self.tiles.lock().expect("never poisoned");
-        if tiles.len() >= KEPT {
-            tiles.clear();
-        }
-        tiles.insert(t, tile.clone());
-        tile
+    fn tile(&self, t: [i32; 2]) -> Arc<Vec<f32>> {
+        self.tiles.get(t, || self.make(t))
     }
 }
 
 /// One job's look at the land: the tiles it fetched, and the last one asked for.
 pub(crate) struct View<'a> {
     land: &'a Land,
-    tiles: HashMap<[i32; 2], Arc<[f32]>>,
-    last: Option<([i32; 2], Arc<[f32]>)>,
+    tiles: HashMap<[i32; 2], Arc<Vec<f32>>>,
+    last: Option<([i32; 2], Arc<Vec<f32>>)>,
 }
 
 impl<'a> View<'a> {

@@ -7,11 +7,12 @@
 //! order asks first.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::basin::{Basin, flood};
 use super::channel::{Disc, LocalWater, Segment};
 use super::land::{Land, NODE, Node, View, node_hash, node_roll};
+use super::store::Store;
 use super::trace::{REACH, Trace, is_spring, trace};
 use crate::config::world::{DensityConfig, ShapeConfig, WaterConfig};
 
@@ -47,36 +48,6 @@ const TARN_SALT: u64 = 0x0074_6172_6e35; // "tarn5"
 
 /// Separates the bends from the world's other hashes.
 const JITTER_SALT: u64 = 0x0062_656e_6435; // "bend5"
-
-/// A store of values made once per key, shared by threads.
-struct Store<K, V> {
-    kept: Mutex<HashMap<K, Arc<V>>>,
-    /// How many it keeps before it starts again.
-    most: usize,
-}
-
-impl<K: std::hash::Hash + Eq + Copy, V> Store<K, V> {
-    fn new(most: usize) -> Self {
-        Self {
-            kept: Mutex::new(HashMap::new()),
-            most,
-        }
-    }
-
-    /// The value of `k`, made by `make` if not kept (outside the lock: two threads
-    /// may both make it, and get the same).
-    fn get(&self, k: K, make: impl FnOnce() -> V) -> Arc<V> {
-        if let Some(v) = self.kept.lock().expect("never poisoned").get(&k) {
-            return v.clone();
-        }
-        let v = Arc::new(make());
-        let mut kept = self.kept.lock().expect("never poisoned");
-        if kept.len() >= self.most {
-            kept.clear();
-        }
-        kept.entry(k).or_insert(v).clone()
-    }
-}
 
 /// One river step as a region sees it, with how many springs feed it.
 #[derive(Clone, Copy, Debug)]

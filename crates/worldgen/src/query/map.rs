@@ -277,6 +277,11 @@ pub fn biome_color(top: ColumnTop, slope: f64) -> [u8; 3] {
     shaded(top.biome.map_or([128; 3], Biome::map_color), slope)
 }
 
+/// Water's colour `depth` (0..1) of the way from `shallow` to `deep`.
+fn by_depth(shallow: [f64; 3], deep: [f64; 3], depth: f64) -> [u8; 3] {
+    std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8)
+}
+
 /// The water map colour of a column top: a river or lake above the sea by its depth
 /// (pale creeks to dark lakes), the sea grey-blue, land pale grey; `slope` shades
 /// the land as in [`column_color`].
@@ -284,8 +289,7 @@ pub fn water_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
     match top.water {
         Some(level) => {
             let depth = ((level - top.y) as f64 / 6.0).min(1.0);
-            let (shallow, deep) = ([110.0, 200.0, 255.0], [0.0, 60.0, 200.0]);
-            std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8)
+            by_depth([110.0, 200.0, 255.0], [0.0, 60.0, 200.0], depth)
         }
         None if top.y < sea_level => [70, 85, 110],
         None => shaded([215, 215, 210], slope),
@@ -317,14 +321,11 @@ pub fn column_color(top: ColumnTop, sea_level: i32, slope: f64) -> [u8; 3] {
     if let Some(level) = top.water {
         // A river or lake above the sea: fresh water, deeper darker.
         let depth = ((level - top.y) as f64 / 8.0).min(1.0);
-        let (shallow, deep) = ([80.0, 175.0, 220.0], [30.0, 95.0, 170.0]);
-        return std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8);
+        return by_depth([80.0, 175.0, 220.0], [30.0, 95.0, 170.0], depth);
     }
     if top.y < sea_level {
         let depth = ((sea_level - top.y) as f64 / 32.0).min(1.0);
-        let shallow = [70.0, 160.0, 215.0];
-        let deep = [15.0, 45.0, 115.0];
-        return std::array::from_fn(|i| (shallow[i] + (deep[i] - shallow[i]) * depth) as u8);
+        return by_depth([70.0, 160.0, 215.0], [15.0, 45.0, 115.0], depth);
     }
     shaded(top.block.color(), slope)
 }

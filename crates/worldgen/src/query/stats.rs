@@ -99,7 +99,7 @@ mod target {
 }
 
 /// `"met"` or `"not met"`.
-fn met(ok: bool) -> &'static str {
+pub(super) fn met(ok: bool) -> &'static str {
     if ok { "met" } else { "not met" }
 }
 

@@ -28,6 +28,7 @@ use std::fmt;
 use crate::generator::Generator;
 use crate::hydrology::land::NODE;
 use crate::hydrology::network::{Edge, Hydrology};
+use crate::query::stats::met;
 use crate::query::{ForEach, collect};
 
 /// Blocks above the sea from which a sample is mountain.
@@ -73,10 +74,6 @@ mod target {
     pub(super) const HIGH_LAKES: usize = 15;
     pub(super) const WATERFALLS: usize = 30;
     pub(super) const WATERED: f64 = 0.6;
-}
-
-fn met(ok: bool) -> &'static str {
-    if ok { "met" } else { "not met" }
 }
 
 impl fmt::Display for WaterStats {

@@ -1,0 +1,37 @@
+//! A store of values made once per key and shared by threads: the land's heights,
+//! basins, traces and regions. Values are made outside the lock (two threads may
+//! both make one, and get the same: every value is a pure function of its key), and
+//! a full store starts again, so memory stays bounded and results never change.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A store of values made once per key, shared by threads.
+pub(crate) struct Store<K, V> {
+    kept: Mutex<HashMap<K, Arc<V>>>,
+    /// How many it keeps before it starts again.
+    most: usize,
+}
+
+impl<K: std::hash::Hash + Eq + Copy, V> Store<K, V> {
+    pub(crate) fn new(most: usize) -> Self {
+        Self {
+            kept: Mutex::new(HashMap::new()),
+            most,
+        }
+    }
+
+    /// The value of `k`, made by `make` if not kept (outside the lock: two threads
+    /// may both make it, and get the same).
+    pub(crate) fn get(&self, k: K, make: impl FnOnce() -> V) -> Arc<V> {
+        if let Some(v) = self.kept.lock().expect("never poisoned").get(&k) {
+            return v.clone();
+        }
+        let v = Arc::new(make());
+        let mut kept = self.kept.lock().expect("never poisoned");
+        if kept.len() >= self.most {
+            kept.clear();
+        }
+        kept.entry(k).or_insert(v).clone()
+    }
+}
