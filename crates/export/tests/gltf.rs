@@ -70,25 +70,84 @@ fn the_glb_holds_every_visible_face_of_the_box() {
 
     // Every face between an opaque block and a non-opaque one (or the box's side) is
     // one unit quad: four vertices.
-    let mut faces = 0;
-    let opaque = |p: [i32; 3], blocks: &mut common::Blocks| {
-        (0..3).all(|i| (from[i]..to[i]).contains(&p[i])) && blocks.get(p).is_opaque()
+    let faces = visible_faces(&source, from, to, Block::is_opaque);
+    assert!(faces > 1000, "{faces}");
+    assert_eq!(positions.len(), faces * 4, "one unit quad per visible face");
+}
+
+/// The faces of the blocks `kind` picks in the box `from..to` of `source` that
+/// border a block neither `kind` nor opaque (or the box's side).
+fn visible_faces(source: &Source, from: [i32; 3], to: [i32; 3], kind: fn(Block) -> bool) -> usize {
+    let mut blocks = common::Blocks::new(source);
+    let mut at = |p: [i32; 3]| {
+        (0..3)
+            .all(|i| (from[i]..to[i]).contains(&p[i]))
+            .then(|| blocks.get(p))
     };
-    let mut blocks = common::Blocks::new(&source);
+    let mut faces = 0;
     for y in from[1]..to[1] {
         for z in from[2]..to[2] {
             for x in from[0]..to[0] {
-                if !opaque([x, y, z], &mut blocks) {
+                if !at([x, y, z]).is_some_and(kind) {
                     continue;
                 }
                 for d in Face::ALL.map(Face::normal) {
-                    if !opaque([x + d[0], y + d[1], z + d[2]], &mut blocks) {
+                    let beside = at([x + d[0], y + d[1], z + d[2]]);
+                    if !beside.is_some_and(|b| kind(b) || b.is_opaque()) {
                         faces += 1;
                     }
                 }
             }
         }
     }
-    assert!(faces > 1000, "{faces}");
-    assert_eq!(positions.len(), faces * 4, "one unit quad per visible face");
+    faces
+}
+
+/// The glb's `water` mesh carries the rivers and lakes above the sea: a box around a
+/// mountain lake (seed -7, 149 blocks up) holds every face of its water, and the
+/// lake's surface at its level.
+#[test]
+fn the_glb_carries_a_mountain_lake() {
+    use terravox_worldgen::{Seed, presets};
+    let cfg = presets::builtin("continents")
+        .unwrap()
+        .with_seed(Seed::new("-7"));
+    let g = Generator::new(&cfg).unwrap();
+    let (x, z) = (-2700, 952);
+    let level = g.column_top(x, z).water.expect("the lake covers it");
+    assert!(
+        level > g.sea_level() + 100,
+        "a lake high above the sea: {level}"
+    );
+    let source = Source::new(g, Edits::new());
+    let (from, to) = ([x - 40, level - 12, z - 40], [x + 40, level + 8, z + 40]);
+    let volume = Volume::new(from, to, glb::MAX_SIDE).unwrap();
+    let out = common::scratch("gltf-lake").join("lake.glb");
+    let report = glb::export(&source, volume, &out, false, &()).unwrap();
+    let bytes = fs::read(&out).unwrap();
+    let doc = ::gltf::Gltf::from_slice(&bytes).expect("the gltf crate reads it");
+    let blob = doc.blob.as_deref().expect("a binary chunk");
+    let water = doc
+        .meshes()
+        .find(|m| m.name().is_some_and(|n| n.starts_with("water")))
+        .expect("a water mesh");
+    let prim = water.primitives().next().unwrap();
+    let reader = prim.reader(|_| Some(blob));
+    let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+    assert_eq!(positions.len() as u64, report.vertices[1]);
+    let faces = visible_faces(&source, from, to, |b| b == Block::Water);
+    assert!(faces > 500, "only {faces} faces of water");
+    assert_eq!(
+        positions.len(),
+        faces * 4,
+        "one unit quad per face of water"
+    );
+    // The surface is the lake's level: its top faces at the top of its water.
+    let highest = positions.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
+    assert_eq!(highest, (level + 1 - from[1]) as f32);
+    let on_surface = positions.iter().filter(|p| p[1] == highest).count();
+    assert!(
+        on_surface > 400,
+        "{on_surface} vertices on the lake's surface"
+    );
 }

@@ -286,3 +286,101 @@ fn a_world_of_the_default_height_needs_no_data_pack() {
     assert_eq!(report.top, MAX_Y);
     assert!(!out.join("datapacks").exists());
 }
+
+/// A waterfall of seed `-7`'s rivers: a column with water above the sea and one beside
+/// it whose water lies at least `drop` blocks lower; `(x, z, upper level)`.
+fn waterfall(g: &Generator, drop: i32) -> (i32, i32, i32) {
+    (-2048..2048)
+        .step_by(8)
+        .flat_map(|z| (-2048..2048).step_by(8).map(move |x| (x, z)))
+        .find_map(|(x, z)| {
+            let level = g.column_top(x, z).water?;
+            // Look across the fall's lip: a few blocks each way.
+            (1..=4).find_map(|d| {
+                [(d, 0), (-d, 0), (0, d), (0, -d)]
+                    .into_iter()
+                    .find(|&(dx, dz)| {
+                        g.column_top(x + dx, z + dz)
+                            .water
+                            .is_some_and(|l| l <= level - drop)
+                    })
+                    .map(|_| (x, z, level))
+            })
+        })
+        .expect("a waterfall within 4 km")
+}
+
+/// Minecraft's water beside air spreads when anything disturbs it, and a terravox
+/// waterfall is water standing beside the air over its foot: the export writes what
+/// Minecraft would settle to, falling water down each fall, so no source block above
+/// the sea stands beside air, and every other block is the generator's.
+#[test]
+fn waterfalls_are_written_as_falling_water_and_no_source_spreads() {
+    use terravox_worldgen::{Seed, presets};
+    let cfg = presets::builtin("continents")
+        .unwrap()
+        .with_seed(Seed::new("-7"));
+    let g = Generator::new(&cfg).unwrap();
+    let (x, z, level) = waterfall(&g, 4);
+    let source = Source::new(g, Edits::new());
+    let area = Area::new([x - 24, z - 24], [x + 24, z + 24], minecraft::MAX_SIDE).unwrap();
+    let out = common::scratch("mc-falls").join("world");
+    minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let shift = SEA_TOP - source.generator().sea_level();
+    let sea = source.generator().sea_level();
+    let mut blocks = common::Blocks::new(&source);
+    let mut chunks = std::collections::HashMap::new();
+    let mut get = |x: i32, y: i32, z: i32| -> String {
+        let c = chunks
+            .entry((x >> 4, z >> 4))
+            .or_insert_with(|| read_chunk(&out, x >> 4, z >> 4).expect("a chunk"));
+        let b = c.block(
+            x.rem_euclid(16) as usize,
+            (y + shift) as isize,
+            z.rem_euclid(16) as usize,
+        );
+        b.map_or("minecraft:air|".into(), |b| {
+            b.encoded_description().to_string()
+        })
+    };
+    let (mut falling, mut sources) = (0, 0);
+    // The area's inside (its border columns stand beside the unwritten world).
+    for bz in area.from[1] + 1..area.to[1] - 1 {
+        for bx in area.from[0] + 1..area.to[0] - 1 {
+            for y in sea + 1..=level + 1 {
+                let got = get(bx, y, bz);
+                let want = encoded(blocks.get([bx, y, bz]));
+                if got == "minecraft:water|" {
+                    sources += 1;
+                    for (dx, dz) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        let beside = get(bx + dx, y, bz + dz);
+                        assert!(
+                            !beside.starts_with("minecraft:air"),
+                            "the source at {bx},{y},{bz} stands beside air at {},{y},{}",
+                            bx + dx,
+                            bz + dz
+                        );
+                    }
+                } else if got.starts_with("minecraft:water|level=") {
+                    // Flowing water only where terravox has air, falling under water.
+                    assert_eq!(want, "minecraft:air|", "{got} at {bx},{y},{bz}");
+                    if got == "minecraft:water|level=8" {
+                        falling += 1;
+                        let above = get(bx, y + 1, bz);
+                        assert!(
+                            above.starts_with("minecraft:water"),
+                            "{above} over {bx},{y},{bz}"
+                        );
+                    }
+                } else {
+                    assert_eq!(got, want, "block {bx},{y},{bz}");
+                }
+            }
+        }
+    }
+    assert!(sources > 100, "only {sources} source blocks above the sea");
+    assert!(
+        falling >= 3,
+        "only {falling} falling water blocks at a fall of 4+"
+    );
+}

@@ -79,6 +79,23 @@ impl Tints {
         }
     }
 
+    /// How the water flows at a vertex's local corner `(x, z)` (`0..=32`): its
+    /// column's flow for water, still for every other block and without tints.
+    #[inline]
+    fn flow_at(&self, block: Block, x: u8, z: u8) -> u8 {
+        if block != Block::Water || !self.set {
+            return 0;
+        }
+        self.columns.flow[Self::column(x, z)].0
+    }
+
+    /// The padded column whose tints a vertex at local corner `(x, z)` takes.
+    #[inline]
+    fn column(x: u8, z: u8) -> usize {
+        let c = |v: u8| (v as usize).min(PADDED - 2) + 1;
+        c(z) * PADDED + c(x)
+    }
+
     /// The tint of `block` at a vertex's local corner `(x, z)` (`0..=32`): the
     /// column's grass or water colour, white for untinted blocks.
     #[inline]
@@ -94,8 +111,7 @@ impl Tints {
                 Block::Grass.color()
             };
         }
-        let c = |v: u8| (v as usize).min(PADDED - 2) + 1;
-        let i = c(z) * PADDED + c(x);
+        let i = Self::column(x, z);
         if water {
             self.columns.water[i]
         } else {
@@ -144,6 +160,7 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
                 layer,
                 tint: tints.at(q.block, verts[k][0], verts[k][2]),
                 sky: q.sky,
+                flow: tints.flow_at(q.block, verts[k][0], verts[k][2]),
             }
             .pack(),
         );

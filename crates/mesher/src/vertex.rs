@@ -10,6 +10,7 @@
 //!          bits 23..31  layer (texture array layer)
 //! word 1:  bits  0..24  tint  (sRGB bytes r, g, b)
 //!          bits 24..28  sky   (sky light level 0..=15, see crate::light)
+//!          bits 28..32  flow  (water: 0 still, else its direction, see Flow)
 //! ```
 //!
 //! The normal follows from the face, the texture coordinates from the position and
@@ -122,8 +123,18 @@ pub const SKY: Field = Field {
     shift: 24,
     bits: 4,
 };
+/// The way water flows at the vertex ([`terravox_voxel::Flow`]: 0 still, else
+/// `code - 1` fifteenths of a turn from +x towards +z); 0 for other blocks.
+pub const FLOW: Field = Field {
+    name: "flow",
+    word: 1,
+    shift: 28,
+    bits: terravox_voxel::Flow::BITS,
+};
 /// Every field, word 0 first.
-pub const LAYOUT: [Field; 10] = [X, Y, Z, FACE, AO, LAYER, TINT[0], TINT[1], TINT[2], SKY];
+pub const LAYOUT: [Field; 11] = [
+    X, Y, Z, FACE, AO, LAYER, TINT[0], TINT[1], TINT[2], SKY, FLOW,
+];
 
 /// Brightness of a solid face's corner at occlusion level `ao` (`0.0` darkest ..=
 /// `3.0` open, interpolated across the face): [`OCCLUSION_FLOOR`] in the darkest
@@ -166,6 +177,8 @@ pub struct Vertex {
     pub tint: [u8; 3],
     /// Sky light level `0..=15`.
     pub sky: u8,
+    /// How water flows here ([`FLOW`]).
+    pub flow: u8,
 }
 
 /// A packed vertex, as uploaded.
@@ -186,7 +199,8 @@ impl Vertex {
         let w1 = TINT[0].put(self.tint[0] as u32)
             | TINT[1].put(self.tint[1] as u32)
             | TINT[2].put(self.tint[2] as u32)
-            | SKY.put(self.sky as u32);
+            | SKY.put(self.sky as u32)
+            | FLOW.put(self.flow as u32);
         [w0, w1]
     }
 
@@ -207,6 +221,7 @@ impl Vertex {
                 TINT[2].get(p) as u8,
             ],
             sky: SKY.get(p) as u8,
+            flow: FLOW.get(p) as u8,
         })
     }
 }
@@ -234,6 +249,7 @@ mod tests {
                                     layer,
                                     tint: [x.wrapping_mul(7), 255 - y, z ^ layer],
                                     sky: (x ^ y ^ z) & 15,
+                                    flow: (x + y + layer) & 15,
                                 };
                                 assert_eq!(Vertex::unpack(v.pack()), Some(v));
                             }

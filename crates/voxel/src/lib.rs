@@ -28,4 +28,4 @@ pub use block::Block;
 pub use chunk::{Chunk, PADDED, PADDED_VOLUME, dense_array, padded_index};
 pub use coords::{BlockPos, CHUNK, ChunkPos};
 pub use hash::Fnv64;
-pub use tints::ColumnTints;
+pub use tints::{ColumnTints, Flow};

@@ -11,6 +11,7 @@ use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 use crate::bounds::{HEIGHT_LIMIT, WORLD_LIMIT, chunk_in_world};
 use crate::config::world::{ConfigError, GeneratorConfig, WorldConfig};
 use crate::density::DensityGen;
+use crate::density::water::{BANK, ColumnWater, Shore};
 use crate::islands::IslandGen;
 use crate::islands::layout::Island;
 use crate::lod::pos::LodPos;
@@ -42,14 +43,21 @@ pub struct ColumnTop {
 }
 
 impl ColumnTop {
-    /// The top `y` with `block` and `biome`, and `water`'s surface where it stands
-    /// above it.
-    fn new(y: i32, block: Block, biome: Option<Biome>, water: Option<i32>) -> Self {
+    /// The top `y` with `block` and `biome` in a world whose sea stands at `sea`, with
+    /// `water`'s surface where it stands above it, and its shore (version 6): raised
+    /// to a bank ([`BANK`] fills the air above the sea up to it), or opened down to
+    /// its water (the ground up to the water beside is dug out).
+    fn new(y: i32, block: Block, biome: Option<Biome>, water: ColumnWater, sea: i32) -> Self {
+        let (y, block) = match water.shore {
+            Some(Shore::Bank { top }) if top > y.max(sea) => (top, BANK),
+            Some(Shore::Open { top, floor }) if y <= top => (floor, block),
+            _ => (y, block),
+        };
         Self {
             y,
             block,
             biome,
-            water: water.filter(|&l| l > y),
+            water: water.surface.filter(|&l| l > y),
         }
     }
 }
@@ -135,8 +143,8 @@ impl Generator {
     pub fn column_top(&self, x: i32, z: i32) -> ColumnTop {
         let (x, z) = (inside(x), inside(z));
         let (y, block, biome) = self.terrain.column_top(x, z);
-        let water = self.terrain.water_tops(x, z, 1, 1).and_then(|w| w[0]);
-        ColumnTop::new(y, block, biome, water)
+        let water = self.terrain.water_tops(x, z, 1, 1).map(|w| w[0]);
+        ColumnTop::new(y, block, biome, water.unwrap_or_default(), self.sea_level())
     }
 
     /// [`Generator::column_top`] of the `w` x `h` columns from `(x0, z0)`, row by row
@@ -158,10 +166,12 @@ impl Generator {
         }
         let tops = self.terrain.column_tops(x0, z0, w as usize, h as usize);
         let water = self.terrain.water_tops(x0, z0, w as usize, h as usize);
+        let sea = self.sea_level();
         tops.into_iter()
             .enumerate()
             .map(|(i, (y, block, biome))| {
-                ColumnTop::new(y, block, biome, water.as_ref().and_then(|w| w[i]))
+                let w = water.as_ref().map(|w| w[i]).unwrap_or_default();
+                ColumnTop::new(y, block, biome, w, sea)
             })
             .collect()
     }

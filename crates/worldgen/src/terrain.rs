@@ -6,6 +6,7 @@
 use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 
 use crate::density::DensityGen;
+use crate::density::water::ColumnWater;
 use crate::hydrology::network::Hydrology;
 use crate::islands::IslandGen;
 use crate::islands::layout::Island;
@@ -40,10 +41,10 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
             .map(|(dx, dz)| self.column_top(x0 + dx, z0 + dz))
             .collect()
     }
-    /// The level of the river or lake above the sea over each of the `w` x `h`
-    /// columns from `(x0, z0)`, row by row (`None` where there is none); `None` when
-    /// no such water comes near (and for generators without it).
-    fn water_tops(&self, _x0: i32, _z0: i32, _w: usize, _h: usize) -> Option<Vec<Option<i32>>> {
+    /// The water over each of the `w` x `h` columns from `(x0, z0)`, row by row: the
+    /// level of its river or lake above the sea, and its bank (version 6); `None`
+    /// when no such water comes near (and for generators without it).
+    fn water_tops(&self, _x0: i32, _z0: i32, _w: usize, _h: usize) -> Option<Vec<ColumnWater>> {
         None
     }
     /// About how many noise octaves `column_top` evaluates at most.
@@ -101,7 +102,7 @@ impl Terrain for DensityGen {
     ) -> Vec<(i32, Block, Option<Biome>)> {
         DensityGen::column_tops(self, x0, z0, w, h)
     }
-    fn water_tops(&self, x0: i32, z0: i32, w: usize, h: usize) -> Option<Vec<Option<i32>>> {
+    fn water_tops(&self, x0: i32, z0: i32, w: usize, h: usize) -> Option<Vec<ColumnWater>> {
         DensityGen::water_tops(self, x0, z0, w, h)
     }
     fn column_cost(&self) -> usize {

@@ -178,3 +178,35 @@ fn coarse_trees_stand_only_where_full_detail_trees_do() {
         &unbacked[..unbacked.len().min(5)]
     );
 }
+
+/// Along rivers and lakes, where version 6 banks dry columns and opens buried beds
+/// beside higher water, the coarse cells at levels 1 and 2 (where a river is wider
+/// than a cell) still equal the full-detail blocks at their sample points.
+#[test]
+fn coarse_cells_equal_the_verdict_along_rivers() {
+    let cfg = presets::builtin("continents")
+        .unwrap()
+        .with_seed(terravox_worldgen::Seed::new("-7"));
+    let g = Generator::new(&cfg).unwrap();
+    let wet: Vec<(i32, i32, i32)> = (-2048..2048)
+        .step_by(128)
+        .flat_map(|z| (-2048..2048).step_by(128).map(move |x| (x, z)))
+        .filter_map(|(x, z)| g.column_top(x, z).water.map(|l| (x, l, z)))
+        .collect();
+    assert!(wet.len() >= 8, "only {} wet samples", wet.len());
+    let mut blocks = Blocks {
+        g: &g,
+        cache: HashMap::new(),
+    };
+    let mut solid = 0;
+    for &(x, y, z) in wet.iter().step_by(wet.len() / 8) {
+        for level in 1..=2 {
+            let e = (CHUNK << level) as i64;
+            let at = |v: i32| (v as i64).div_euclid(e) as i32;
+            let lod = LodPos::new(level, ChunkPos::new(at(x), at(y), at(z)));
+            solid += check(&g, &mut blocks, lod);
+        }
+        blocks.cache.clear();
+    }
+    assert!(solid > 1000, "only {solid} solid cells compared");
+}

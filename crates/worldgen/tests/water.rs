@@ -69,12 +69,14 @@ fn blocks(g: &Generator, area: &[ChunkPos]) -> HashMap<[i32; 3], Block> {
     m
 }
 
-#[test]
-fn water_lies_in_its_bed_and_never_floats_or_leaks() {
-    let g = generator("continents", "-7");
+/// Water blocks above the sea, open faces beside them that are a waterfall's or a
+/// rapid's, and leaks (open air beside water with no lower water for it to fall
+/// into: `(water block, ground height beside)`), in chunks around places along rivers
+/// and in lakes of `g`.
+fn water_faces(g: &Generator) -> (usize, usize, Vec<([i32; 3], i32)>) {
     let sea = g.sea_level();
-    let wet = wet_columns(&g, 4096, 64);
-    assert!(wet.len() >= 20, "only {} wet samples", wet.len());
+    let wet = wet_columns(g, 4096, 64);
+    assert!(wet.len() >= 12, "only {} wet samples", wet.len());
     let (mut water_blocks, mut falls, mut leaks) = (0, 0, Vec::new());
     // A few dozen places along rivers and in lakes, spread over the area.
     for &[x, z] in wet.iter().step_by(wet.len() / 12) {
@@ -85,9 +87,18 @@ fn water_lies_in_its_bed_and_never_floats_or_leaks() {
             .flat_map(|dy| (-1..=1).flat_map(move |dz| (-1..=1).map(move |dx| (dx, dy, dz))))
             .map(|(dx, dy, dz)| ChunkPos::new(c.x + dx, c.y + dy, c.z + dz))
             .collect();
-        let world = blocks(&g, &area);
+        let world = blocks(g, &area);
         let open = |b: Option<&Block>| matches!(b, Some(Block::Air | Block::CaveAir));
         for (&[bx, by, bz], &b) in &world {
+            if b.is_solid() && by > sea {
+                // No rock over water (a bank is raised only over ground).
+                let under = world.get(&[bx, by - 1, bz]);
+                assert_ne!(
+                    under,
+                    Some(&Block::Water),
+                    "{b:?} over water at ({bx}, {by}, {bz})"
+                );
+            }
             if b != Block::Water || by <= sea {
                 continue;
             }
@@ -116,20 +127,98 @@ fn water_lies_in_its_bed_and_never_floats_or_leaks() {
             }
         }
     }
+    (water_blocks, falls, leaks)
+}
+
+#[test]
+fn water_lies_in_its_bed_and_never_floats_or_leaks() {
+    for seed in ["-7", "42", "terravox"] {
+        let g = generator("continents", seed);
+        let (water_blocks, falls, leaks) = water_faces(&g);
+        assert!(
+            water_blocks > 1000,
+            "seed {seed}: only {water_blocks} water blocks above the sea"
+        );
+        assert!(
+            falls > 0,
+            "seed {seed}: no waterfall face in the places looked at"
+        );
+        assert!(
+            leaks.is_empty(),
+            "seed {seed}: {} of {water_blocks} water blocks stand beside open air with no \
+             lower water: {:?}",
+            leaks.len(),
+            &leaks[..leaks.len().min(10)]
+        );
+    }
+}
+
+/// Column tops tell the ground the chunks have beside water too: a bank's top, or the
+/// floor of a bed opened down to its water (version 6), in the columns around places
+/// along rivers and in lakes.
+#[test]
+fn column_tops_follow_the_shores() {
+    let g = generator("continents", "-7");
+    let wet = wet_columns(&g, 4096, 64);
+    let mut compared = 0;
+    for &[x, z] in wet.iter().step_by(wet.len() / 8) {
+        let level = g.column_top(x, z).water.expect("a wet column");
+        let c = BlockPos::new(x, level, z).to_chunk().0;
+        let area: Vec<ChunkPos> = (-1..=1)
+            .flat_map(|dy| (-1..=1).flat_map(move |dz| (-1..=1).map(move |dx| (dx, dy, dz))))
+            .map(|(dx, dy, dz)| ChunkPos::new(c.x + dx, c.y + dy, c.z + dz))
+            .collect();
+        let world = blocks(&g, &area);
+        let [x0, y0, z0] = [(c.x - 1) * CHUNK, (c.y - 1) * CHUNK, (c.z - 1) * CHUNK];
+        let side = 3 * CHUNK;
+        let tops = g.column_tops(x0, z0, side as u32, side as u32);
+        let inside = |v: i32, v0: i32| (v0..v0 + side).contains(&v);
+        let wet_at = |x: i32, z: i32| {
+            inside(x, x0)
+                && inside(z, z0)
+                && tops[((z - z0) * side + x - x0) as usize].water.is_some()
+        };
+        for (i, top) in tops.iter().enumerate() {
+            let (bx, bz) = (x0 + i as i32 % side, z0 + i as i32 / side);
+            // Columns by the water (where shores are), with their top inside the area.
+            let near = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|&(dx, dz)| wet_at(bx + dx, bz + dz));
+            if !near || top.y <= y0 || top.y >= y0 + side - 1 {
+                continue;
+            }
+            let at = |y: i32| world[&[bx, y, bz]];
+            let ground = |b: Block| b.is_solid() && !b.is_tree();
+            assert!(
+                ground(at(top.y)),
+                "({bx}, {}, {bz}): {:?} under {top:?}",
+                top.y,
+                at(top.y)
+            );
+            assert!(
+                (top.y + 1..y0 + side).all(|y| !ground(at(y))),
+                "({bx}, {bz}): ground above {top:?}"
+            );
+            compared += 1;
+        }
+    }
     assert!(
-        water_blocks > 1000,
-        "only {water_blocks} water blocks above the sea"
+        compared > 1000,
+        "only {compared} columns by the water compared"
     );
-    assert!(falls > 0, "no waterfall face in the places looked at");
-    // Known: where a river steps down between two lattice columns the ground under
-    // the fall's foot is the lattice's slope from one bed to the other, and the upper
-    // water stands beside air over it. Measured 1.5% of the water blocks' faces in
-    // the places looked at; held under 2% here.
+}
+
+/// Version 5 leaked where a river steps down between two lattice columns: the ground
+/// under the fall's foot is the lattice's slope from one bed to the other, and the
+/// upper water stood beside air over it. Version 6's banks are what stops it: this
+/// checks that the same places do leak without them (so the test above can fail).
+#[test]
+fn version_5_leaked_where_version_6_banks_hold() {
+    let (water_blocks, _, leaks) = water_faces(&common::generator_v5("continents", "-7"));
     assert!(
-        leaks.len() * 50 < water_blocks,
-        "{} of {water_blocks} water blocks stand beside open air with no lower water: {:?}",
-        leaks.len(),
-        &leaks[..leaks.len().min(10)]
+        !leaks.is_empty() && leaks.len() * 50 < water_blocks,
+        "version 5: {} leaks of {water_blocks} water blocks",
+        leaks.len()
     );
 }
 

@@ -294,6 +294,40 @@ struct Built {
     cut_columns: u64,
 }
 
+/// Lays the water Minecraft would let flow from terravox's waterfalls, as it would
+/// settle, over rows `rows` (above the sea, counted from [`MIN_Y`]) of the columns
+/// of `column` that are `inside` the area: air beside terravox water (`water_beside`
+/// of a column and row) becomes water flowing from it (`level` 1), and the air below
+/// that, down to the first block that is not air, falling water (`level` 8). So a
+/// waterfall is drawn as falling water, and Minecraft finds the water it would make
+/// already there.
+fn pour(
+    column: &mut Column,
+    rows: std::ops::RangeInclusive<i32>,
+    inside: &dyn Fn(i32, i32) -> bool,
+    water_beside: impl Fn(i32, i32, i32) -> bool,
+) {
+    for z in 0..MC_CHUNK {
+        for x in 0..MC_CHUNK {
+            if !inside(x, z) {
+                continue;
+            }
+            let mut falling = false;
+            for row in rows.clone().rev() {
+                let (ux, uy, uz) = (x as usize, row as usize, z as usize);
+                if column.get(ux, uy, uz) != Block::Air {
+                    falling = false;
+                } else if falling {
+                    column.set_flowing(ux, uy, uz, 8);
+                } else if water_beside(x, row, z) {
+                    column.set_flowing(ux, uy, uz, 1);
+                    falling = true;
+                }
+            }
+        }
+    }
+}
+
 /// One above `highest` (a block's height counted from [`MIN_Y`], if any) in whole
 /// sections, at least [`MAX_Y`].
 fn sections_for(highest: Option<i32>) -> usize {
@@ -316,6 +350,23 @@ fn tv_column(
     let chunks: Vec<(i32, Chunk)> = (low..=high)
         .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
         .collect();
+    // The highest water above the sea in these chunks (their padding included):
+    // where it stands beside air, Minecraft's flowing water is laid ([`pour`]).
+    let sea = source.generator().sea_level();
+    let wet_top = chunks
+        .iter()
+        .rev()
+        .filter(|(ty, c)| (ty + 1) * CHUNK > sea && !c.is_uniform())
+        .find_map(|(ty, c)| {
+            (-1..=CHUNK)
+                .rev()
+                .find(|&ly| {
+                    ty * CHUNK + ly > sea
+                        && (-1..=CHUNK)
+                            .any(|z| (-1..=CHUNK).any(|x| c.get(x, ly, z) == Block::Water))
+                })
+                .map(|ly| ty * CHUNK + ly)
+        });
     let mut out = Vec::with_capacity(4);
     let (mut highest_top, mut cut) = (MAX_Y, 0);
     for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
@@ -349,6 +400,24 @@ fn tv_column(
                     }
                 }
             }
+        }
+        if let Some(wet) = wet_top {
+            // Terravox's blocks, padding included, at chunk-local `lx`, `lz` and world
+            // height `y`.
+            let tv = |lx: i32, y: i32, lz: i32| {
+                let ty = y.div_euclid(CHUNK);
+                let c = chunks.get(usize::try_from(ty - low).ok()?)?;
+                Some(c.1.get(lx, y - ty * CHUNK, lz))
+            };
+            let water_beside = |x: i32, row: i32, z: i32| {
+                [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dz)| {
+                    let (nx, nz) = (x + dx, z + dz);
+                    let (lx, lz) = (i * MC_CHUNK + nx, j * MC_CHUNK + nz);
+                    inside(nx, nz) && tv(lx, row + MIN_Y - shift, lz) == Some(Block::Water)
+                })
+            };
+            let rows = sea + shift - MIN_Y + 1..=(wet + shift - MIN_Y).min(top - MIN_Y - 1);
+            pour(&mut column, rows, &inside, water_beside);
         }
         if top == HIGHEST_TOP {
             // Land reaching Minecraft's limit is cut there.

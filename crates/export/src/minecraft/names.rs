@@ -71,6 +71,31 @@ pub const fn block_state(b: Block) -> BlockState {
     }
 }
 
+/// `level` 1 to 7: water flowing away from a source, one less deep a block; 8:
+/// falling water.
+const LEVELS: [&[(&str, &str)]; 8] = [
+    &[("level", "1")],
+    &[("level", "2")],
+    &[("level", "3")],
+    &[("level", "4")],
+    &[("level", "5")],
+    &[("level", "6")],
+    &[("level", "7")],
+    &[("level", "8")],
+];
+
+/// Minecraft's flowing water of `level` (1 to 7: flowing that many blocks from a
+/// source; 8: falling); a source (`minecraft:water`, [`block_state`]) otherwise.
+pub const fn flowing_water(level: u8) -> BlockState {
+    match level {
+        1..=8 => BlockState {
+            name: "minecraft:water",
+            properties: LEVELS[level as usize - 1],
+        },
+        _ => plain("minecraft:water"),
+    }
+}
+
 /// The Minecraft biome of a terravox biome; worlds without biomes are plains.
 pub const fn biome_name(b: Option<Biome>) -> &'static str {
     match b {

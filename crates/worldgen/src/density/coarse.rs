@@ -3,7 +3,8 @@
 
 use terravox_voxel::{CHUNK, Chunk, ColumnTints, PADDED};
 
-use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
+use super::water::{self, Shore};
+use super::{Area, DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
 use crate::lod::plant::plant;
 use crate::lod::pos::LodPos;
@@ -104,6 +105,41 @@ impl DensityGen {
         relief.face(&ground, x, z)
     }
 
+    /// The water over padded sample column `(i, k)` at world column `(x, z)`, which
+    /// `grid` covers with a column to spare each side: its river or lake's surface,
+    /// and its bank ([`water::bank`], version 6), the field's verdict taken from the
+    /// column's lattice corners among `shapes` (the nodes of `ax` by `az`).
+    #[allow(clippy::too_many_arguments)]
+    fn coarse_water(
+        &self,
+        grid: Option<&Area>,
+        ax: &Axis,
+        az: &Axis,
+        shapes: &[ColumnShape],
+        [i, k]: [usize; 2],
+        [x, z]: [i32; 2],
+    ) -> (Option<i32>, Option<Shore>) {
+        let Some(w) = grid.and_then(|g| g.water.as_ref()) else {
+            return (None, None);
+        };
+        let sea = self.surface.sea_level;
+        let surface = w.surface(x, z, sea);
+        if !self.shores || !w.wets_beside(x, z) {
+            return (surface, None);
+        }
+        let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .map(|(dx, dz)| w.surface(x + dx, z + dz, sea))
+            .into_iter()
+            .flatten()
+            .max();
+        let nx = ax.nodes.len();
+        let ((xa, xb, _), (za, zb, _)) = (ax.cells[i], az.cells[k]);
+        let s = |x: usize, z: usize| &shapes[z * nx + x];
+        let corners = [s(xa, za), s(xb, za), s(xa, zb), s(xb, zb)];
+        let shore = water::shore(surface, beside, sea, |y| self.solid_at(corners, x, y, z));
+        (surface, shore)
+    }
+
     /// The coarse chunk `lod` (level at least 1) and its tints.
     pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
         let [xs, ys, zs] = lod.samples();
@@ -116,7 +152,8 @@ impl DensityGen {
         // The column fields over the chunk (and the biome points of its columns).
         let (x0, x1) = (ax.nodes[0].min(xs[0]), ax.nodes[nx - 1].max(xs[PADDED - 1]));
         let (z0, z1) = (az.nodes[0].min(zs[0]), az.nodes[nz - 1].max(zs[PADDED - 1]));
-        let grid = self.grid(x0, z0, x1, z1);
+        // A column to spare each side: a bank looks at its neighbours' water.
+        let grid = self.grid(x0 - 1, z0 - 1, x1 + 1, z1 + 1);
         let shapes: Vec<ColumnShape> = match &grid {
             Some(g) => (0..nx * nz)
                 .map(|p| self.shape(Some(g), ax.nodes[p % nx], az.nodes[p / nx], true))
@@ -157,10 +194,24 @@ impl DensityGen {
                     }
                     _ => Look::Plain,
                 };
-                let water = grid
-                    .as_ref()
-                    .and_then(|g| g.water.as_ref())
-                    .and_then(|w| w.surface(x, z, self.surface.sea_level));
+                let (water, shore) =
+                    self.coarse_water(grid.as_ref(), &ax, &az, &shapes, [i, k], [x, z]);
+                // A shore (version 6) as `water::flood` makes it in full detail: a bank
+                // fills the air above the sea up to its top, an opened column is open
+                // from its water up.
+                let sea = self.surface.sea_level;
+                let solid = ys
+                    .iter()
+                    .enumerate()
+                    .fold(solid, |bits, (j, &y)| match shore {
+                        Some(Shore::Bank { top }) if y > sea && y <= top => bits | 1 << j,
+                        Some(Shore::Open { top, .. })
+                            if water.is_some_and(|l| y >= l) && y <= top =>
+                        {
+                            bits & !(1 << j)
+                        }
+                        _ => bits,
+                    });
                 columns.push(CoarseColumn {
                     solid,
                     look,

@@ -169,19 +169,18 @@ impl DensityGen {
             o.z + far,
         )?;
         let sea = self.surface.sea_level;
-        let water = coarse
+        let wet = coarse
             .water
             .as_ref()
-            .filter(|w| w.top().is_some_and(|t| t > 0))
-            .and_then(|w| WaterTops::new(o.x, o.z, |x, z| w.surface(x, z, sea)))
-            .map(Arc::new);
+            .filter(|w| w.top().is_some_and(|t| t > 0));
         let mut cols = Columns {
             shapes: [self.flat; WIDE * WIDE],
             biomes: None,
-            water,
+            water: None,
         };
-        // One lattice column more than the chunk evaluates when trees or caves need it.
-        let n = if self.trees() || self.caves.is_some() {
+        // One lattice column more than the chunk evaluates when trees, caves or banks
+        // need it.
+        let n = if self.trees() || self.caves.is_some() || wet.is_some() {
             WIDE
         } else {
             n
@@ -195,6 +194,15 @@ impl DensityGen {
                 cols.shapes[k * WIDE + i] = self.shape(Some(&coarse), x, z, true);
             }
         }
+        let solid_at = |lx: i32, lz: i32, y: i32| {
+            self.solid_at(cols.corners(lat, lx, lz), o.x + lx, y, o.z + lz)
+        };
+        let shores = self
+            .shores
+            .then_some(&solid_at as &dyn Fn(i32, i32, i32) -> bool);
+        cols.water = wet
+            .and_then(|w| WaterTops::new(o.x, o.z, |x, z| w.column(x, z, sea), sea, shores))
+            .map(Arc::new);
         if self.nature.is_some() {
             cols.biomes = Some(std::array::from_fn(|p| {
                 let (i, k) = ((p % BIOME_POINTS) as i32, (p / BIOME_POINTS) as i32);

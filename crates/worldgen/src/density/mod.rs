@@ -38,14 +38,16 @@ pub(crate) mod column;
 mod lattice;
 mod plant;
 mod top;
-mod water;
+pub(crate) mod water;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
+use water::ColumnWater;
 
 use crate::config::world::{DensityConfig, NatureConfig};
 use crate::hydrology::channel::LocalWater;
@@ -125,6 +127,9 @@ pub(crate) struct DensityGen {
     /// Whether trees keep away from where caves open to the surface (version 4: in
     /// version 3 a tree there could stand on a lone soil block over a cave's mouth).
     trees_shun_cave_mouths: bool,
+    /// Whether columns beside higher water keep it in (version 6: in version 5 water
+    /// could stand beside open air at the foot of a fall; `water::shore`).
+    shores: bool,
 }
 
 impl DensityGen {
@@ -171,6 +176,7 @@ impl DensityGen {
                 .map(|c| Box::new(Caves::new(c, seed, sea_level))),
             id: column::new_id(),
             trees_shun_cave_mouths: version >= 4,
+            shores: version >= 6,
             relief: cfg
                 .shape
                 .as_ref()
@@ -215,27 +221,67 @@ impl DensityGen {
         Some(Area { fields, water })
     }
 
-    /// The water over columns `x0..=x1` by `z0..=z1` (version 5): the level of each
-    /// column's river or lake above the sea, in world heights, row by row; `None`
-    /// where no water above the sea comes near.
+    /// The water over the `w` x `h` columns from `(x0, z0)` (version 5), row by row:
+    /// the world height of each column's river or lake above the sea, and from
+    /// version 6 the bank of a dry column beside water; `None` where no water above
+    /// the sea comes near.
     pub(crate) fn water_tops(
         &self,
         x0: i32,
         z0: i32,
         w: usize,
         h: usize,
-    ) -> Option<Vec<Option<i32>>> {
-        let water = self
-            .hydrology
-            .as_ref()?
-            .near(x0, z0, x0 + w as i32 - 1, z0 + h as i32 - 1);
+    ) -> Option<Vec<ColumnWater>> {
+        self.hydrology.as_ref()?;
+        // One column more each side (a bank looks at its four neighbours), and the
+        // lattice corners of every column.
+        let (xa, za) = (x0 - 1, z0 - 1);
+        let (xb, zb) = (x0 + w as i32, z0 + h as i32);
+        let area = self.grid(xa - STEP_XZ, za - STEP_XZ, xb + STEP_XZ, zb + STEP_XZ)?;
+        let water = area.water.as_ref()?;
         water.top().filter(|&t| t > 0)?;
         let sea = self.surface.sea_level;
+        let wide = (xb - xa + 1) as usize;
+        let levels: Vec<Option<i32>> = (za..=zb)
+            .flat_map(|z| (xa..=xb).map(move |x| (x, z)))
+            .map(|(x, z)| water.surface(x, z, sea))
+            .collect();
+        let at = |x: i32, z: i32| levels[(z - za) as usize * wide + (x - xa) as usize];
+        // The shapes of the lattice columns a bank's verdict needs, made once each.
+        let mut shapes: HashMap<[i32; 2], ColumnShape> = HashMap::new();
+        let mut solid_at = |x: i32, y: i32, z: i32| {
+            let (cx, cz) = (
+                x.div_euclid(STEP_XZ) * STEP_XZ,
+                z.div_euclid(STEP_XZ) * STEP_XZ,
+            );
+            let corners = [
+                [cx, cz],
+                [cx + STEP_XZ, cz],
+                [cx, cz + STEP_XZ],
+                [cx + STEP_XZ, cz + STEP_XZ],
+            ];
+            for [x, z] in corners {
+                shapes
+                    .entry([x, z])
+                    .or_insert_with(|| self.shape(Some(&area), x, z, true));
+            }
+            self.solid_at(corners.map(|c| &shapes[&c]), x, y, z)
+        };
         Some(
             (0..w * h)
                 .map(|i| {
                     let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
-                    water.surface(x, z, sea)
+                    let surface = at(x, z);
+                    let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                        .map(|(dx, dz)| at(x + dx, z + dz))
+                        .into_iter()
+                        .flatten()
+                        .max();
+                    let shore = self
+                        .shores
+                        .then(|| water::shore(surface, beside, sea, |y| solid_at(x, y, z)))
+                        .flatten();
+                    ColumnWater { surface, shore }
                 })
                 .collect(),
         )
@@ -306,6 +352,44 @@ impl DensityGen {
         }
     }
 
+    /// Whether the field is solid (caves and trees aside) at height `y` of block
+    /// column `(x, z)`, whose lattice cell's corners are shaped `c` (`[north-west,
+    /// north-east, south-west, south-east]`): fully evaluated corners interpolated as
+    /// a chunk's lattice does it, so the same verdict as its blocks, bit for bit. A
+    /// corner of zero weight is never evaluated, and a level pair beyond every
+    /// corner's bounds needs no noise.
+    fn solid_at(&self, c: [&ColumnShape; 4], x: i32, y: i32, z: i32) -> bool {
+        let (highest, lowest) = ColumnShape::bounds(c.iter().copied(), self.cfg.threshold);
+        let y0 = y.div_euclid(STEP_Y) * STEP_Y;
+        if y0 as f64 >= highest {
+            return false;
+        }
+        if ((y0 + STEP_Y) as f64) < lowest {
+            return true;
+        }
+        let (x0, z0) = (
+            x.div_euclid(STEP_XZ) * STEP_XZ,
+            z.div_euclid(STEP_XZ) * STEP_XZ,
+        );
+        let (tx, tz, ty) = (frac(x, STEP_XZ), frac(z, STEP_XZ), frac(y, STEP_Y));
+        let level = |ly: i32| {
+            let yf = ly as f64;
+            let v = |s: &ColumnShape, cx: i32, cz: i32, weight: f64| {
+                if weight == 0.0 {
+                    0.0
+                } else {
+                    self.value(s, self.fbm.get3(cx as f64, yf, cz as f64), yf)
+                }
+            };
+            let (x1, z1) = (x0 + STEP_XZ, z0 + STEP_XZ);
+            let north = lerp(v(c[0], x0, z0, 1.0), v(c[1], x1, z0, tx), tx);
+            let south = lerp(v(c[2], x0, z1, tz), v(c[3], x1, z1, tx * tz), tx);
+            lerp(north, south, tz)
+        };
+        let above = if ty == 0.0 { 0.0 } else { level(y0 + STEP_Y) };
+        lerp(level(y0), above, ty) > 0.0
+    }
+
     /// `density - threshold` for a noise value `n` at height `y` in a column.
     #[inline]
     fn value(&self, s: &ColumnShape, n: f64, y: f64) -> f64 {
@@ -354,7 +438,11 @@ impl DensityGen {
         if (oy - 1) as f64 >= (air_from + crowns).max(wet_top) {
             return (self.surface.fluid_chunk(pos), None);
         }
-        if ((oy + TOP) as f64) < solid_below {
+        // Rock all through, unless a column is opened down to its water here.
+        let opens = water
+            .as_ref()
+            .is_some_and(|w| w.opens_between(oy - 1, oy + CHUNK));
+        if ((oy + TOP) as f64) < solid_below && !opens {
             let rock = Chunk::Uniform(Block::Stone);
             return match &self.caves {
                 Some(c) if !c.below_floor((oy + TOP) as f64) => {
@@ -375,7 +463,7 @@ impl DensityGen {
         let needed = looks.as_ref().map(|l| &*l.needed);
         let masks = self.masks_for(lat.region, shapes, needed, &mut field);
         let trunks = looks.as_ref().map(|l| trunk_columns(&l.trees, o));
-        let (chunk, tints) = self.finish(pos, &lat, &masks, cols.as_ref(), looks);
+        let (chunk, mut tints) = self.finish(pos, &lat, &masks, cols.as_ref(), looks);
         let chunk = match &self.caves {
             Some(c) => {
                 let carved = self.carve(c, o, &lat, &field, shapes, false);
@@ -386,7 +474,12 @@ impl DensityGen {
             None => chunk,
         };
         match water {
-            Some(w) => (water::flood(chunk, pos, &w), tints),
+            Some(w) => {
+                if let Some(t) = tints.as_deref_mut() {
+                    w.set_flows(t);
+                }
+                (water::flood(chunk, pos, &w, self.surface.sea_level), tints)
+            }
             None => (chunk, tints),
         }
     }
@@ -431,7 +524,7 @@ impl DensityGen {
             None => chunk,
         };
         match water {
-            Some(w) => water::flood(chunk, pos, w),
+            Some(w) => water::flood(chunk, pos, w, self.surface.sea_level),
             None => chunk,
         }
     }

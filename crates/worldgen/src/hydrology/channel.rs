@@ -26,6 +26,8 @@
 //! blocks beyond its edge: further out every column's ground stands above that
 //! level.
 
+use terravox_voxel::Flow;
+
 use crate::shape::climate::{ColumnShape, smoothstep};
 
 /// Blocks beyond a river's edge that it shapes (walls and embankments end here).
@@ -114,8 +116,14 @@ impl Segment {
         let u = (d / self.half).min(1.0);
         // Past the waterfall, the banks keep the upper level for CLOSE blocks: they
         // hold in the pool above it, whose water fills the band beside its edge.
-        let past = (t - 0.5) * len2.sqrt();
+        let len = len2.sqrt();
+        let past = (t - 0.5) * len;
         Water {
+            flow: if len > 0.0 {
+                [dx / len, dz / len]
+            } else {
+                [0.0; 2]
+            },
             level: if t < 0.5 {
                 self.levels[0]
             } else {
@@ -147,6 +155,8 @@ impl Disc {
         let (dx, dz) = (p[0] - self.at[0], p[1] - self.at[1]);
         let out = (dx * dx + dz * dz).sqrt() - LAKE_RADIUS;
         Water {
+            // A lake is still.
+            flow: [0.0; 2],
             level: self.level as f64,
             bank: self.level as f64,
             reach: LAKE_INFLUENCE,
@@ -173,6 +183,8 @@ impl Disc {
 struct Water {
     /// Its level, blocks above sea level.
     level: f64,
+    /// The way it flows, a unit vector (zero for still water).
+    flow: [f64; 2],
     /// The level its banks hold in here (the upper one just past a waterfall).
     bank: f64,
     /// Blocks beyond its edge that it shapes.
@@ -281,9 +293,9 @@ impl LocalWater {
     }
 
     /// Every piece of water that shapes column `(x, z)`, which lies in the area
-    /// [`LocalWater::index`] filed them for; with `wet`, only those whose water may
-    /// fill it (within [`WET`] of their edge).
-    fn around(&self, x: i32, z: i32, wet: bool) -> impl Iterator<Item = Water> + '_ {
+    /// [`LocalWater::index`] filed them for; with `within`, only those whose edge is
+    /// less than that far (their water may fill it within [`WET`]).
+    fn around(&self, x: i32, z: i32, within: Option<f64>) -> impl Iterator<Item = Water> + '_ {
         let p = [x as f64, z as f64];
         let cell = |v: i32, axis: usize| {
             usize::try_from(v.div_euclid(CELL) as i64 - self.origin[axis] as i64)
@@ -299,7 +311,7 @@ impl LocalWater {
             move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
         // A piece's box, `[x0, z0, x1, z1]`, shrunk to `within` beyond its edge.
         let shrunk = move |b: [f64; 4], reach: f64| {
-            let d = if wet { reach - WET } else { 0.0 };
+            let d = within.map_or(0.0, |w| (reach - w).max(0.0));
             [b[0] + d, b[1] + d, b[2] - d, b[3] - d]
         };
         list.iter()
@@ -310,7 +322,7 @@ impl LocalWater {
                     inside(shrunk(d.bounds(), LAKE_INFLUENCE)).then(|| d.at(p))
                 }
             })
-            .filter(move |w| w.out < if wet { WET } else { w.reach })
+            .filter(move |w| w.out < within.unwrap_or(w.reach))
     }
 
     /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
@@ -322,7 +334,7 @@ impl LocalWater {
         // Banks kept even in another water's bed: (level, bank top), right by a
         // water whose surface fills the air within WET of its edge.
         let mut close: Vec<(f64, f64)> = Vec::new();
-        for w in self.around(x, z, false) {
+        for w in self.around(x, z, None) {
             if w.out < 0.0 {
                 if bed.is_none_or(|b: Water| w.precedence() < b.precedence()) {
                     bed = Some(w);
@@ -377,9 +389,26 @@ impl LocalWater {
     /// The height of the water over column `(x, z)` in a world whose sea stands at
     /// `sea`, where a river or lake above the sea fills the air below it.
     pub(crate) fn surface(&self, x: i32, z: i32, sea: i32) -> Option<i32> {
-        self.around(x, z, true)
+        self.column(x, z, sea).0
+    }
+
+    /// Whether water above the sea may fill a column beside `(x, z)` (a cheap test
+    /// before asking [`LocalWater::surface`] of its four neighbours).
+    pub(crate) fn wets_beside(&self, x: i32, z: i32) -> bool {
+        self.around(x, z, Some(WET + 1.0)).any(|w| w.level > 0.0)
+    }
+
+    /// [`LocalWater::surface`] and the way that water flows (still for a lake; still
+    /// where there is none).
+    pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow) {
+        self.around(x, z, Some(WET))
             .min_by(|a, b| a.precedence().total_cmp(&b.precedence()))
             .filter(|w| w.level > 0.0)
-            .map(|w| sea + w.level as i32)
+            .map_or((None, Flow::STILL), |w| {
+                (
+                    Some(sea + w.level as i32),
+                    Flow::toward(w.flow[0], w.flow[1]),
+                )
+            })
     }
 }

@@ -19,6 +19,11 @@ pub(crate) const V4_PRESETS: [(&str, &str); 5] = [
     ("archipelago", include_str!("../v4/archipelago.ron")),
 ];
 
+/// The presets as they shipped in version 5 where version 6 changed them (only
+/// `continents` has water): their world codes must keep their worlds.
+pub(crate) const V5_PRESETS: [(&str, &str); 1] =
+    [("continents", include_str!("../v5/continents.ron"))];
+
 /// A preset with a seed, validated into a generator.
 pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
     let cfg = presets::builtin(preset)
@@ -70,6 +75,12 @@ pub(crate) fn generator_v3(preset: &str, seed: &str) -> Generator {
 /// A version-4 preset with a seed, as it shipped.
 pub(crate) fn generator_v4(preset: &str, seed: &str) -> Generator {
     shipped(&V4_PRESETS, preset, seed).expect("a version-4 preset")
+}
+
+/// A version-5 preset with a seed: as it shipped, or the built-in one where only its
+/// version number has changed since.
+pub(crate) fn generator_v5(preset: &str, seed: &str) -> Generator {
+    shipped(&V5_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
 }
 
 /// A version-2 preset with a seed: as it shipped, or the built-in one where it has not

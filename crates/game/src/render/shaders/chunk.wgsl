@@ -1,7 +1,8 @@
 // The chunk material: packed vertices, textures from the block texture array, the
 // biome tint where a texture's alpha (the tint mask) asks for it, per-vertex
 // occlusion, the sky light of caves (ambient light fades into them), and for water a
-// moving surface coloured by its depth. Lighting, shadows and fog are Bevy's
+// moving surface coloured by its depth, drifting the way a river flows, and falling
+// water down the faces of waterfalls. Lighting, shadows and fog are Bevy's
 // (StandardMaterial's PBR functions).
 #import bevy_pbr::{
     mesh_functions,
@@ -11,7 +12,7 @@
     pbr_fragment::pbr_input_from_standard_material,
     pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
 }
-#import terravox::packed_vertex::{decode, face_normal, face_uv, occlusion_shade}
+#import terravox::packed_vertex::{decode, face_normal, face_uv, flow_direction, occlusion_shade}
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var block_textures: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var block_sampler: sampler;
@@ -34,7 +35,13 @@ struct ChunkVertexOutput {
     @location(6) @interpolate(flat) face: u32,
     @location(7) @interpolate(flat) instance_index: u32,
     @location(8) @interpolate(flat) sky: u32,
+    // Water: the way it flows (blended across a merged quad's corners).
+    @location(9) flow: vec2<f32>,
 }
+
+// Blocks a second a river's surface drifts downstream, and falling water falls.
+const FLOW_SPEED: f32 = 1.2;
+const FALL_SPEED: f32 = 3.0;
 
 // How much of the ambient (sky) light reaches a face at sky light `level`: all of it
 // under the open sky, a fifth less per level into a cave, and a dim quarter deep down
@@ -81,13 +88,24 @@ fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
     out.layer = d.layer;
     out.face = d.face;
     out.sky = d.sky;
+    out.flow = flow_direction(d.flow);
     out.instance_index = v.instance_index;
     return out;
 }
 
 @fragment
 fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
-    let tex = textureSample(block_textures, block_sampler, in.uv, in.layer);
+    // Water moves: a river's surface downstream, a waterfall's face down.
+    let side = in.face != 2u && in.face != 3u;
+    var uv = in.uv;
+    if is_water() {
+        if in.face == 2u {
+            uv -= in.flow * (globals.time * FLOW_SPEED);
+        } else if side {
+            uv.y -= globals.time * FALL_SPEED;
+        }
+    }
+    let tex = textureSample(block_textures, block_sampler, uv, in.layer);
     // Blocks per pixel here (taken before any branch on the face, as derivatives
     // need uniform control flow).
     let footprint = max(fwidth(in.world_position.x), fwidth(in.world_position.z));
@@ -117,10 +135,21 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
             // good part of one (some hundred blocks away) instead of aliasing into
             // rings across the far sea.
             let calm = 1.0 - smoothstep(0.75, 2.5, footprint);
-            let slope = wave_slope(in.world_position.xz, globals.time) * calm;
+            let drift = in.flow * (globals.time * FLOW_SPEED);
+            let slope = wave_slope(in.world_position.xz - drift, globals.time) * calm;
             let n = normalize(vec3<f32>(-slope.x, 1.0, -slope.y));
             pbr_input.N = n;
             pbr_input.world_normal = n;
+        } else if side {
+            // Falling water (a waterfall's face: water beside air): streaks of
+            // foam running down lanes a quarter block wide, each at its own pace.
+            let across = select(in.world_position.z, in.world_position.x, in.face >= 4u);
+            let lane = floor(across * 4.0);
+            let h = fract(sin(lane * 12.9898) * 43758.5453);
+            let streak = fract(in.world_position.y * 0.35 + globals.time * (1.2 + h) + h * 7.0);
+            let foam = smoothstep(0.5, 1.0, streak);
+            color = mix(mix(color, vec3<f32>(0.45, 0.68, 0.8), 0.45), vec3<f32>(0.92, 0.96, 0.98), 0.75 * foam);
+            alpha = max(alpha, 0.85);
         }
     } else {
         color *= occlusion_shade(in.shade);

@@ -2,7 +2,7 @@
 // occlusion shade are defined in terravox_mesher::vertex; crates/game/tests/shaders.rs
 // fails where this file disagrees with it.
 // word 0: x 0..6 | y 6..12 | z 12..18 | face 18..21 | ao 21..23 | layer 23..31
-// word 1: tint r 0..8 | g 8..16 | b 16..24 (sRGB) | sky light 24..28
+// word 1: tint r 0..8 | g 8..16 | b 16..24 (sRGB) | sky light 24..28 | flow 28..32
 #define_import_path terravox::packed_vertex
 
 struct Decoded {
@@ -16,6 +16,8 @@ struct Decoded {
     tint: vec3<f32>,
     // Sky light level 0 (deep in a cave) ..= 15 (open sky).
     sky: u32,
+    // How water flows: 0 still, else its direction (see flow_direction).
+    flow: u32,
 }
 
 fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
@@ -33,10 +35,21 @@ fn decode(p: vec2<u32>) -> Decoded {
     d.layer = w >> 23u;
     let t = p.y;
     d.sky = (t >> 24u) & 15u;
+    d.flow = t >> 28u;
     d.tint = srgb_to_linear(
         vec3<f32>(f32(t & 255u), f32((t >> 8u) & 255u), f32((t >> 16u) & 255u)) / 255.0
     );
     return d;
+}
+
+// The direction (x, z) water of flow `code` runs in: none for 0 (still), else
+// `code - 1` fifteenths of a turn from +x towards +z (terravox_voxel::Flow).
+fn flow_direction(code: u32) -> vec2<f32> {
+    if code == 0u {
+        return vec2<f32>(0.0);
+    }
+    let a = f32(code - 1u) / 15.0 * 6.2831853;
+    return vec2<f32>(cos(a), sin(a));
 }
 
 fn face_normal(face: u32) -> vec3<f32> {
