@@ -5,6 +5,7 @@ use terravox_voxel::{CHUNK, Chunk, ColumnTints, PADDED};
 
 use super::water::{self, Shore};
 use super::{Area, DensityGen, STEP_XZ, STEP_Y, lerp};
+use crate::hydrology::channel::WET;
 use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
 use crate::lod::plant::plant;
 use crate::lod::pos::LodPos;
@@ -106,8 +107,9 @@ impl DensityGen {
     }
 
     /// The water over padded sample column `(i, k)` at world column `(x, z)`, which
-    /// `grid` covers with a column to spare each side: its river or lake's surface,
-    /// and its bank ([`water::bank`], version 6), the field's verdict taken from the
+    /// `grid` covers (and the neighbours of every column but the skirts', whose
+    /// shores no cell shows): its river or lake's surface,
+    /// and its shore ([`water::shore`], version 6), the field's verdict taken from the
     /// column's lattice corners among `shapes` (the nodes of `ax` by `az`).
     #[allow(clippy::too_many_arguments)]
     fn coarse_water(
@@ -124,7 +126,16 @@ impl DensityGen {
         };
         let sea = self.surface.sea_level;
         let surface = w.surface(x, z, sea);
-        if !self.shores || !w.wets_beside(x, z) {
+        let nx = ax.nodes.len();
+        let ((xa, xb, _), (za, zb, _)) = (ax.cells[i], az.cells[k]);
+        let s = |x: usize, z: usize| &shapes[z * nx + x];
+        let corners = [s(xa, za), s(xb, za), s(xa, zb), s(xb, zb)];
+        // The distance to the water's edge changes by at most a block a block: no
+        // neighbour is wet where every corner lies further than a cell's diagonal
+        // beyond the reach of water that fills a column (cheap: most columns).
+        let reach = WET + 1.0 + STEP_XZ as f64 * std::f64::consts::SQRT_2;
+        let near = corners.iter().any(|c| c.wet < reach);
+        if !self.shores || !near || !w.wets_beside(x, z) {
             return (surface, None);
         }
         let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -132,10 +143,6 @@ impl DensityGen {
             .into_iter()
             .flatten()
             .max();
-        let nx = ax.nodes.len();
-        let ((xa, xb, _), (za, zb, _)) = (ax.cells[i], az.cells[k]);
-        let s = |x: usize, z: usize| &shapes[z * nx + x];
-        let corners = [s(xa, za), s(xb, za), s(xa, zb), s(xb, zb)];
         let shore = water::shore(surface, beside, sea, |y| self.solid_at(corners, x, y, z));
         (surface, shore)
     }
@@ -152,8 +159,7 @@ impl DensityGen {
         // The column fields over the chunk (and the biome points of its columns).
         let (x0, x1) = (ax.nodes[0].min(xs[0]), ax.nodes[nx - 1].max(xs[PADDED - 1]));
         let (z0, z1) = (az.nodes[0].min(zs[0]), az.nodes[nz - 1].max(zs[PADDED - 1]));
-        // A column to spare each side: a bank looks at its neighbours' water.
-        let grid = self.grid(x0 - 1, z0 - 1, x1 + 1, z1 + 1);
+        let grid = self.grid(x0, z0, x1, z1);
         let shapes: Vec<ColumnShape> = match &grid {
             Some(g) => (0..nx * nz)
                 .map(|p| self.shape(Some(g), ax.nodes[p % nx], az.nodes[p / nx], true))
@@ -200,18 +206,21 @@ impl DensityGen {
                 // fills the air above the sea up to its top, an opened column is open
                 // from its water up.
                 let sea = self.surface.sea_level;
-                let solid = ys
-                    .iter()
-                    .enumerate()
-                    .fold(solid, |bits, (j, &y)| match shore {
-                        Some(Shore::Bank { top }) if y > sea && y <= top => bits | 1 << j,
-                        Some(Shore::Open { top, .. })
-                            if water.is_some_and(|l| y >= l) && y <= top =>
-                        {
-                            bits & !(1 << j)
-                        }
-                        _ => bits,
-                    });
+                let solid = match shore {
+                    None => solid,
+                    Some(shore) => ys
+                        .iter()
+                        .enumerate()
+                        .fold(solid, |bits, (j, &y)| match shore {
+                            Shore::Bank { top } if y > sea && y <= top => bits | 1 << j,
+                            Shore::Open { top, .. }
+                                if water.is_some_and(|l| y >= l) && y <= top =>
+                            {
+                                bits & !(1 << j)
+                            }
+                            _ => bits,
+                        }),
+                };
                 columns.push(CoarseColumn {
                     solid,
                     look,

@@ -178,9 +178,9 @@ impl DensityGen {
             biomes: None,
             water: None,
         };
-        // One lattice column more than the chunk evaluates when trees, caves or banks
+        // One lattice column more than the chunk evaluates when trees, caves or shores
         // need it.
-        let n = if self.trees() || self.caves.is_some() || wet.is_some() {
+        let n = if self.trees() || self.caves.is_some() || wet.is_some() && self.shores {
             WIDE
         } else {
             n

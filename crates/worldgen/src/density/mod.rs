@@ -223,7 +223,7 @@ impl DensityGen {
 
     /// The water over the `w` x `h` columns from `(x0, z0)` (version 5), row by row:
     /// the world height of each column's river or lake above the sea, and from
-    /// version 6 the bank of a dry column beside water; `None` where no water above
+    /// version 6 its shore beside higher water; `None` where no water above
     /// the sea comes near.
     pub(crate) fn water_tops(
         &self,
@@ -232,13 +232,10 @@ impl DensityGen {
         w: usize,
         h: usize,
     ) -> Option<Vec<ColumnWater>> {
-        self.hydrology.as_ref()?;
-        // One column more each side (a bank looks at its four neighbours), and the
-        // lattice corners of every column.
+        // One column more each side (a shore looks at its four neighbours).
         let (xa, za) = (x0 - 1, z0 - 1);
         let (xb, zb) = (x0 + w as i32, z0 + h as i32);
-        let area = self.grid(xa - STEP_XZ, za - STEP_XZ, xb + STEP_XZ, zb + STEP_XZ)?;
-        let water = area.water.as_ref()?;
+        let water = self.hydrology.as_ref()?.near(xa, za, xb, zb);
         water.top().filter(|&t| t > 0)?;
         let sea = self.surface.sea_level;
         let wide = (xb - xa + 1) as usize;
@@ -247,7 +244,10 @@ impl DensityGen {
             .map(|(x, z)| water.surface(x, z, sea))
             .collect();
         let at = |x: i32, z: i32| levels[(z - za) as usize * wide + (x - xa) as usize];
-        // The shapes of the lattice columns a bank's verdict needs, made once each.
+        // The shapes of the lattice columns a shore's verdict needs, made once each,
+        // from the fields of the area and its columns' lattice corners (made once,
+        // where a shore is asked for at all).
+        let area = std::cell::OnceCell::new();
         let mut shapes: HashMap<[i32; 2], ColumnShape> = HashMap::new();
         let mut solid_at = |x: i32, y: i32, z: i32| {
             let (cx, cz) = (
@@ -260,10 +260,12 @@ impl DensityGen {
                 [cx, cz + STEP_XZ],
                 [cx + STEP_XZ, cz + STEP_XZ],
             ];
+            let area = area
+                .get_or_init(|| self.grid(xa - STEP_XZ, za - STEP_XZ, xb + STEP_XZ, zb + STEP_XZ));
             for [x, z] in corners {
                 shapes
                     .entry([x, z])
-                    .or_insert_with(|| self.shape(Some(&area), x, z, true));
+                    .or_insert_with(|| self.shape(area.as_ref(), x, z, true));
             }
             self.solid_at(corners.map(|c| &shapes[&c]), x, y, z)
         };

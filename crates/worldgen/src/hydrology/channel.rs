@@ -40,7 +40,7 @@ const LAKE_INFLUENCE: f64 = 32.0;
 /// Blocks beyond the water's edge where air below its level is filled with water: the
 /// lattice interpolates the ground across 4 blocks (6 on a diagonal), and past that
 /// every column stands on banks at least a block above the level.
-const WET: f64 = 6.0;
+pub(crate) const WET: f64 = 6.0;
 
 /// Blocks beyond a water's edge within which its banks stand even in the bed of
 /// lower water: every lattice corner of a block column right beside its wet
@@ -78,6 +78,8 @@ pub(crate) struct Segment {
     depth: f64,
     /// `[x0, z0, x1, z1]`: every column it shapes.
     bounds: [f64; 4],
+    /// The way its water flows: a unit vector from `a` to `b`.
+    dir: [f64; 2],
 }
 
 impl Segment {
@@ -87,7 +89,13 @@ impl Segment {
         let half = (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, 28.0);
         let depth = (1.0 + 0.3 * half).min(6.0);
         let r = half + INFLUENCE;
+        let len = (b[0] - a[0]).hypot(b[1] - a[1]);
         Self {
+            dir: if len > 0.0 {
+                [(b[0] - a[0]) / len, (b[1] - a[1]) / len]
+            } else {
+                [0.0; 2]
+            },
             a,
             b,
             levels: levels.map(f64::from),
@@ -116,14 +124,9 @@ impl Segment {
         let u = (d / self.half).min(1.0);
         // Past the waterfall, the banks keep the upper level for CLOSE blocks: they
         // hold in the pool above it, whose water fills the band beside its edge.
-        let len = len2.sqrt();
-        let past = (t - 0.5) * len;
+        let past = (t - 0.5) * len2.sqrt();
         Water {
-            flow: if len > 0.0 {
-                [dx / len, dz / len]
-            } else {
-                [0.0; 2]
-            },
+            flow: self.dir,
             level: if t < 0.5 {
                 self.levels[0]
             } else {
@@ -389,7 +392,14 @@ impl LocalWater {
     /// The height of the water over column `(x, z)` in a world whose sea stands at
     /// `sea`, where a river or lake above the sea fills the air below it.
     pub(crate) fn surface(&self, x: i32, z: i32, sea: i32) -> Option<i32> {
-        self.column(x, z, sea).0
+        self.filling(x, z).map(|w| sea + w.level as i32)
+    }
+
+    /// The water above the sea that fills the air of column `(x, z)`, if any.
+    fn filling(&self, x: i32, z: i32) -> Option<Water> {
+        self.around(x, z, Some(WET))
+            .min_by(|a, b| a.precedence().total_cmp(&b.precedence()))
+            .filter(|w| w.level > 0.0)
     }
 
     /// Whether water above the sea may fill a column beside `(x, z)` (a cheap test
@@ -401,14 +411,11 @@ impl LocalWater {
     /// [`LocalWater::surface`] and the way that water flows (still for a lake; still
     /// where there is none).
     pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow) {
-        self.around(x, z, Some(WET))
-            .min_by(|a, b| a.precedence().total_cmp(&b.precedence()))
-            .filter(|w| w.level > 0.0)
-            .map_or((None, Flow::STILL), |w| {
-                (
-                    Some(sea + w.level as i32),
-                    Flow::toward(w.flow[0], w.flow[1]),
-                )
-            })
+        self.filling(x, z).map_or((None, Flow::STILL), |w| {
+            (
+                Some(sea + w.level as i32),
+                Flow::toward(w.flow[0], w.flow[1]),
+            )
+        })
     }
 }
