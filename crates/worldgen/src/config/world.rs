@@ -32,9 +32,11 @@ use crate::noise::fbm::NoiseKind;
 /// - **5**: `shape.water`: springs, rivers that always run downhill to the sea, lakes
 ///   above sea level and waterfalls, the ground shaped to them. Without `water` a
 ///   version-5 world is its version-4 world.
-/// - **6**: water never stands beside open air with no water below it: a dry column
-///   beside a river or lake is raised to its level with a bank of rock. Without
-///   `water` a version-6 world is its version-5 world.
+/// - **6**: water never stands beside open air with no water below it (a dry column
+///   beside higher water is raised to its level with a bank of rock, a buried bed
+///   beside it dug out down to its water), and big rivers wind in bends over
+///   floodplains while creeks keep their gorges. Without `water` a version-6 world
+///   is its version-5 world.
 pub const GENERATOR_VERSION: u32 = 6;
 
 /// Every generator version this build generates.

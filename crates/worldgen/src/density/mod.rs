@@ -185,7 +185,7 @@ impl DensityGen {
             hydrology: cfg
                 .shape
                 .as_ref()
-                .and_then(|s| Hydrology::new(cfg, s, seed, sea_level))
+                .and_then(|s| Hydrology::new(cfg, s, seed, sea_level, version >= 6))
                 .map(Arc::new),
         }
     }

@@ -60,6 +60,15 @@ const CALM: f64 = 8.0;
 /// The steepest a valley wall stands, blocks up a block out.
 const WALL: f64 = 2.0;
 
+/// Half-width from which a river running level winds (blocks): a meander.
+const MEANDER_HALF: f64 = 4.0;
+
+/// Pieces a meandering step is laid in.
+const MEANDER_PIECES: usize = 4;
+
+/// The most a meander's bend bulges off the step's line, in blocks.
+const MEANDER_BULGE: f64 = 14.0;
+
 /// Radius of a lake's disc around each of its nodes (nodes are 32 apart: discs
 /// of 24 overlap, even across a cell's diagonal).
 const LAKE_RADIUS: f64 = 24.0;
@@ -74,6 +83,9 @@ pub(crate) struct Segment {
     levels: [f64; 2],
     /// Half-width of the channel.
     half: f64,
+    /// Blocks of flat floodplain beyond its banks before a valley wall rises: big
+    /// rivers wind over them, creeks run in gorges.
+    plain: f64,
     /// Depth of the channel's middle below the level.
     depth: f64,
     /// `[x0, z0, x1, z1]`: every column it shapes.
@@ -83,10 +95,63 @@ pub(crate) struct Segment {
 }
 
 impl Segment {
+    /// The half-width of a river fed by `flow` springs, `width` the world's
+    /// setting: wider with more of them.
+    fn half_width(flow: u32, width: f64) -> f64 {
+        (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, 28.0)
+    }
+
+    /// The course of the river step from `a` to `b` with water `levels` (blocks
+    /// above sea level) fed by `flow` springs: one straight segment, or where a
+    /// river [`MEANDER_HALF`] wide or more runs level, a bend bulging to `side`
+    /// (+1 to the left of its flow, -1 to the right) by up to one and a half of its
+    /// widths, laid in [`MEANDER_PIECES`] segments along half a sine. Steps whose
+    /// first nodes alternate (the network passes a node's parity) bulge to opposite
+    /// sides, so a big river winds.
+    pub(crate) fn course(
+        a: [f64; 2],
+        b: [f64; 2],
+        levels: [i32; 2],
+        flow: u32,
+        width: f64,
+        side: f64,
+    ) -> Vec<Self> {
+        let half = Self::half_width(flow, width);
+        let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
+        let plain = ((half - 3.0) * 2.0).clamp(0.0, 32.0);
+        if levels[0] != levels[1] || half < MEANDER_HALF || dx == 0.0 && dz == 0.0 {
+            return vec![Self::new(a, b, levels, half, plain)];
+        }
+        let bulge = side * (1.5 * half).min(MEANDER_BULGE) / dx.hypot(dz);
+        let at = |i: usize| match i {
+            0 => a,
+            MEANDER_PIECES => b,
+            _ => {
+                let t = i as f64 / MEANDER_PIECES as f64;
+                let off = bulge * (std::f64::consts::PI * t).sin();
+                [a[0] + dx * t - dz * off, a[1] + dz * t + dx * off]
+            }
+        };
+        (0..MEANDER_PIECES)
+            .map(|i| Self::new(at(i), at(i + 1), levels, half, plain))
+            .collect()
+    }
+
     /// The river step from `a` to `b` with water `levels` (blocks above sea level)
-    /// fed by `flow` springs: wider with more of them.
-    pub(crate) fn new(a: [f64; 2], b: [f64; 2], levels: [i32; 2], flow: u32, width: f64) -> Self {
-        let half = (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, 28.0);
+    /// fed by `flow` springs, straight, in a valley with no floodplain (version 5).
+    pub(crate) fn straight(
+        a: [f64; 2],
+        b: [f64; 2],
+        levels: [i32; 2],
+        flow: u32,
+        width: f64,
+    ) -> Self {
+        Self::new(a, b, levels, Self::half_width(flow, width), 0.0)
+    }
+
+    /// A segment from `a` to `b` with water `levels`, `half` wide each way, `plain`
+    /// blocks of floodplain beyond its banks.
+    fn new(a: [f64; 2], b: [f64; 2], levels: [i32; 2], half: f64, plain: f64) -> Self {
         let depth = (1.0 + 0.3 * half).min(6.0);
         let r = half + INFLUENCE;
         let len = (b[0] - a[0]).hypot(b[1] - a[1]);
@@ -100,6 +165,7 @@ impl Segment {
             b,
             levels: levels.map(f64::from),
             half,
+            plain,
             depth,
             bounds: [
                 a[0].min(b[0]) - r,
@@ -139,6 +205,7 @@ impl Segment {
             },
             reach: INFLUENCE,
             walls: true,
+            plain: self.plain,
             out: d - self.half,
             bed: self.depth * (1.0 - u * u),
         }
@@ -164,6 +231,7 @@ impl Disc {
             bank: self.level as f64,
             reach: LAKE_INFLUENCE,
             walls: false,
+            plain: 0.0,
             out,
             // A lake keeps its hollow's own ground: its shores follow the land.
             bed: f64::NEG_INFINITY,
@@ -194,6 +262,8 @@ struct Water {
     reach: f64,
     /// Whether it cuts valley walls (rivers do, lakes do not).
     walls: bool,
+    /// Blocks of floodplain beyond its banks before its valley walls rise.
+    plain: f64,
     /// Blocks beyond its edge (negative inside).
     out: f64,
     /// How far below its level, less a block, its bed lies here (inside); a lake's
@@ -347,7 +417,7 @@ impl LocalWater {
                 let fade = 1.0 / (1.0 - (w.out / w.reach).powi(2));
                 let top = w.bank - 1.0 + 3.0 * smoothstep(w.out / BANK);
                 if w.walls {
-                    hi = hi.min(top + WALL * (w.out - BANK).max(0.0) * fade);
+                    hi = hi.min(top + WALL * (w.out - BANK - w.plain).max(0.0) * fade);
                 }
                 if w.bank > 0.0 {
                     lo = lo.max(top - (w.out - FLAT).max(0.0) * fade);
@@ -417,5 +487,68 @@ impl LocalWater {
                 Flow::toward(w.flow[0], w.flow[1]),
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::presets;
+    use crate::config::world::GeneratorConfig;
+
+    #[test]
+    fn a_big_river_running_level_winds_and_a_creek_or_a_fall_runs_straight() {
+        let (a, b) = ([0.0, 0.0], [32.0, 0.0]);
+        // 30 springs: a half-width of about 8.6 blocks.
+        let left = Segment::course(a, b, [10, 10], 30, 1.0, 1.0);
+        let right = Segment::course(a, b, [10, 10], 30, 1.0, -1.0);
+        assert_eq!(left.len(), MEANDER_PIECES);
+        assert_eq!((left[0].a, left[MEANDER_PIECES - 1].b), (a, b));
+        for pair in left.windows(2) {
+            assert_eq!(pair[0].b, pair[1].a, "the pieces join");
+        }
+        // The middle bulges one and a half widths off the line, to either side.
+        let mid = MEANDER_PIECES / 2;
+        let bulge = (1.5 * left[mid].half).min(MEANDER_BULGE);
+        assert!((left[mid].a[1] - bulge).abs() < 1e-9, "{:?}", left[mid].a);
+        assert!((right[mid].a[1] + bulge).abs() < 1e-9, "{:?}", right[mid].a);
+        assert!(left[mid].plain > 0.0);
+        // A creek, and a step over a fall, run straight; so does version 5's river.
+        assert_eq!(Segment::course(a, b, [10, 10], 1, 1.0, 1.0).len(), 1);
+        assert_eq!(Segment::course(a, b, [12, 10], 30, 1.0, 1.0).len(), 1);
+        assert_eq!(Segment::straight(a, b, [10, 10], 30, 1.0).plain, 0.0);
+    }
+
+    /// The ground `out` blocks beyond a river's edge, on land 100 blocks up.
+    fn ground_beside(segment: Segment, out: f64) -> f64 {
+        let GeneratorConfig::Density(d) = presets::builtin("continents").unwrap().generator else {
+            panic!("continents is a density world")
+        };
+        let mut s = ColumnShape::flat(&d, 0);
+        (s.offset, s.height) = (100.0, 100.0);
+        let mut water = LocalWater::default();
+        let area = [-200, -200, 200, 200];
+        water.gather(&[segment], &[], area);
+        water.index(area);
+        let z = (segment.half + out).round() as i32;
+        water.shape(&mut s, 16, z);
+        s.height
+    }
+
+    #[test]
+    fn a_big_river_lies_in_a_floodplain_and_a_creek_in_a_gorge() {
+        let (a, b) = ([-64.0, 0.0], [64.0, 0.0]);
+        let big = Segment::course(a, b, [10, 10], 30, 1.0, 1.0)[0];
+        let big = Segment::new(a, b, [10, 10], big.half, big.plain);
+        let creek = Segment::straight(a, b, [10, 10], 1, 1.0);
+        // The floodplain stands at the banks' top, two blocks above the water, out
+        // to its edge.
+        let out = (BANK + big.plain).floor() - 1.0;
+        assert!(out > 8.0, "a floodplain {} wide", big.plain);
+        let plain = ground_beside(big, out);
+        assert!((plain - 12.0).abs() < 1.0, "{plain}");
+        // A creek's valley wall rises two blocks a block from its bank.
+        let gorge = ground_beside(creek, out);
+        assert!(gorge > 12.0 + out, "{gorge}");
     }
 }

@@ -88,6 +88,8 @@ pub(crate) struct Reach {
 pub(crate) struct Hydrology {
     cfg: WaterConfig,
     seed: u64,
+    /// Whether big rivers wind over floodplains (version 6; [`Segment::course`]).
+    winding: bool,
     land: Land,
     basins: Store<Node, Option<Arc<Basin>>>,
     traces: Store<[i32; 2], (Vec<Trace>, usize)>,
@@ -103,13 +105,21 @@ impl std::fmt::Debug for Hydrology {
 }
 
 impl Hydrology {
-    /// The water of density config `d` with shape `s` for world seed `seed`; `None`
-    /// without `s.water`.
-    pub(crate) fn new(d: &DensityConfig, s: &ShapeConfig, seed: u64, sea: i32) -> Option<Self> {
+    /// The water of density config `d` with shape `s` for world seed `seed`, big
+    /// rivers `winding` over floodplains (version 6) or not; `None` without
+    /// `s.water`.
+    pub(crate) fn new(
+        d: &DensityConfig,
+        s: &ShapeConfig,
+        seed: u64,
+        sea: i32,
+        winding: bool,
+    ) -> Option<Self> {
         let cfg = s.water.as_deref()?.clone();
         Some(Self {
             cfg,
             seed,
+            winding,
             land: Land::new(d, s, seed, sea),
             basins: Store::new(KEPT_BASINS),
             traces: Store::new(KEPT_REGIONS),
@@ -244,9 +254,19 @@ impl Hydrology {
         springs.sort_by_key(|n| (n[1], n[0]));
         let segments = edges
             .iter()
-            .map(|e| {
+            .flat_map(|e| {
                 let (a, b) = (self.bend(e.from), self.bend(e.to));
-                Segment::new(a, b, e.levels, e.flow, self.cfg.width)
+                // Steps from nodes of alternate parity bend to alternate sides.
+                let side = if (e.from[0] + e.from[1]).rem_euclid(2) == 0 {
+                    1.0
+                } else {
+                    -1.0
+                };
+                let width = self.cfg.width;
+                match self.winding {
+                    true => Segment::course(a, b, e.levels, e.flow, width, side),
+                    false => vec![Segment::straight(a, b, e.levels, e.flow, width)],
+                }
             })
             .collect();
         let discs = lakes
