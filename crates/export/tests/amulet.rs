@@ -55,13 +55,9 @@ fn amulet_reads_every_block_of_sampled_columns() {
 #[test]
 #[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
 fn amulet_reads_a_raised_world_to_its_top() {
-    use terravox_worldgen::{Seed, presets};
     let python = std::env::var("TERRAVOX_AMULET_PYTHON")
         .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
-    let cfg = presets::builtin("continents")
-        .unwrap()
-        .with_seed(Seed::new("-99"));
-    let g = Generator::new(&cfg).unwrap();
+    let g = common::continents("-99");
     let (peak, x, z) = common::highest_peak(&g);
     let source = Source::new(g, Edits::new());
     let area = Area::new([x - 4, z - 4], [x + 4, z + 4], minecraft::MAX_SIDE).unwrap();
@@ -84,11 +80,9 @@ fn amulet_reads_a_raised_world_to_its_top() {
 #[test]
 #[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
 fn amulet_reads_a_mountain_lake() {
-    use terravox_worldgen::Seed;
     let python = std::env::var("TERRAVOX_AMULET_PYTHON")
         .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
-    let cfg = WorldConfig::default().with_seed(Seed::new("-7"));
-    let g = Generator::new(&cfg).unwrap();
+    let g = common::continents("-7");
     let (lake, shore) = ((-2700, 952), (-2730, 952));
     let level = g
         .column_top(lake.0, lake.1)

@@ -41,11 +41,7 @@ fn the_glb_holds_every_visible_face_of_the_box() {
         .read_info()
         .unwrap();
     assert_eq!([info.info().width, info.info().height], [128, 128]);
-    let terrain = doc
-        .meshes()
-        .find(|m| m.name().is_some_and(|n| n.starts_with("terrain")))
-        .expect("a terrain mesh");
-    let prim = terrain.primitives().next().unwrap();
+    let prim = primitive(&doc, "terrain");
     let reader = prim.reader(|_| Some(blob));
     let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
     let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
@@ -73,6 +69,15 @@ fn the_glb_holds_every_visible_face_of_the_box() {
     let faces = visible_faces(&source, from, to, Block::is_opaque);
     assert!(faces > 1000, "{faces}");
     assert_eq!(positions.len(), faces * 4, "one unit quad per visible face");
+}
+
+/// The one primitive of the glb's mesh whose name starts with `name`.
+fn primitive<'a>(doc: &'a ::gltf::Gltf, name: &str) -> ::gltf::Primitive<'a> {
+    let mesh = doc
+        .meshes()
+        .find(|m| m.name().is_some_and(|n| n.starts_with(name)))
+        .unwrap_or_else(|| panic!("a {name} mesh"));
+    mesh.primitives().next().expect("a primitive")
 }
 
 /// The faces of the blocks `kind` picks in the box `from..to` of `source` that
@@ -108,11 +113,7 @@ fn visible_faces(source: &Source, from: [i32; 3], to: [i32; 3], kind: fn(Block) 
 /// lake's surface at its level.
 #[test]
 fn the_glb_carries_a_mountain_lake() {
-    use terravox_worldgen::{Seed, presets};
-    let cfg = presets::builtin("continents")
-        .unwrap()
-        .with_seed(Seed::new("-7"));
-    let g = Generator::new(&cfg).unwrap();
+    let g = common::continents("-7");
     let (x, z) = (-2700, 952);
     let level = g.column_top(x, z).water.expect("the lake covers it");
     assert!(
@@ -127,11 +128,7 @@ fn the_glb_carries_a_mountain_lake() {
     let bytes = fs::read(&out).unwrap();
     let doc = ::gltf::Gltf::from_slice(&bytes).expect("the gltf crate reads it");
     let blob = doc.blob.as_deref().expect("a binary chunk");
-    let water = doc
-        .meshes()
-        .find(|m| m.name().is_some_and(|n| n.starts_with("water")))
-        .expect("a water mesh");
-    let prim = water.primitives().next().unwrap();
+    let prim = primitive(&doc, "water");
     let reader = prim.reader(|_| Some(blob));
     let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
     assert_eq!(positions.len() as u64, report.vertices[1]);

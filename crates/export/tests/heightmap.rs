@@ -112,8 +112,7 @@ fn grey(path: &std::path::Path) -> (Vec<u16>, i32, i32) {
 #[test]
 fn the_water_surface_and_the_river_mask_follow_the_rivers() {
     // Seed -7 of version 5: the west shore of a lake 149 blocks above the sea.
-    let cfg = WorldConfig::default().with_seed(terravox_worldgen::Seed::new("-7"));
-    let g = Generator::new(&cfg).unwrap();
+    let g = common::continents("-7");
     let source = Source::new(g.clone(), Edits::new());
     let area = Area::new([-2800, 900], [-2600, 1000], heightmap::MAX_SIDE).unwrap();
     let out = common::scratch("hm-water").join("hm.png");

@@ -206,11 +206,7 @@ fn an_existing_world_is_kept_unless_forced() {
 /// world's top with a data pack, and every block of the peak reads back.
 #[test]
 fn a_peak_above_minecrafts_default_top_is_kept_whole() {
-    use terravox_worldgen::{Seed, presets};
-    let cfg = presets::builtin("continents")
-        .unwrap()
-        .with_seed(Seed::new("-99"));
-    let g = Generator::new(&cfg).unwrap();
+    let g = common::continents("-99");
     let (peak, x, z) = common::highest_peak(&g);
     let shift = SEA_TOP - g.sea_level();
     assert!(
@@ -316,11 +312,7 @@ fn waterfall(g: &Generator, drop: i32) -> (i32, i32, i32) {
 /// the sea stands beside air, and every other block is the generator's.
 #[test]
 fn waterfalls_are_written_as_falling_water_and_no_source_spreads() {
-    use terravox_worldgen::{Seed, presets};
-    let cfg = presets::builtin("continents")
-        .unwrap()
-        .with_seed(Seed::new("-7"));
-    let g = Generator::new(&cfg).unwrap();
+    let g = common::continents("-7");
     let (x, z, level) = waterfall(&g, 4);
     let source = Source::new(g, Edits::new());
     let area = Area::new([x - 24, z - 24], [x + 24, z + 24], minecraft::MAX_SIDE).unwrap();

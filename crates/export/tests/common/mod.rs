@@ -16,6 +16,13 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// The default world (`continents`) with seed `seed`.
+pub(crate) fn continents(seed: &str) -> terravox_worldgen::Generator {
+    let cfg =
+        terravox_worldgen::WorldConfig::default().with_seed(terravox_worldgen::Seed::new(seed));
+    terravox_worldgen::Generator::new(&cfg).expect("the default world is valid")
+}
+
 /// The highest column of 8 km square around the origin (sampled every 128 blocks,
 /// then every 8 around the highest sample): its surface height, `x` and `z`.
 pub(crate) fn highest_peak(g: &terravox_worldgen::Generator) -> (i32, i32, i32) {
