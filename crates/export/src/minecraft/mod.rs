@@ -356,16 +356,23 @@ fn tv_column(
     let wet_top = chunks
         .iter()
         .rev()
-        .filter(|(ty, c)| (ty + 1) * CHUNK > sea && !c.is_uniform())
-        .find_map(|(ty, c)| {
-            (-1..=CHUNK)
-                .rev()
-                .find(|&ly| {
-                    ty * CHUNK + ly > sea
-                        && (-1..=CHUNK)
-                            .any(|z| (-1..=CHUNK).any(|x| c.get(x, ly, z) == Block::Water))
-                })
-                .map(|ly| ty * CHUNK + ly)
+        .filter(|(ty, _)| (ty + 1) * CHUNK > sea)
+        .find_map(|&(ty, ref c)| {
+            let above_sea = ty * CHUNK - 1 > sea;
+            match c {
+                Chunk::Uniform(Block::Water) => Some(ty * CHUNK + CHUNK),
+                Chunk::Uniform(_) => None,
+                // Most chunks above the sea hold no water at all: one pass says so.
+                Chunk::Dense(b) if above_sea && !b.contains(&Block::Water) => None,
+                Chunk::Dense(_) => (-1..=CHUNK)
+                    .rev()
+                    .find(|&ly| {
+                        ty * CHUNK + ly > sea
+                            && (-1..=CHUNK)
+                                .any(|z| (-1..=CHUNK).any(|x| c.get(x, ly, z) == Block::Water))
+                    })
+                    .map(|ly| ty * CHUNK + ly),
+            }
         });
     let mut out = Vec::with_capacity(4);
     let (mut highest_top, mut cut) = (MAX_Y, 0);
