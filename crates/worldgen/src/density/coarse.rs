@@ -138,11 +138,7 @@ impl DensityGen {
         if !self.shores || !near || !w.wets_beside(x, z) {
             return (surface, None);
         }
-        let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-            .map(|(dx, dz)| w.surface(x + dx, z + dz, sea))
-            .into_iter()
-            .flatten()
-            .max();
+        let beside = water::highest_beside(x, z, |x, z| w.surface(x, z, sea));
         let shore = water::shore(surface, beside, sea, |y| self.solid_at(corners, x, y, z));
         (surface, shore)
     }

@@ -274,11 +274,7 @@ impl DensityGen {
                 .map(|i| {
                     let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
                     let surface = at(x, z);
-                    let beside = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-                        .map(|(dx, dz)| at(x + dx, z + dz))
-                        .into_iter()
-                        .flatten()
-                        .max();
+                    let beside = water::highest_beside(x, z, at);
                     let shore = self
                         .shores
                         .then(|| water::shore(surface, beside, sea, |y| solid_at(x, y, z)))

@@ -42,6 +42,19 @@ pub(crate) struct ColumnWater {
     pub(crate) shore: Option<Shore>,
 }
 
+/// The highest water level among the four columns beside column `(x, z)`, `level`
+/// giving a column's (the `beside` of [`shore`]).
+pub(crate) fn highest_beside(
+    x: i32,
+    z: i32,
+    level: impl Fn(i32, i32) -> Option<i32>,
+) -> Option<i32> {
+    [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        .into_iter()
+        .filter_map(|(dx, dz)| level(x + dx, z + dz))
+        .max()
+}
+
 /// How a column whose own water is `own` keeps in the higher water of its four
 /// neighbours, `beside` (their highest level), in a world whose sea stands at `sea`
 /// (version 6), from `solid_at(y)`: whether the field is solid at height `y` of the
