@@ -1,8 +1,11 @@
-//! Clouds: a layer of flat blocky clouds at [`CLOUD_HEIGHT`], drifting east, their
-//! pattern seeded by the world. A square of [`SPAN`] cells around the player is one
-//! mesh, rebuilt when the player (or the drift) has moved [`RECENTRE`] cells; it is
-//! drawn relative to the render origin like the chunks, unlit and unfogged (the
-//! layer is far above the fog's reach), in the colour of the hour.
+//! Clouds: a layer of flat blocky clouds above the world's peaks ([`cloud_height`]:
+//! at [`CLOUD_HEIGHT`] over the sea, higher where the land can rise higher), drifting
+//! east, their pattern seeded by the world. A square of cells around the player
+//! ([`span`]: [`SPAN`] at the lowest layer, wider for a higher one, so it reaches as
+//! far down the sky) is one mesh, rebuilt when the player (or the drift) has moved
+//! [`RECENTRE`] cells; it is drawn relative to the render origin like the chunks,
+//! unlit and unfogged (the layer is far above the fog's reach), in the colour of the
+//! hour.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::math::DVec3;
@@ -16,18 +19,33 @@ use crate::player::Player;
 use crate::schedule::GameSystems;
 use crate::world::{ActiveWorld, RenderOrigin};
 
-/// Height of the cloud layer's underside, in blocks.
+/// Height of the lowest cloud layer's underside above the sea, in blocks.
 pub(crate) const CLOUD_HEIGHT: f64 = 190.0;
+/// Blocks between the highest the land can rise and the cloud layer's underside.
+const ABOVE_PEAKS: f64 = 16.0;
 /// Side of a cloud cell in blocks.
 const CELL: f64 = 12.0;
 /// Thickness of the layer in blocks.
 const THICKNESS: f32 = 4.0;
-/// Cells across the square drawn around the player.
+/// Cells across the square drawn around the player, at the lowest layer.
 const SPAN: i64 = 64;
 /// Cells the player may move from the square's centre before it is rebuilt.
 const RECENTRE: i64 = 8;
 /// Drift east, blocks per real second.
 const DRIFT: f64 = 1.5;
+
+/// The height of the cloud layer's underside in a world whose sea stands at `sea` and
+/// whose land rises to `highest` at most (`Generator::highest_possible`): never
+/// through the peaks.
+pub(crate) fn cloud_height(sea: i32, highest: i32) -> f64 {
+    sea as f64 + CLOUD_HEIGHT.max((highest - sea) as f64 + ABOVE_PEAKS)
+}
+
+/// Cells across the square drawn under a layer at `height` above the sea: as wide
+/// a part of the sky as [`SPAN`] cells at [`CLOUD_HEIGHT`].
+fn span(height: f64) -> i64 {
+    (SPAN as f64 * height / CLOUD_HEIGHT).ceil() as i64
+}
 
 /// Whether cloud cell `(i, j)` of a world with `seed` holds cloud: a seeded value
 /// noise of cells 4 wide, thresholded, so clouds come in clumps of a few cells.
@@ -48,10 +66,15 @@ pub(crate) fn cloud_at(seed: u64, i: i64, j: i64) -> bool {
     v + 0.25 * lattice(i, j) > 0.78
 }
 
-/// The cloud boxes of the `SPAN`-square of cells from cell `(i0, j0)`, as triangles
+/// The cloud boxes of the `span`-square of cells from cell `(i0, j0)`, as triangles
 /// in the square's own frame (cell `(i0, j0)` at the origin): tops, bottoms, and the
 /// sides that face no other cloud cell.
-pub(crate) fn cloud_mesh(seed: u64, i0: i64, j0: i64) -> (Vec<[f32; 3]>, Vec<[f32; 3]>, Vec<u32>) {
+pub(crate) fn cloud_mesh(
+    seed: u64,
+    i0: i64,
+    j0: i64,
+    span: i64,
+) -> (Vec<[f32; 3]>, Vec<[f32; 3]>, Vec<u32>) {
     let (mut positions, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
     let at = |i: i64, j: i64| cloud_at(seed, i0 + i, j0 + j);
     let c = CELL as f32;
@@ -61,8 +84,8 @@ pub(crate) fn cloud_mesh(seed: u64, i0: i64, j0: i64) -> (Vec<[f32; 3]>, Vec<[f3
         normals.extend([normal; 4]);
         indices.extend([0, 1, 2, 0, 2, 3].map(|k| start + k));
     };
-    for j in 0..SPAN {
-        for i in 0..SPAN {
+    for j in 0..span {
+        for i in 0..span {
             if !at(i, j) {
                 continue;
             }
@@ -108,8 +131,9 @@ pub(crate) fn cloud_mesh(seed: u64, i0: i64, j0: i64) -> (Vec<[f32; 3]>, Vec<[f3
 /// The cloud layer's entity and what its mesh covers.
 #[derive(Resource, Default)]
 struct Clouds {
-    /// The world seed and first cell `(i0, j0)` of the mesh.
-    built: Option<(u64, i64, i64)>,
+    /// The world seed, first cell `(i0, j0)` of the mesh, its cells across and its
+    /// height.
+    built: Option<(u64, i64, i64, i64, f64)>,
     entity: Option<Entity>,
     material: Option<Handle<StandardMaterial>>,
 }
@@ -156,20 +180,24 @@ fn place_clouds(
     let clouds = tracked.bypass_change_detection();
     let drift = drift.0;
     let seed = world.config().seed.value();
+    let sea = world.config().sea_level;
+    let height = cloud_height(sea, world.generator().highest_possible());
+    let span = span(height - sea as f64);
     // The cell under the player in the drifted pattern.
     let cell = |v: f64| (v / CELL).floor() as i64;
     let (pi, pj) = (cell(player.position.x - drift), cell(player.position.z));
     let rebuild = match clouds.built {
-        Some((s, i0, j0)) => {
+        Some((s, i0, j0, n, h)) => {
             s != seed
-                || (pi - (i0 + SPAN / 2)).abs() > RECENTRE
-                || (pj - (j0 + SPAN / 2)).abs() > RECENTRE
+                || h != height
+                || (pi - (i0 + n / 2)).abs() > RECENTRE
+                || (pj - (j0 + n / 2)).abs() > RECENTRE
         }
         None => true,
     };
     if rebuild {
-        let (i0, j0) = (pi - SPAN / 2, pj - SPAN / 2);
-        let (positions, normals, indices) = cloud_mesh(seed, i0, j0);
+        let (i0, j0) = (pi - span / 2, pj - span / 2);
+        let (positions, normals, indices) = cloud_mesh(seed, i0, j0, span);
         let mesh = Mesh::new(
             PrimitiveTopology::TriangleList,
             RenderAssetUsages::RENDER_WORLD,
@@ -205,15 +233,15 @@ fn place_clouds(
                 ))
                 .id(),
         );
-        clouds.built = Some((seed, i0, j0));
+        clouds.built = Some((seed, i0, j0, span, height));
         tracked.set_changed();
         return;
     }
-    let (Some((_, i0, j0)), Some(entity)) = (clouds.built, clouds.entity) else {
+    let (Some((_, i0, j0, _, height)), Some(entity)) = (clouds.built, clouds.entity) else {
         return;
     };
     if let Ok(mut t) = transforms.get_mut(entity) {
-        let corner = DVec3::new(i0 as f64 * CELL + drift, CLOUD_HEIGHT, j0 as f64 * CELL);
+        let corner = DVec3::new(i0 as f64 * CELL + drift, height, j0 as f64 * CELL);
         t.translation = origin.local(corner);
     }
 }
@@ -244,6 +272,18 @@ fn colour_clouds(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cloud_layer_stands_above_the_highest_land() {
+        // Low worlds keep the layer at its height over the sea; a world whose land
+        // can rise to 529 (the default world's bound) gets it above that.
+        assert_eq!(cloud_height(0, 77), CLOUD_HEIGHT);
+        assert_eq!(cloud_height(10, 77), 10.0 + CLOUD_HEIGHT);
+        assert_eq!(cloud_height(0, 529), 529.0 + ABOVE_PEAKS);
+        // A higher layer is drawn wider, to reach as far down the sky.
+        assert_eq!(span(CLOUD_HEIGHT), SPAN);
+        assert!(span(545.0) as f64 >= SPAN as f64 * 545.0 / CLOUD_HEIGHT);
+    }
 
     #[test]
     fn clouds_are_seeded_clumped_and_partial() {
@@ -279,7 +319,7 @@ mod tests {
 
     #[test]
     fn the_mesh_has_tops_bottoms_and_only_outer_sides() {
-        let (positions, normals, indices) = cloud_mesh(5, -10, 3);
+        let (positions, normals, indices) = cloud_mesh(5, -10, 3, SPAN);
         assert_eq!(positions.len(), normals.len());
         assert_eq!(indices.len() / 6, positions.len() / 4);
         let cells = (0..SPAN)
