@@ -217,8 +217,31 @@ fn occlusion_errors(packed: &str, chunk: &str) -> Vec<String> {
     errors
 }
 
+/// Where `flow_direction` disagrees with [`terravox_voxel::Flow`]: 0 is still water,
+/// and `code - 1` counts [`Flow::DIRECTIONS`](terravox_voxel::Flow::DIRECTIONS)ths of
+/// a turn.
+fn flow_errors(src: &str) -> Vec<String> {
+    let body = match body(src, "flow_direction") {
+        Ok(b) => b,
+        Err(e) => return vec![e],
+    };
+    let n = terravox_voxel::Flow::DIRECTIONS;
+    [
+        ("code == 0u".to_string(), "0 is still"),
+        (
+            format!("f32(code - 1u) / {n}.0"),
+            "a turn in DIRECTIONS steps",
+        ),
+    ]
+    .into_iter()
+    .filter(|(form, _)| !body.contains(form.as_str()))
+    .map(|(form, what)| format!("flow_direction does not read `{form}` ({what})"))
+    .collect()
+}
+
 #[test]
 fn the_shaders_follow_the_vertex_conventions() {
+    assert_eq!(flow_errors(PACKED_VERTEX), Vec::<String>::new());
     assert_eq!(layout_errors(PACKED_VERTEX), Vec::<String>::new());
     assert_eq!(face_errors(PACKED_VERTEX), Vec::<String>::new());
     assert_eq!(occlusion_errors(PACKED_VERTEX, CHUNK), Vec::<String>::new());
@@ -249,4 +272,7 @@ fn each_check_fails_on_a_shader_that_disagrees() {
     assert!(!occlusion_errors(&darker, CHUNK).is_empty());
     let literal = CHUNK.replace("occlusion_shade(in.shade)", "(0.42 + 0.193 * in.shade)");
     assert!(!occlusion_errors(PACKED_VERTEX, &literal).is_empty());
+    let eight_ways = PACKED_VERTEX.replace("f32(code - 1u) / 15.0", "f32(code - 1u) / 8.0");
+    assert_ne!(eight_ways, PACKED_VERTEX);
+    assert!(!flow_errors(&eight_ways).is_empty());
 }
