@@ -71,9 +71,10 @@ impl Plugin for GamePlugin {
 /// A windowless game on `MinimalPlugins`: for tests and `terravox bench`.
 pub fn headless_app(options: PlayOptions) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(GamePlugin {
-        options,
-        headless: true,
-    });
+    app.add_plugins(MinimalPlugins.set(schedule::task_pools()))
+        .add_plugins(GamePlugin {
+            options,
+            headless: true,
+        });
     app
 }

@@ -51,15 +51,19 @@ pub fn run(options: PlayOptions) -> Result<(), String> {
     find_gpu()?;
     let automated = options.screenshot.is_some();
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: format!("terravox — {}", options.world.seed.text()),
-            resolution: WindowResolution::new(1280, 720),
-            present_mode: PresentMode::AutoVsync,
-            ..default()
-        }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: format!("terravox — {}", options.world.seed.text()),
+                    resolution: WindowResolution::new(1280, 720),
+                    present_mode: PresentMode::AutoVsync,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(crate::schedule::task_pools()),
+    )
     .add_plugins(bevy_egui::EguiPlugin::default())
     .add_plugins(GamePlugin {
         options,

@@ -5,6 +5,7 @@
 //! Input ─▶ Simulate ─▶ Edit ─▶ Persist ─▶ Stream ─▶ Horizon ─▶ Present ─▶ (egui pass)
 //! ```
 
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
@@ -26,6 +27,25 @@ pub enum GameSystems {
     Horizon,
     /// Everything drawn: meshes, fog, outline, screenshots, UI bookkeeping.
     Present,
+}
+
+/// Bevy's task pools, but for the async-compute pool, which generates and meshes
+/// every chunk: a thread per core, where Bevy gives it a quarter of them (one on two
+/// cores). The game's own systems are tiny and the main thread sleeps between frames,
+/// so the workers take what it leaves and the scheduler hands it back when a frame
+/// starts; the compute pool keeps the threads Bevy would give it (the renderer's).
+pub(crate) fn task_pools() -> TaskPoolPlugin {
+    let cores = bevy::tasks::available_parallelism();
+    let quarter = ((cores as f32 * 0.25).round() as usize).clamp(1, 4);
+    let mut options = TaskPoolOptions::default();
+    (
+        options.async_compute.min_threads,
+        options.async_compute.max_threads,
+    ) = (cores, cores);
+    options.compute.min_threads = cores.saturating_sub(2 * quarter).max(1);
+    TaskPoolPlugin {
+        task_pool_options: options,
+    }
 }
 
 /// Declares the frame order and the executor of `Update`.

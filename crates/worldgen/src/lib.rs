@@ -16,7 +16,8 @@
 //! The stages, from the bottom up: each module uses only those listed before it.
 //!
 //! ```text
-//! bounds, seed  the world's bounds; fixed mixing of seeds
+//! bounds, seed, store  the world's bounds; fixed mixing of seeds; values made once
+//!            per key and shared by threads (bounded)
 //! noise      seeded fractal noise (fbm) and the erosion filter (MPL-2.0)
 //! config     the world config: the seed, every parameter once (`params`),
 //!            validation, presets, the generated parameter reference
@@ -52,6 +53,7 @@ mod noise;
 mod query;
 pub mod seed;
 mod shape;
+mod store;
 mod surface;
 mod terrain;
 

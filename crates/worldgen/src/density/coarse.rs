@@ -1,10 +1,11 @@
 //! Coarse chunks of the density field (`lod`): the verdict of the field at
 //! each cell's sample point, from the same lattice nodes a full-detail chunk uses.
 
-use terravox_voxel::{CHUNK, Chunk, ColumnTints, PADDED};
+use terravox_voxel::{Block, CHUNK, Chunk, ColumnTints, PADDED};
 
 use super::water::{self, Shore};
 use super::{Area, DensityGen, STEP_XZ, STEP_Y, lerp};
+use crate::config::validate::surface_range;
 use crate::hydrology::channel::WET;
 use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
 use crate::lod::plant::plant;
@@ -57,6 +58,56 @@ impl Axis {
             (at(base), at(far), t)
         });
         Self { nodes, cells }
+    }
+}
+
+/// What the coarse chunks of one column of them (a level, `x` and `z`) share: their
+/// columns, so the bounds of their surfaces and their water. A chunk beyond them is
+/// uniform ([`Stack::uniform`]); most chunks above and below the land are, and they
+/// need not sample a column once one chunk of their column did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Stack {
+    /// The highest and lowest surface any column can have ([`ColumnShape::bounds`]).
+    highest: f64,
+    lowest: f64,
+    /// The lowest water over a column whose bed a shore opens (its cells from the
+    /// water up may be dug out); `i32::MAX` if none.
+    opened_from: i32,
+    /// The highest water over a column or bank beside one; `i32::MIN` if none.
+    raised_to: i32,
+}
+
+impl Stack {
+    /// Counts a column's water and shore.
+    fn add(&mut self, water: Option<i32>, shore: Option<Shore>) {
+        if let Some(l) = water {
+            self.raised_to = self.raised_to.max(l);
+            if let Some(Shore::Open { .. }) = shore {
+                self.opened_from = self.opened_from.min(l);
+            }
+        }
+        if let Some(Shore::Bank { top }) = shore {
+            self.raised_to = self.raised_to.max(top);
+        }
+    }
+
+    /// The block of a chunk of this stack whose samples lie from `bottom` to `top`,
+    /// if it is uniform for want of a surface (as sampling would find it): stone below
+    /// every surface and opened bed, the sea's water or air above every surface,
+    /// water and bank.
+    fn uniform(&self, bottom: i32, top: i32, sea: i32) -> Option<Block> {
+        if (top as f64) < self.lowest - 1.0 && top < self.opened_from {
+            return Some(Block::Stone);
+        }
+        if bottom as f64 > self.highest + 1.0 && bottom > self.raised_to {
+            if top <= sea {
+                return Some(Block::Water);
+            }
+            if bottom > sea {
+                return Some(Block::Air);
+            }
+        }
+        None
     }
 }
 
@@ -143,8 +194,29 @@ impl DensityGen {
         (surface, shore)
     }
 
-    /// The coarse chunk `lod` (level at least 1) and its tints.
+    /// The coarse chunk `lod` (level at least 1) and its tints: uniform without a
+    /// look at its columns where it lies beyond every surface the world can have, or
+    /// beyond those of its own columns when a chunk above or below it was sampled
+    /// (its [`Stack`] is kept), else sampled cell by cell.
     pub(crate) fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+        let ys = lod.samples()[1];
+        let (bottom, top) = (ys[0], ys[PADDED - 1]);
+        let key = (lod.level, lod.pos.x, lod.pos.z);
+        let uniform = self.beyond_every_surface(bottom, top).or_else(|| {
+            let stack = self.stacks.kept(key)?;
+            stack.uniform(bottom, top, self.surface.sea_level)
+        });
+        if let Some(block) = uniform {
+            return (Chunk::Uniform(block), None);
+        }
+        let (chunk, tints, stack) = self.sample_coarse(lod);
+        self.stacks.keep(key, stack);
+        (chunk, tints)
+    }
+
+    /// The coarse chunk `lod` sampled cell by cell from its columns, and what the
+    /// chunks above and below it share ([`Stack`]).
+    fn sample_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>, Stack) {
         let [xs, ys, zs] = lod.samples();
         let (ax, ay, az) = (
             Axis::new(&xs, STEP_XZ),
@@ -167,6 +239,12 @@ impl DensityGen {
         let (bottom, top) = (ys[0] as f64, ys[PADDED - 1] as f64);
         let solid_all = top < lowest - 1.0;
         let empty_all = bottom > highest + 1.0;
+        let mut stack = Stack {
+            highest,
+            lowest,
+            opened_from: i32::MAX,
+            raised_to: i32::MIN,
+        };
 
         let mut nodes = vec![Node::Unknown; nx * nz * ay.nodes.len()];
         let mut columns = Vec::with_capacity(PADDED * PADDED);
@@ -198,6 +276,7 @@ impl DensityGen {
                 };
                 let (water, shore) =
                     self.coarse_water(grid.as_ref(), &ax, &az, &shapes, [i, k], [x, z]);
+                stack.add(water, shore);
                 // A shore (version 6) as `water::flood` makes it in full detail: a bank
                 // fills the air above the sea up to its top, an opened column is open
                 // from its water up.
@@ -248,7 +327,27 @@ impl DensityGen {
             plant(&mut columns, trees, lod, &xs, &zs, keep);
         }
         let tints = tints(&columns);
-        assemble(lod, self.surface, &columns, tints)
+        let (chunk, tints) = assemble(lod, self.surface, &columns, tints);
+        (chunk, tints, stack)
+    }
+
+    /// The block of a coarse chunk whose samples lie from `bottom` to `top`, when the
+    /// world's surface range (`validate::surface_range`, which bounds every column's
+    /// [`ColumnShape::bounds`]) decides it without a column: stone wholly below the
+    /// lowest surface (no river's water, which stands above the sea, opens a cell
+    /// there), air wholly above the highest one and the sea (no water, bank or tree
+    /// rises above the land). Most chunks of the far levels lie there; the full path
+    /// gives the same chunk for them (`tests/lod.rs`).
+    fn beyond_every_surface(&self, bottom: i32, top: i32) -> Option<Block> {
+        let sea = self.surface.sea_level;
+        let (lowest, highest) = surface_range(&self.cfg, sea);
+        if (top as f64) < lowest - 1.0 {
+            Some(Block::Stone)
+        } else if bottom as f64 > highest + 1.0 && bottom > sea {
+            Some(Block::Air)
+        } else {
+            None
+        }
     }
 
     /// Whether padded cell `[i, j, k]` is solid: the field at its sample point, as a
@@ -382,3 +481,101 @@ impl DensityGen {
 }
 
 const _: () = assert!(CHUNK + 2 == PADDED as i32);
+
+#[cfg(test)]
+mod tests {
+    use terravox_voxel::{Block, ChunkPos, PADDED};
+
+    use crate::config::presets;
+    use crate::density::tests::generator;
+    use crate::lod::pos::LodPos;
+
+    /// Chunks decided from the surface range alone are the chunks sampling gives,
+    /// at every level, over sea, coast and mountains: checked on the decided chunks
+    /// nearest the land (the highest stone and the lowest air of each column), and
+    /// the shortcut decides most chunks of a column from the deep rock to the sky.
+    #[test]
+    fn chunks_beyond_every_surface_are_the_sampled_ones() {
+        let (mut decided, mut tried) = (0, 0);
+        for name in ["continents", "amplified", "cliffs"] {
+            let mut config = presets::builtin(name).expect("a preset");
+            config.seed = "terravox".into();
+            let d = generator(&config);
+            for level in 1..=8u8 {
+                for (x, z) in [(0, 0), (3, -2), (-1, 1)] {
+                    let reach = (1 << 12 >> level).max(2);
+                    let verdicts: Vec<_> = (-reach..=reach)
+                        .map(|y| {
+                            let lod = LodPos::new(level, ChunkPos::new(x, y, z));
+                            let ys = lod.samples()[1];
+                            (lod, d.beyond_every_surface(ys[0], ys[PADDED - 1]))
+                        })
+                        .collect();
+                    tried += verdicts.len();
+                    decided += verdicts.iter().filter(|(_, v)| v.is_some()).count();
+                    let stone = verdicts
+                        .iter()
+                        .rev()
+                        .find(|(_, v)| *v == Some(Block::Stone));
+                    let air = verdicts.iter().find(|(_, v)| *v == Some(Block::Air));
+                    for &(lod, block) in stone.into_iter().chain(air) {
+                        let (sampled, tints, _) = d.sample_coarse(lod);
+                        assert!(
+                            sampled.is_uniform() && Some(sampled.get(0, 0, 0)) == block,
+                            "{name} {lod:?}: {block:?} decided, sampled otherwise"
+                        );
+                        assert!(tints.is_none());
+                    }
+                }
+            }
+        }
+        assert!(decided * 2 > tried, "{decided} of {tried} chunks decided");
+    }
+
+    /// Every chunk of a column of coarse chunks finds the same [`Stack`], and the
+    /// chunks it calls uniform are the ones sampling gives, over sea, coast, rivers
+    /// and mountains of three seeds; it decides most chunks the world's bounds leave.
+    #[test]
+    fn a_stack_decides_the_chunks_above_and_below_as_sampling_does() {
+        let (mut decided, mut left) = (0, 0);
+        for seed in ["terravox", "42", "-7"] {
+            let mut config = presets::builtin("continents").expect("a preset");
+            config.seed = seed.into();
+            let d = generator(&config);
+            // Around the origin, and along the river at (-403, 1976) of seed -7, whose
+            // banks and opened beds stand above the land's bounds in places.
+            let river = (-8..-4).flat_map(|x| (29..33).map(move |z| (1, x, z)));
+            let around =
+                (1..=5u8).flat_map(|l| [(0, 0), (3, -2), (-5, 7), (-1, 1)].map(|(x, z)| (l, x, z)));
+            for (level, x, z) in around.chain(river) {
+                {
+                    let reach = (1 << 10 >> level).max(2);
+                    let chunks: Vec<_> = (-reach..=reach)
+                        .map(|y| LodPos::new(level, ChunkPos::new(x, y, z)))
+                        .filter(|lod| {
+                            let ys = lod.samples()[1];
+                            d.beyond_every_surface(ys[0], ys[PADDED - 1]).is_none()
+                        })
+                        .map(|lod| (lod, d.sample_coarse(lod)))
+                        .collect();
+                    let stack = chunks[0].1.2;
+                    for (lod, (chunk, tints, s)) in &chunks {
+                        assert_eq!(*s, stack, "{seed} {lod:?}");
+                        left += 1;
+                        let ys = lod.samples()[1];
+                        let sea = config.sea_level;
+                        let Some(block) = stack.uniform(ys[0], ys[PADDED - 1], sea) else {
+                            continue;
+                        };
+                        decided += 1;
+                        assert!(
+                            chunk.is_uniform() && chunk.get(0, 0, 0) == block && tints.is_none(),
+                            "{seed} {lod:?}: {block:?} decided, sampled otherwise"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(decided * 2 > left, "{decided} of {left} chunks decided");
+    }
+}

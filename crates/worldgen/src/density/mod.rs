@@ -45,6 +45,7 @@ use std::sync::Arc;
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
+use coarse::Stack;
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 use water::ColumnWater;
@@ -58,6 +59,7 @@ use crate::noise::fbm::Fbm;
 use crate::shape::climate::{CoarseGrid, ColumnShape, FieldNoise, Lift};
 use crate::shape::fields::{self, ColumnFields};
 use crate::shape::relief::Relief;
+use crate::store::Store;
 use crate::surface::blocks::Surface;
 use crate::surface::caves::Caves;
 
@@ -70,6 +72,8 @@ const STEP_Y: i32 = 8;
 const LOOKAHEAD: i32 = 4;
 /// Local `y` of the highest block whose solidity is computed.
 const TOP: i32 = CHUNK + LOOKAHEAD;
+/// Columns of coarse chunks whose [`Stack`] is kept (a few MiB at most).
+const KEPT_STACKS: usize = 1 << 16;
 
 /// Interpolation `a + (b - a) * t`. With finite values it is exactly `a` when
 /// `t == 0`, which is what lets a chunk's padding equal its neighbour's blocks bit for
@@ -130,6 +134,9 @@ pub(crate) struct DensityGen {
     /// Whether columns beside higher water keep it in (version 6: in version 5 water
     /// could stand beside open air at the foot of a fall; `water::shore`).
     shores: bool,
+    /// What each column of coarse chunks sampled so far shares (`coarse`), shared by
+    /// clones: the chunks above and below it need not sample again to be uniform.
+    stacks: Arc<Store<(u8, i32, i32), Stack>>,
 }
 
 impl DensityGen {
@@ -187,6 +194,7 @@ impl DensityGen {
                 .as_ref()
                 .and_then(|s| Hydrology::new(cfg, s, seed, sea_level, version >= 6))
                 .map(Arc::new),
+            stacks: Arc::new(Store::new(KEPT_STACKS)),
         }
     }
 
@@ -525,5 +533,25 @@ impl DensityGen {
             Some(w) => water::flood(chunk, pos, w, self.surface.sea_level),
             None => chunk,
         }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::DensityGen;
+    use crate::config::world::{GeneratorConfig, WorldConfig};
+
+    /// The density generator of `cfg` (a density world).
+    pub(crate) fn generator(cfg: &WorldConfig) -> DensityGen {
+        let GeneratorConfig::Density(d) = &cfg.generator else {
+            panic!("a density world")
+        };
+        DensityGen::new(
+            d,
+            cfg.seed.value(),
+            cfg.sea_level,
+            cfg.version,
+            cfg.nature.as_ref(),
+        )
     }
 }

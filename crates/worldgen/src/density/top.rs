@@ -321,6 +321,7 @@ impl Walker {
 mod tests {
     use super::*;
     use crate::config::world::{GeneratorConfig, WorldConfig};
+    use crate::density::tests::generator;
 
     /// [`DensityGen::column_top`] as it was: every corner of every level walked fully
     /// evaluated.
@@ -359,19 +360,6 @@ mod tests {
             upper = lower;
             ly -= 1;
         }
-    }
-
-    fn generator(cfg: &WorldConfig) -> DensityGen {
-        let GeneratorConfig::Density(d) = &cfg.generator else {
-            panic!("a density world")
-        };
-        DensityGen::new(
-            d,
-            cfg.seed.value(),
-            cfg.sea_level,
-            cfg.version,
-            cfg.nature.as_ref(),
-        )
     }
 
     #[test]

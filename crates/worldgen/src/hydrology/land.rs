@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::store::Store;
+use crate::store::Store;
 
 use crate::config::world::{DensityConfig, ShapeConfig};
 use crate::seed::mix64;

@@ -15,8 +15,8 @@
 //!   channel  columns shaped to the water (beds, banks, valley walls) and filled
 //! ```
 //!
-//! `store` keeps what these make (heights, basins, rivers, regions), shared by
-//! threads.
+//! A `Store` (`crate::store`) keeps what these make (heights, basins, rivers,
+//! regions), shared by threads.
 //!
 //! Everything is a pure function of the seed and the position: a region's rivers come
 //! from the springs of the regions around it (a river never runs further than
@@ -28,5 +28,4 @@ pub(crate) mod basin;
 pub(crate) mod channel;
 pub(crate) mod land;
 pub(crate) mod network;
-mod store;
 pub(crate) mod trace;

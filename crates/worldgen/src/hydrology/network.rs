@@ -12,9 +12,9 @@ use std::sync::Arc;
 use super::basin::{Basin, flood};
 use super::channel::{Disc, LocalWater, Segment};
 use super::land::{Land, NODE, Node, View, node_hash, node_roll};
-use super::store::Store;
 use super::trace::{REACH, Trace, is_spring, trace};
 use crate::config::world::{DensityConfig, ShapeConfig, WaterConfig};
+use crate::store::Store;
 
 /// Nodes a side of a region.
 pub(crate) const REGION: i32 = 64;

@@ -79,11 +79,11 @@ pub(crate) fn assemble(
     let (all, any) = columns
         .iter()
         .fold((ALL, 0), |(a, o), c| (a & c.solid, o | c.solid));
-    let trees = columns.iter().any(|c| c.tree.is_some());
     if all == ALL {
         return (Chunk::Uniform(Block::Stone), None);
     }
-    if any == 0 && !trees {
+    // No solid cell: no crown either (a tree's leaves stand on its column's top).
+    if any == 0 {
         let (bottom, top) = (sample_y(-1), sample_y(CHUNK));
         if top <= surface.sea_level {
             return (Chunk::Uniform(Block::Water), None);
