@@ -15,10 +15,17 @@ pub(crate) struct BenchArgs {
     /// Preset to measure.
     #[arg(long, default_value = "continents")]
     preset: String,
-    /// Measure only the horizon: loading 4, 8 and 16 km, and paced sprint flights at the
-    /// 8 km horizon.
+    /// Measure only the horizon: loading it from a cold start (`--horizons`), and paced
+    /// flights at the 8 km horizon.
     #[arg(long)]
     horizon: bool,
+    /// With `--horizon`: the horizons (blocks) loaded, one cold start each.
+    #[arg(long, value_delimiter = ',', default_values_t = [4096, 8192, 16384, 65536], value_parser = clap::value_parser!(u32).range(1..=65536))]
+    horizons: Vec<u32>,
+    /// With `--horizon`: the speeds (blocks a second) flown, one flight each at every
+    /// frame rate of `--fps`.
+    #[arg(long, value_delimiter = ',', default_values_t = [SPRINT_FLYING], value_parser = parse_speed)]
+    speed: Vec<f64>,
     /// With `--horizon`: seconds (of game time) each paced flight lasts.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     seconds: f64,
@@ -39,6 +46,16 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A positive speed in blocks a second, at most 1000.
+fn parse_speed(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 1000.0 => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a speed in blocks a second (above 0, at most 1000)"
+        )),
+    }
+}
+
 /// Median, 10th and 90th percentile.
 fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
     let q = terravox_game::bench::quantiles(v);
@@ -49,7 +66,7 @@ fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
     if args.horizon {
-        return horizon(&cfg, args.seconds, &args.fps);
+        return horizon(&cfg, &args.horizons, args.seconds, &args.fps, &args.speed);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).
@@ -312,16 +329,22 @@ fn save_figures(world: &terravox_worldgen::WorldConfig) -> Result<(), String> {
 const SPRINT_FLYING: f64 = 40.0;
 
 /// `terravox bench --horizon`: the view plus the horizon loaded from a cold start at
-/// 4, 8 and 16 km, figures per ring, and sprint flights at the 8 km horizon for
-/// `seconds` paced at each of `fps`, from a fresh load each, counting frames with a
-/// hole and the longest time a spot stayed uncovered.
-fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> Result<(), String> {
+/// each of `horizons`, figures per ring, and flights at the 8 km horizon for `seconds`
+/// at each of `speeds` paced at each of `fps`, from a fresh load each, counting frames
+/// with a hole and the longest time a spot stayed uncovered.
+fn horizon(
+    cfg: &terravox_worldgen::WorldConfig,
+    horizons: &[u32],
+    seconds: f64,
+    fps: &[u32],
+    speeds: &[f64],
+) -> Result<(), String> {
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
     let options = |blocks| terravox_game::PlayOptions {
         horizon: blocks,
         ..terravox_game::PlayOptions::new(cfg.clone())
     };
-    for blocks in [4096, 8192, 16384] {
+    for &blocks in horizons {
         let (f, _) =
             terravox_game::bench::measure_horizon(options(blocks), Duration::from_secs(600))?;
         say!(
@@ -342,28 +365,38 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, seconds: f64, fps: &[u32]) -> R
         );
         for (i, r) in f.rings.iter().enumerate().filter(|(_, r)| r.chunks > 0) {
             say!(
-                "  level {} ({}-block cells): {} chunks loaded, {} drawn with faces, {} quads, {:.1} MiB of meshes",
+                "  level {} ({}-block cells): {} chunks loaded, {} drawn with faces, {} quads, {:.1} MiB of meshes, {} draw calls",
                 i + 1,
                 1 << (i + 1),
                 r.chunks,
                 r.drawn,
                 r.quads,
-                mib(r.bytes)
+                mib(r.bytes),
+                r.draw_calls
             );
         }
-        say!("  all meshes on the GPU: {:.1} MiB", mib(total));
+        let (quads, calls) = f
+            .rings
+            .iter()
+            .fold((0, 0), |(q, c), r| (q + r.quads, c + r.draw_calls));
+        say!(
+            "  all meshes on the GPU: {:.1} MiB; coarse quads drawn {quads}, coarse draw calls {calls}",
+            mib(total)
+        );
     }
-    for &rate in fps {
+    let flights = speeds
+        .iter()
+        .flat_map(|&s| fps.iter().map(move |&r| (s, r)));
+    for (speed, rate) in flights {
         let (_, mut app) =
             terravox_game::bench::measure_horizon(options(8192), Duration::from_secs(600))?;
-        let fl =
-            terravox_game::bench::measure_flight(&mut app, SPRINT_FLYING, rate as f64, seconds)?;
+        let fl = terravox_game::bench::measure_flight(&mut app, speed, rate as f64, seconds)?;
         let cpu = fl.cpu_cores.map_or(String::new(), |c| {
             let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
             format!("; CPU {c:.2} of {cores} cores busy")
         });
         say!(
-            "flight at the 8192-block horizon, {SPRINT_FLYING} blocks/s for {seconds} s paced at {rate} FPS ({:.0} blocks): {} frames ({} late), {} with a hole ({} spots checked a frame), longest a spot stayed uncovered {:.2} s; main-thread time per frame: median {:?}, p99 {:?}; full-detail chunks loaded at most {} (kept for cover at most {}); worker threads: {}{cpu}",
+            "flight at the 8192-block horizon, {speed} blocks/s for {seconds} s paced at {rate} FPS ({:.0} blocks): {} frames ({} late), {} with a hole ({} spots checked a frame), longest a spot stayed uncovered {:.2} s; main-thread time per frame: median {:?}, p99 {:?}; full-detail chunks loaded at most {} (kept for cover at most {}); worker threads: {}{cpu}",
             fl.distance,
             fl.frames.count,
             fl.late_frames,

@@ -10,8 +10,9 @@ use terravox_worldgen::WorldConfig;
 pub const DEFAULT_VIEW_DISTANCE: u32 = 12;
 
 /// The camera's far plane, in blocks: beyond the corners of the chunks at the widest
-/// horizon.
-pub(crate) const FAR_PLANE: f32 = 40_000.0;
+/// horizon (65,536 blocks, the top level's chunks reaching 8192 blocks further: about
+/// 104,000 along a diagonal).
+pub(crate) const FAR_PLANE: f32 = 110_000.0;
 
 /// Default horizon distance in blocks.
 pub const DEFAULT_HORIZON: u32 = 4096;
@@ -24,7 +25,13 @@ pub struct HorizonDistance(pub u32);
 
 impl HorizonDistance {
     /// Allowed range.
-    pub const RANGE: std::ops::RangeInclusive<u32> = 0..=16384;
+    pub const RANGE: std::ops::RangeInclusive<u32> = 0..=65536;
+
+    /// How far the world reaches, in blocks: the horizon, or the view distance
+    /// without one (what the fog and the atmosphere scale with).
+    pub(crate) fn reach(self, view: ViewDistance) -> f32 {
+        (view.0 * terravox_voxel::CHUNK as u32).max(self.0) as f32
+    }
 }
 
 /// An automated screenshot: taken once the view distance is loaded and at least

@@ -119,6 +119,15 @@ impl Generator {
         self.terrain.generate_coarse(lod)
     }
 
+    /// Forgets what coarse chunks keep for the other chunks of their column (the
+    /// density field's stacks and columns), so that the next coarse chunk of every
+    /// column starts from nothing: for tests and benchmarks, which generate the same
+    /// chunks again where a game makes each once.
+    #[cfg(feature = "test-support")]
+    pub fn forget_kept_coarse(&self) {
+        self.terrain.forget_kept_coarse();
+    }
+
     /// The biome of column `(x, z)`, in worlds with biomes (version 2 with `nature`);
     /// outside the world, the nearest column's inside it.
     pub fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {

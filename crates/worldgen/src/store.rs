@@ -46,6 +46,14 @@ impl<K: std::hash::Hash + Eq + Copy, V> Store<K, V> {
     }
 }
 
+impl<K, V> Store<K, V> {
+    /// Forgets every value kept.
+    #[cfg(feature = "test-support")]
+    pub(crate) fn clear(&self) {
+        self.kept.lock().expect("never poisoned").clear();
+    }
+}
+
 impl<K, V> std::fmt::Debug for Store<K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kept = self.kept.lock().map_or(0, |k| k.len());

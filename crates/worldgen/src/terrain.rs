@@ -75,6 +75,9 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     fn hydrology(&self) -> Option<&Hydrology> {
         None
     }
+    /// Forgets what coarse chunks keep for the others of their column.
+    #[cfg(feature = "test-support")]
+    fn forget_kept_coarse(&self) {}
 }
 
 impl Terrain for DensityGen {
@@ -122,6 +125,10 @@ impl Terrain for DensityGen {
     }
     fn hydrology(&self) -> Option<&Hydrology> {
         self.hydrology()
+    }
+    #[cfg(feature = "test-support")]
+    fn forget_kept_coarse(&self) {
+        DensityGen::forget_kept_coarse(self)
     }
 }
 

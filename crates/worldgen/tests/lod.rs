@@ -210,3 +210,109 @@ fn coarse_cells_equal_the_verdict_along_rivers() {
     }
     assert!(solid > 1000, "only {solid} solid cells compared");
 }
+
+/// The coarse surface is the full one, column by column, at levels 1 to 5 around
+/// the spawn of `continents` and along its rivers (seed -7): the highest solid cell
+/// stands within a cell of the column's top ([`Generator::column_top`]: the top is at
+/// or above the cell's sample and below the next one; from level 3 a wooded column's
+/// top cell is its canopy), with the same top block (canopies aside; levels 1 to 3,
+/// whose cells are no taller than the shore's band), and
+/// water stands over the coarse column where it stands a cell deep or more over the
+/// full one, and never where the full column is dry. A few columns may differ: an
+/// overhang thinner than a cell, or a block rule that turns at a height inside the
+/// cell (a snow line, a beach's top).
+#[test]
+fn the_coarse_surface_is_the_full_surface() {
+    let cfg = presets::builtin("continents")
+        .unwrap()
+        .with_seed(terravox_worldgen::Seed::new("-7"));
+    let g = Generator::new(&cfg).unwrap();
+    let sea = g.sea_level();
+    let [sx, _, sz] = g.land_near_origin().expect("land");
+    let (mut columns, mut high, mut blocks, mut water, mut wet) = (0, vec![], vec![], vec![], 0);
+    for level in 1..=5u8 {
+        let cell = 1i32 << level;
+        let edge = CHUNK << level;
+        // The spawn's chunk column and two along the river at (-403, 1976).
+        for (x, z) in [(sx, sz), (-403, 1976), (-403 + edge, 1976)] {
+            let (cx, cz) = (x.div_euclid(edge), z.div_euclid(edge));
+            let mut stack: HashMap<i32, Chunk> = HashMap::new();
+            for lz in 0..CHUNK {
+                for lx in 0..CHUNK {
+                    let (wx, wz) = (cx * edge + lx * cell, cz * edge + lz * cell);
+                    let top = g.column_top(wx, wz);
+                    // The highest solid cell (leaves aside at levels 1 and 2: crowns
+                    // stand above the top) from a cell above the top down.
+                    let mut coarse = None;
+                    for y in (top.y - 4 * cell..=top.y + 2 * cell).rev() {
+                        if y.rem_euclid(cell) != 0 {
+                            continue;
+                        }
+                        let cy = y.div_euclid(edge);
+                        let chunk = stack.entry(cy).or_insert_with(|| {
+                            g.generate_coarse(LodPos::new(level, ChunkPos::new(cx, cy, cz)))
+                                .0
+                        });
+                        let b = chunk.get(lx, (y - cy * edge) / cell, lz);
+                        if b.is_solid() && (!b.is_tree() || level >= 3) {
+                            coarse = Some((y, b));
+                            break;
+                        }
+                    }
+                    columns += 1;
+                    let at = (level, wx, wz);
+                    let Some((y, b)) = coarse else {
+                        high.push((at, top.y, None));
+                        continue;
+                    };
+                    if !(y <= top.y && top.y < y + cell) {
+                        high.push((at, top.y, Some(y)));
+                    }
+                    // A cell up to the shore's height (8 blocks) resolves the
+                    // shore; above that the sand or gravel of a beach turns within
+                    // a cell (the rules are taken halfway up it).
+                    if b != top.block && !b.is_tree() && cell <= 8 {
+                        blocks.push((at, top.block, b));
+                    }
+                    let above = y + cell;
+                    let cy = above.div_euclid(edge);
+                    let chunk = stack.entry(cy).or_insert_with(|| {
+                        g.generate_coarse(LodPos::new(level, ChunkPos::new(cx, cy, cz)))
+                            .0
+                    });
+                    let coarse_wet = chunk.get(lx, (above - cy * edge) / cell, lz) == Block::Water;
+                    let level_over = top.water.unwrap_or(sea).max(sea);
+                    let full_deep = level_over >= top.y + cell;
+                    let full_dry = top.water.is_none() && top.y >= sea;
+                    wet += usize::from(full_deep && top.water.is_some());
+                    if (full_deep && !coarse_wet) || (full_dry && coarse_wet) {
+                        water.push((at, top.water, coarse_wet));
+                    }
+                }
+            }
+        }
+    }
+    let few = |n: usize| n * 100 <= columns;
+    assert!(
+        wet > 20,
+        "only {wet} columns under rivers or lakes a cell deep"
+    );
+    assert!(
+        few(high.len()),
+        "{} of {columns} coarse tops not within a cell of the full one, e.g. {:?}",
+        high.len(),
+        &high[..high.len().min(5)]
+    );
+    assert!(
+        blocks.len() * 20 <= columns,
+        "{} of {columns} top blocks differ, e.g. {:?}",
+        blocks.len(),
+        &blocks[..blocks.len().min(5)]
+    );
+    assert!(
+        few(water.len()),
+        "{} of {columns} columns wet in one and dry in the other, e.g. {:?}",
+        water.len(),
+        &water[..water.len().min(5)]
+    );
+}

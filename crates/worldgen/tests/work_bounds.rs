@@ -50,11 +50,15 @@ fn horizon_chunks(g: &Generator) -> Vec<LodPos> {
         .collect()
 }
 
-/// The work of generating [`horizon_chunks`].
+/// The work of generating [`horizon_chunks`], each from nothing (none takes what
+/// another chunk of its column kept: the most a chunk can cost).
 fn horizon_work(g: &Generator) -> u64 {
     horizon_chunks(g)
         .into_iter()
-        .map(|lod| noise_work(|| g.generate_coarse(lod)).1)
+        .map(|lod| {
+            g.forget_kept_coarse();
+            noise_work(|| g.generate_coarse(lod)).1
+        })
         .sum()
 }
 

@@ -213,6 +213,10 @@ fn apply_ready(
                 return Drained::Dropped;
             }
             let quads = r.opaque.quads.len() + r.water.quads.len();
+            let meshes = [&r.opaque, &r.water]
+                .iter()
+                .filter(|m| !m.quads.is_empty())
+                .count();
             let bytes = r.opaque.gpu_bytes() + r.water.gpu_bytes();
             // A chunk made again (a reshape) replaces the old meshes, even with none.
             let replaces = loaded.get(&lod).is_some_and(|c| c.quads > 0);
@@ -221,6 +225,7 @@ fn apply_ready(
                 CoarseChunk {
                     quads,
                     bytes,
+                    meshes,
                     epoch,
                     edited: false,
                 },

@@ -25,6 +25,8 @@ pub(super) struct CoarseChunk {
     /// Its quads and mesh bytes (vertices and indices as uploaded).
     pub(super) quads: usize,
     pub(super) bytes: usize,
+    /// Its meshes with faces (opaque, water): a draw call each.
+    pub(super) meshes: usize,
     /// The world epoch it was made for: one older than the horizon's is made again
     /// (a live reshape) and stays drawn until then.
     pub(super) epoch: u64,
@@ -107,6 +109,8 @@ pub struct RingFigures {
     pub quads: usize,
     /// Mesh bytes of the loaded ones (on the GPU: vertices and indices).
     pub bytes: usize,
+    /// Draw calls of the drawn ones: a mesh with faces each (opaque, water).
+    pub draw_calls: usize,
 }
 
 impl Horizon {
@@ -162,7 +166,7 @@ impl Horizon {
     }
 
     /// Per level `1..=MAX_LEVEL` (index 0 is level 1): loaded chunks, drawn ones,
-    /// quads and mesh bytes.
+    /// quads, mesh bytes and draw calls.
     pub fn rings(&self) -> Vec<RingFigures> {
         let mut v = vec![RingFigures::default(); terravox_worldgen::MAX_LEVEL as usize];
         for (lod, c) in &self.world.loaded {
@@ -172,6 +176,7 @@ impl Horizon {
             if self.world.drawn.contains(lod) && c.quads > 0 {
                 r.drawn += 1;
                 r.quads += c.quads;
+                r.draw_calls += c.meshes;
             }
         }
         v

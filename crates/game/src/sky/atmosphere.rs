@@ -12,7 +12,7 @@ use bevy::camera::Exposure;
 
 use super::kind::{LLVMPIPE_ATMOSPHERE, PHYSICAL_EV100, Renderer, SkyKind, choose, mesa_major};
 use super::sun::Sun;
-use crate::config::SkyChoice;
+use crate::config::{HorizonDistance, SkyChoice, ViewDistance};
 use crate::player::PlayerCamera;
 use crate::schedule::GameSystems;
 
@@ -33,7 +33,30 @@ pub(crate) fn plugin(choice: SkyChoice) -> impl Fn(&mut App) {
     move |app: &mut App| {
         app.insert_resource(Requested(choice))
             .add_systems(Startup, decide)
-            .add_systems(Update, equip.in_set(GameSystems::Present));
+            .add_systems(
+                Update,
+                (equip, follow_reach).chain().in_set(GameSystems::Present),
+            );
+    }
+}
+
+/// How far the atmosphere's aerial perspective (the haze over far land) reaches for
+/// a world drawn out to `reach` blocks: Bevy's 32 km, or further for a wider horizon,
+/// so the far rings fade into the sky as the near ones do.
+fn aerial_reach(reach: f32) -> f32 {
+    reach.max(AtmosphereSettings::default().aerial_view_lut_max_distance)
+}
+
+/// Follows the view distance and the horizon with the aerial perspective's reach.
+fn follow_reach(
+    (view, horizon): (Res<ViewDistance>, Res<HorizonDistance>),
+    mut cameras: Query<&mut AtmosphereSettings>,
+) {
+    for mut settings in &mut cameras {
+        if settings.is_added() || view.is_changed() || horizon.is_changed() {
+            let far = aerial_reach(horizon.reach(*view));
+            settings.aerial_view_lut_max_distance = far;
+        }
     }
 }
 

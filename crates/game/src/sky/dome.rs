@@ -16,9 +16,9 @@ use crate::player::PlayerCamera;
 use crate::schedule::GameSystems;
 
 /// The dome's radius: inside the camera's far plane, beyond any chunk drawn (the
-/// horizon reaches 16,384 blocks, its chunks' corners 2048 blocks further and
-/// diagonally about 26,000).
-const RADIUS: f32 = 38_000.0;
+/// horizon reaches 65,536 blocks, its chunks' corners 8192 blocks further and
+/// diagonally about 104,000).
+const RADIUS: f32 = 105_000.0;
 
 /// The dome's mesh.
 #[derive(Resource)]

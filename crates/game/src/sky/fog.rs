@@ -4,7 +4,6 @@
 
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
-use terravox_voxel::CHUNK;
 
 use super::clock::TimeOfDay;
 use super::horizon::horizon;
@@ -13,12 +12,6 @@ use super::light::sky_at;
 use super::underwater::Underwater;
 use crate::config::{HorizonDistance, ViewDistance};
 use crate::player::PlayerCamera;
-
-/// How far the world reaches, in blocks: the horizon, or the view distance without
-/// one.
-fn world_reach(view: ViewDistance, horizon: HorizonDistance) -> f32 {
-    (view.0 * CHUNK as u32).max(horizon.0) as f32
-}
 
 /// The fog of the world's reach (`far`, blocks), the hour and whether the eye is
 /// under water: above water it fades the world into the sky's horizon colour before
@@ -72,7 +65,7 @@ pub(super) fn update_fog(
         || kind.as_ref().is_some_and(|k| k.is_changed());
     for mut f in &mut fogs {
         if changed || f.is_added() {
-            let far = world_reach(*view, *horizon);
+            let far = horizon.reach(*view);
             let (color, falloff) = fog(far, time.hours, underwater.0, kind.as_deref());
             f.color = color;
             f.falloff = falloff;
@@ -82,13 +75,15 @@ pub(super) fn update_fog(
 
 #[cfg(test)]
 mod tests {
+    use terravox_voxel::CHUNK;
+
     use super::*;
 
     #[test]
     fn fog_fades_into_the_sky_above_water_and_closes_in_below() {
-        let view = world_reach(ViewDistance(12), HorizonDistance(0));
+        let view = HorizonDistance(0).reach(ViewDistance(12));
         assert_eq!(view, 384.0);
-        assert_eq!(world_reach(ViewDistance(12), HorizonDistance(4096)), 4096.0);
+        assert_eq!(HorizonDistance(4096).reach(ViewDistance(12)), 4096.0);
         let (color, falloff) = fog(view, 9.0, false, None);
         assert_eq!(color, sky_at(9.0).sky);
         let FogFalloff::Linear { start, end } = falloff else {

@@ -302,12 +302,14 @@ pub(super) fn draw_panel(
                         if ui
                             .add(
                                 egui::Slider::new(&mut h, HorizonDistance::RANGE)
+                                    .logarithmic(true)
+                                    .smallest_positive(256.0)
                                     .step_by(256.0)
                                     .text("horizon (blocks)"),
                             )
                             .on_hover_text(
-                                "How far coarse chunks reach beyond the view distance (0: none). \
-                                 Far levels show your builds down-sampled.",
+                                "How far coarse chunks reach beyond the view distance (0: none; \
+                                 up to 64 km). Far levels show your builds down-sampled.",
                             )
                             .changed()
                         {

@@ -61,6 +61,19 @@ impl Axis {
     }
 }
 
+/// What the coarse chunks of one column of them (a level, `x` and `z`) share, all of
+/// it: the sample axes across, the shapes at their lattice nodes, each padded
+/// column's look, water and shore (`x` fastest), and their [`Stack`].
+pub(super) struct Columns {
+    ax: Axis,
+    az: Axis,
+    shapes: Vec<ColumnShape>,
+    /// Whether the world has fields (biome looks and trees need them).
+    fields: bool,
+    each: Vec<(Look, Option<i32>, Option<Shore>)>,
+    stack: Stack,
+}
+
 /// What the coarse chunks of one column of them (a level, `x` and `z`) share: their
 /// columns, so the bounds of their surfaces and their water. A chunk beyond them is
 /// uniform ([`Stack::uniform`]); most chunks above and below the land are, and they
@@ -209,60 +222,58 @@ impl DensityGen {
         if let Some(block) = uniform {
             return (Chunk::Uniform(block), None);
         }
-        let (chunk, tints, stack) = self.sample_coarse(lod);
-        self.stacks.keep(key, stack);
-        (chunk, tints)
+        // Kept a while too: the chunks of a far column are asked for one after the
+        // other (they lie as far from the player), and its columns cost the most.
+        let columns = self.columns.get(key, || self.coarse_columns(lod));
+        self.stacks.keep(key, columns.stack);
+        self.sample_with(lod, &columns)
+    }
+
+    /// Forgets the stacks and columns kept.
+    #[cfg(feature = "test-support")]
+    pub(crate) fn forget_kept_coarse(&self) {
+        self.stacks.clear();
+        self.columns.clear();
     }
 
     /// The coarse chunk `lod` sampled cell by cell from its columns, and what the
     /// chunks above and below it share ([`Stack`]).
+    #[cfg(test)]
     fn sample_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>, Stack) {
-        let [xs, ys, zs] = lod.samples();
-        let (ax, ay, az) = (
-            Axis::new(&xs, STEP_XZ),
-            Axis::new(&ys, STEP_Y),
-            Axis::new(&zs, STEP_XZ),
-        );
+        let columns = self.coarse_columns(lod);
+        let (chunk, tints) = self.sample_with(lod, &columns);
+        (chunk, tints, columns.stack)
+    }
+
+    /// What the coarse chunks of `lod`'s column share ([`Columns`]): the shapes at
+    /// their lattice nodes, and each padded column's look, water and shore.
+    fn coarse_columns(&self, lod: LodPos) -> Columns {
+        let [xs, _, zs] = lod.samples();
+        let (ax, az) = (Axis::new(&xs, STEP_XZ), Axis::new(&zs, STEP_XZ));
         let (nx, nz) = (ax.nodes.len(), az.nodes.len());
         // The column fields over the chunk (and the biome points of its columns).
         let (x0, x1) = (ax.nodes[0].min(xs[0]), ax.nodes[nx - 1].max(xs[PADDED - 1]));
         let (z0, z1) = (az.nodes[0].min(zs[0]), az.nodes[nz - 1].max(zs[PADDED - 1]));
-        let grid = self.grid(x0, z0, x1, z1);
+        // The fields only where the chunk's columns and nodes read them.
+        let (cx, cz) = ([&xs[..], &ax.nodes].concat(), [&zs[..], &az.nodes].concat());
+        let grid = self.grid_for(x0, z0, x1, z1, Some([&cx, &cz]));
         let shapes: Vec<ColumnShape> = match &grid {
             Some(g) => (0..nx * nz)
                 .map(|p| self.shape(Some(g), ax.nodes[p % nx], az.nodes[p / nx], true))
                 .collect(),
             None => vec![self.flat; nx * nz],
         };
-        let thr = self.cfg.threshold;
-        let (highest, lowest) = ColumnShape::bounds(shapes.iter(), thr);
-        let (bottom, top) = (ys[0] as f64, ys[PADDED - 1] as f64);
-        let solid_all = top < lowest - 1.0;
-        let empty_all = bottom > highest + 1.0;
+        let (highest, lowest) = ColumnShape::bounds(shapes.iter(), self.cfg.threshold);
         let mut stack = Stack {
             highest,
             lowest,
             opened_from: i32::MAX,
             raised_to: i32::MIN,
         };
-
-        let mut nodes = vec![Node::Unknown; nx * nz * ay.nodes.len()];
-        let mut columns = Vec::with_capacity(PADDED * PADDED);
         let nature = self.nature.as_ref().filter(|_| grid.is_some());
+        let mut each = Vec::with_capacity(PADDED * PADDED);
         for (k, &z) in zs.iter().enumerate() {
             for (i, &x) in xs.iter().enumerate() {
-                let solid = if solid_all {
-                    (1 << PADDED) - 1
-                } else if empty_all {
-                    0
-                } else {
-                    let mut bits = 0u64;
-                    for j in 0..PADDED {
-                        let v = self.coarse_verdict(&ax, &ay, &az, [i, j, k], &shapes, &mut nodes);
-                        bits |= (v as u64) << j;
-                    }
-                    bits
-                };
                 let look = match (nature, &grid) {
                     (Some(n), Some(g)) => {
                         let b = self.biome(g, x, z);
@@ -277,33 +288,70 @@ impl DensityGen {
                 let (water, shore) =
                     self.coarse_water(grid.as_ref(), &ax, &az, &shapes, [i, k], [x, z]);
                 stack.add(water, shore);
-                // A shore (version 6) as `water::flood` makes it in full detail: a bank
-                // fills the air above the sea up to its top, an opened column is open
-                // from its water up.
-                let sea = self.surface.sea_level;
-                let solid = match shore {
-                    None => solid,
-                    Some(shore) => ys
-                        .iter()
-                        .enumerate()
-                        .fold(solid, |bits, (j, &y)| match shore {
-                            Shore::Bank { top } if y > sea && y <= top => bits | 1 << j,
-                            Shore::Open { top, .. }
-                                if water.is_some_and(|l| y >= l) && y <= top =>
-                            {
-                                bits & !(1 << j)
-                            }
-                            _ => bits,
-                        }),
-                };
-                columns.push(CoarseColumn {
-                    solid,
-                    look,
-                    tree: None,
-                    water,
-                });
+                each.push((look, water, shore));
             }
         }
+        Columns {
+            ax,
+            az,
+            shapes,
+            fields: grid.is_some(),
+            each,
+            stack,
+        }
+    }
+
+    /// The coarse chunk `lod` sampled cell by cell from its column's `columns`.
+    fn sample_with(&self, lod: LodPos, columns: &Columns) -> (Chunk, Option<Box<ColumnTints>>) {
+        let [xs, ys, zs] = lod.samples();
+        let Columns { ax, az, shapes, .. } = columns;
+        let ay = Axis::new(&ys, STEP_Y);
+        let (nx, nz) = (ax.nodes.len(), az.nodes.len());
+        let (highest, lowest) = (columns.stack.highest, columns.stack.lowest);
+        let (bottom, top) = (ys[0] as f64, ys[PADDED - 1] as f64);
+        let solid_all = top < lowest - 1.0;
+        let empty_all = bottom > highest + 1.0;
+        let mut nodes = vec![Node::Unknown; nx * nz * ay.nodes.len()];
+        let mut cells = Vec::with_capacity(PADDED * PADDED);
+        let sea = self.surface.sea_level;
+        for (c, &(look, water, shore)) in columns.each.iter().enumerate() {
+            let (i, k) = (c % PADDED, c / PADDED);
+            let solid = if solid_all {
+                (1 << PADDED) - 1
+            } else if empty_all {
+                0
+            } else {
+                let mut bits = 0u64;
+                for j in 0..PADDED {
+                    let v = self.coarse_verdict(ax, &ay, az, [i, j, k], shapes, &mut nodes);
+                    bits |= (v as u64) << j;
+                }
+                bits
+            };
+            // A shore (version 6) as `water::flood` makes it in full detail: a bank
+            // fills the air above the sea up to its top, an opened column is open
+            // from its water up.
+            let solid = match shore {
+                None => solid,
+                Some(shore) => ys
+                    .iter()
+                    .enumerate()
+                    .fold(solid, |bits, (j, &y)| match shore {
+                        Shore::Bank { top } if y > sea && y <= top => bits | 1 << j,
+                        Shore::Open { top, .. } if water.is_some_and(|l| y >= l) && y <= top => {
+                            bits & !(1 << j)
+                        }
+                        _ => bits,
+                    }),
+            };
+            cells.push(CoarseColumn {
+                solid,
+                look,
+                tree: None,
+                water,
+            });
+        }
+        let nature = self.nature.as_ref().filter(|_| columns.fields);
         if let Some(&trees) = nature.filter(|n| n.grows()) {
             // The lattice corners of a trunk's cell, where this chunk knows them (a
             // trunk in the padding's far cells may lie past them: kept there, as
@@ -314,8 +362,8 @@ impl DensityGen {
                     x.div_euclid(STEP_XZ) * STEP_XZ,
                     z.div_euclid(STEP_XZ) * STEP_XZ,
                 );
-                let (i0, i1) = (node(x0, &ax)?, node(x0 + STEP_XZ, &ax)?);
-                let (k0, k1) = (node(z0, &az)?, node(z0 + STEP_XZ, &az)?);
+                let (i0, i1) = (node(x0, ax)?, node(x0 + STEP_XZ, ax)?);
+                let (k0, k1) = (node(z0, az)?, node(z0 + STEP_XZ, az)?);
                 Some([
                     &shapes[k0 * nx + i0],
                     &shapes[k0 * nx + i1],
@@ -324,11 +372,10 @@ impl DensityGen {
                 ])
             };
             let keep = |t: &Trunk| corners(t.x, t.z).is_none_or(|c| self.keeps_tree(c, t));
-            plant(&mut columns, trees, lod, &xs, &zs, keep);
+            plant(&mut cells, trees, lod, &xs, &zs, keep);
         }
-        let tints = tints(&columns);
-        let (chunk, tints) = assemble(lod, self.surface, &columns, tints);
-        (chunk, tints, stack)
+        let tints = tints(&cells);
+        assemble(lod, self.surface, &cells, tints)
     }
 
     /// The block of a coarse chunk whose samples lie from `bottom` to `top`, when the

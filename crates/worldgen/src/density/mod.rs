@@ -45,7 +45,7 @@ use std::sync::Arc;
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 
-use coarse::Stack;
+use coarse::{Columns, Stack};
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 use water::ColumnWater;
@@ -74,6 +74,8 @@ const LOOKAHEAD: i32 = 4;
 const TOP: i32 = CHUNK + LOOKAHEAD;
 /// Columns of coarse chunks whose [`Stack`] is kept (a few MiB at most).
 const KEPT_STACKS: usize = 1 << 16;
+/// Columns of coarse chunks whose [`Columns`] are kept (about 100 KiB each).
+const KEPT_COLUMNS: usize = 64;
 
 /// Interpolation `a + (b - a) * t`. With finite values it is exactly `a` when
 /// `t == 0`, which is what lets a chunk's padding equal its neighbour's blocks bit for
@@ -137,6 +139,8 @@ pub(crate) struct DensityGen {
     /// What each column of coarse chunks sampled so far shares (`coarse`), shared by
     /// clones: the chunks above and below it need not sample again to be uniform.
     stacks: Arc<Store<(u8, i32, i32), Stack>>,
+    /// The columns of the coarse chunks sampled last, by the same key (a few MiB).
+    columns: Arc<Store<(u8, i32, i32), Columns>>,
 }
 
 impl DensityGen {
@@ -195,6 +199,7 @@ impl DensityGen {
                 .and_then(|s| Hydrology::new(cfg, s, seed, sea_level, version >= 6))
                 .map(Arc::new),
             stacks: Arc::new(Store::new(KEPT_STACKS)),
+            columns: Arc::new(Store::new(KEPT_COLUMNS)),
         }
     }
 
@@ -209,9 +214,17 @@ impl DensityGen {
     }
 
     /// The column fields over columns `x0..=x1` by `z0..=z1`, with the relief's
-    /// masks; `None` without fields.
-    fn fields_grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<CoarseGrid> {
-        let mut fields = self.fields.as_ref()?.grid(x0, z0, x1, z1);
+    /// masks; `None` without fields. Where `columns` are given, only for those
+    /// ([`FieldNoise::grid_for`]).
+    fn fields_grid(
+        &self,
+        x0: i32,
+        z0: i32,
+        x1: i32,
+        z1: i32,
+        columns: Option<[&[i32]; 2]>,
+    ) -> Option<CoarseGrid> {
+        let mut fields = self.fields.as_ref()?.grid_for(x0, z0, x1, z1, columns);
         if let Some(r) = &self.relief {
             r.fill_masks(&mut fields);
         }
@@ -220,7 +233,19 @@ impl DensityGen {
 
     /// [`DensityGen::fields_grid`] and the water that shapes those columns.
     fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> Option<Area> {
-        let fields = self.fields_grid(x0, z0, x1, z1)?;
+        self.grid_for(x0, z0, x1, z1, None)
+    }
+
+    /// [`DensityGen::grid`], its fields only for `columns` where they are given.
+    fn grid_for(
+        &self,
+        x0: i32,
+        z0: i32,
+        x1: i32,
+        z1: i32,
+        columns: Option<[&[i32]; 2]>,
+    ) -> Option<Area> {
+        let fields = self.fields_grid(x0, z0, x1, z1, columns)?;
         let water = self
             .hydrology
             .as_ref()
@@ -304,7 +329,7 @@ impl DensityGen {
             lo = [lo[0].min(c[0]), lo[1].min(c[1])];
             hi = [hi[0].max(c[0]), hi[1].max(c[1])];
         }
-        let Some(grid) = self.fields_grid(lo[0], lo[1], hi[0], hi[1]) else {
+        let Some(grid) = self.fields_grid(lo[0], lo[1], hi[0], hi[1], None) else {
             return vec![ColumnFields::default(); columns.len()];
         };
         let shaped = self.cfg.shape.is_some();

@@ -125,6 +125,10 @@ pub(crate) fn assemble(
                 // further).
                 let above = (!(c.solid >> (ly + 2))).trailing_zeros() as i32;
                 let depth = (above * cell).min(4);
+                // A top cell stands for a surface anywhere in its height: its rules
+                // are taken halfway up it (a beach at the sea's height stays sand
+                // where its sample lies on the sea floor's side of the shore line).
+                let y = if depth == 0 { y + (cell - 1) / 2 } else { y };
                 blocks[i] = if let Some(b) =
                     crown.filter(|_| Some(ly) == top && blob_cells(lod.level) == 0)
                 {

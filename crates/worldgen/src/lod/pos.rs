@@ -3,9 +3,9 @@
 
 use terravox_voxel::{CHUNK, ChunkPos, PADDED};
 
-/// The coarsest level: 64-block cells in 2048-block chunks (the 16,384-block
+/// The coarsest level: 256-block cells in 8192-block chunks (the 65,536-block
 /// horizon's outer ring).
-pub const MAX_LEVEL: u8 = 6;
+pub const MAX_LEVEL: u8 = 8;
 
 /// A chunk of some level of detail: `pos` counts chunks of that level, each
 /// `32 * 2^level` blocks a side: the 32 x 32 x 32 cells (and one-cell padding) of a

@@ -120,6 +120,22 @@ impl FieldNoise {
 
     /// The coarse points covering columns `x0..=x1` by `z0..=z1`.
     pub(crate) fn grid(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> CoarseGrid {
+        self.grid_for(x0, z0, x1, z1, None)
+    }
+
+    /// [`FieldNoise::grid`], but where `columns` (`xs` and `zs`, inside the area)
+    /// are given only the points that their columns read are made (the four either
+    /// way of each, which [`CoarseGrid::at`] and [`CoarseGrid::smooth`] read), the
+    /// others left at their defaults: the same fields at those columns, for far fewer
+    /// noise calls where the columns lie far apart (the horizon's coarsest levels).
+    pub(crate) fn grid_for(
+        &self,
+        x0: i32,
+        z0: i32,
+        x1: i32,
+        z1: i32,
+        columns: Option<[&[i32]; 2]>,
+    ) -> CoarseGrid {
         let lo = |v: i32| v.div_euclid(COARSE) as i64;
         let m = self.margin;
         let (i0, j0) = (lo(x0) - m, lo(z0) - m);
@@ -127,8 +143,37 @@ impl FieldNoise {
             (lo(x1) - i0 + 2 + m) as usize,
             (lo(z1) - j0 + 2 + m) as usize,
         );
+        // Per axis, whether a column reads the points of that row.
+        let read = |vs: Option<&[i32]>, first: i64, n: usize| -> Vec<bool> {
+            let Some(vs) = vs else {
+                return vec![true; n];
+            };
+            let mut read = vec![false; n];
+            for &v in vs {
+                for p in lo(v) - 1..=lo(v) + 2 {
+                    if let Some(r) = usize::try_from(p - first)
+                        .ok()
+                        .and_then(|p| read.get_mut(p))
+                    {
+                        *r = true;
+                    }
+                }
+            }
+            read
+        };
+        let (rx, rz) = (
+            read(columns.map(|c| c[0]), i0, ni),
+            read(columns.map(|c| c[1]), j0, nj),
+        );
         let points = (0..ni * nj)
-            .map(|n| self.point(i0 + (n % ni) as i64, j0 + (n / ni) as i64))
+            .map(|n| {
+                let (i, j) = (n % ni, n / ni);
+                if rx[i] && rz[j] {
+                    self.point(i0 + i as i64, j0 + j as i64)
+                } else {
+                    Fields::default()
+                }
+            })
             .collect();
         CoarseGrid {
             i0,
@@ -339,5 +384,48 @@ mod tests {
         }
         // On a coarse point the value is that point's, exactly.
         assert_eq!(noise.at(2 * COARSE, -COARSE), noise.point(2, -1));
+    }
+
+    /// A grid made only for some columns gives those columns what the whole grid
+    /// gives, smooth values included, from fewer points where they lie far apart.
+    #[test]
+    fn a_grid_for_columns_reads_as_the_whole_grid_there() {
+        let cfg = crate::config::presets::builtin("continents").unwrap();
+        let GeneratorConfig::Density(d) = &cfg.generator else {
+            panic!("continents is a density world")
+        };
+        let noise = FieldNoise::new(3, d.shape.as_ref(), cfg.nature.as_ref()).with_margin();
+        let (x0, z0, x1, z1) = (-2048, -1024, 2048, 1024);
+        let xs: Vec<i32> = (x0..=x1).step_by(256).collect();
+        let zs: Vec<i32> = (z0..=z1).step_by(256).chain([5, 700]).collect();
+        let whole = noise.grid(x0, z0, x1, z1);
+        let some = noise.grid_for(x0, z0, x1, z1, Some([&xs, &zs]));
+        let values = |g: &CoarseGrid| {
+            g.points()
+                .iter()
+                .map(|f| f.c * f.e - f.w)
+                .collect::<Vec<_>>()
+        };
+        let (vw, vs) = (values(&whole), values(&some));
+        for &z in &zs {
+            for &x in &xs {
+                assert_eq!(some.at(x, z), whole.at(x, z), "({x}, {z})");
+                assert_eq!(
+                    some.smooth(&vs, x, z),
+                    whole.smooth(&vw, x, z),
+                    "({x}, {z})"
+                );
+            }
+        }
+        let made = some
+            .points()
+            .iter()
+            .filter(|f| **f != Fields::default())
+            .count();
+        assert!(
+            made * 2 < whole.points().len(),
+            "{made} of {} points made",
+            whole.points().len()
+        );
     }
 }
