@@ -31,21 +31,29 @@ pub enum GameSystems {
 
 /// Bevy's task pools, but for the async-compute pool, which generates and meshes
 /// every chunk: a thread per core, where Bevy gives it a quarter of them (one on two
-/// cores). The game's own systems are tiny and the main thread sleeps between frames,
-/// so the workers take what it leaves and the scheduler hands it back when a frame
-/// starts; the compute pool keeps the threads Bevy would give it (the renderer's).
+/// cores), each at the lowest scheduling priority ([`yield_to_frames`]). The
+/// game's own systems are tiny and the main thread sleeps between frames, so the
+/// workers take what it leaves, and when a frame starts the scheduler hands the core
+/// back at once; the compute pool keeps the threads Bevy would give it (the
+/// renderer's).
 pub(crate) fn task_pools() -> TaskPoolPlugin {
     let cores = bevy::tasks::available_parallelism();
     let quarter = ((cores as f32 * 0.25).round() as usize).clamp(1, 4);
     let mut options = TaskPoolOptions::default();
-    (
-        options.async_compute.min_threads,
-        options.async_compute.max_threads,
-    ) = (cores, cores);
+    let workers = &mut options.async_compute;
+    (workers.min_threads, workers.max_threads) = (cores, cores);
+    workers.on_thread_spawn = Some(std::sync::Arc::new(yield_to_frames));
     options.compute.min_threads = cores.saturating_sub(2 * quarter).max(1);
     TaskPoolPlugin {
         task_pool_options: options,
     }
+}
+
+/// Gives the calling worker thread the lowest scheduling priority (on Linux the
+/// highest niceness: the main thread gets about 70 times its share when both want
+/// the core). A failure (a system that refuses) leaves it as it was.
+fn yield_to_frames() {
+    let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
 }
 
 /// Declares the frame order and the executor of `Update`.
