@@ -64,10 +64,16 @@ fn screenshot_and_log(
                 "-screen 0 1280x720x24",
                 env!("CARGO_BIN_EXE_terravox"),
             ])
-            // No horizon: software Vulkan draws it at a frame or two a second, so
-            // loading it takes minutes here (it is measured headless by `terravox
-            // bench --horizon` and tested in crates/game/tests/horizon.rs).
-            .args(["--view-distance", "4", "--horizon", "0", "--save-dir"])
+            // No horizon unless asked for: software Vulkan draws it at a frame or
+            // two a second, so loading a wide one takes minutes here (it is measured
+            // headless by `terravox bench --horizon` and tested in
+            // crates/game/tests/horizon.rs).
+            .args(["--view-distance", "4", "--save-dir"])
+            .args(if extra.contains(&"--horizon") {
+                &[][..]
+            } else {
+                &["--horizon", "0"][..]
+            })
             .arg(saves)
             .arg("--screenshot")
             .arg(&path)
@@ -343,6 +349,53 @@ fn the_sea_shows_water() {
     assert!(
         water > area * 3 / 5,
         "no water in the ocean view: {water} of {area} pixels are water-blue"
+    );
+}
+
+/// The far rings are lit by the same sun as the near land: from above a peak of the
+/// default world looking 20 degrees down, the bottom left of the screen shows the
+/// peak's full-detail chunks (the view distance here is 4 chunks) and the middle
+/// coarse ones (a few hundred blocks away, before the fog), and at midnight the far
+/// land keeps no more of its noon luminance than the near land does (far terrain
+/// that stayed lit at night would keep most of it; measured here: 0.32 near, 0.24
+/// far).
+#[test]
+#[ignore = "needs xvfb-run and Mesa's software Vulkan; run by .ci/run"]
+fn the_far_rings_are_as_dark_at_night_as_the_near_land() {
+    let view = [
+        "--at",
+        "4092,330,64",
+        "--look",
+        "90,-20",
+        "--horizon",
+        "2048",
+    ];
+    let noon = screenshot(
+        "rings_noon",
+        &[&view[..], &["--time", "12:00"][..]].concat(),
+        None,
+    );
+    let night = screenshot(
+        "rings_night",
+        &[&view[..], &["--time", "00:00"][..]].concat(),
+        None,
+    );
+    let (w, h) = (noon.0, noon.1);
+    // Left of the hotbar and below the stats overlay.
+    let band = |img: &(u32, u32, Vec<u8>), y0: u32, y1: u32| {
+        luminance(mean_rgb(img, 0, y0, w * 3 / 10, y1))
+    };
+    let (near, far) = ((h * 4 / 5, h - 20), (h / 2 - 20, h / 2 + 20));
+    let kept = |(y0, y1): (u32, u32)| band(&night, y0, y1) / band(&noon, y0, y1);
+    let (near_kept, far_kept) = (kept(near), kept(far));
+    eprintln!("night keeps {near_kept:.2} of noon near, {far_kept:.2} far");
+    assert!(
+        near_kept < 0.5,
+        "the near land is not dark at night: {near_kept:.2}"
+    );
+    assert!(
+        far_kept < 0.5 && far_kept < near_kept * 1.5 + 0.05,
+        "the far rings stay lit at night: {far_kept:.2} of noon kept, near {near_kept:.2}"
     );
 }
 

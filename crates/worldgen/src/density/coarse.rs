@@ -384,7 +384,7 @@ impl DensityGen {
     /// lowest surface (no river's water, which stands above the sea, opens a cell
     /// there), air wholly above the highest one and the sea (no water, bank or tree
     /// rises above the land). Most chunks of the far levels lie there; the full path
-    /// gives the same chunk for them (`tests/lod.rs`).
+    /// gives the same chunk for them (the tests below).
     fn beyond_every_surface(&self, bottom: i32, top: i32) -> Option<Block> {
         let sea = self.surface.sea_level;
         let (lowest, highest) = surface_range(&self.cfg, sea);
