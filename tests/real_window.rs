@@ -68,12 +68,13 @@ fn screenshot_and_log(
             // two a second, so loading a wide one takes minutes here (it is measured
             // headless by `terravox bench --horizon` and tested in
             // crates/game/tests/horizon.rs).
-            .args(["--view-distance", "4", "--save-dir"])
+            .args(["--view-distance", "4"])
             .args(if extra.contains(&"--horizon") {
                 &[][..]
             } else {
                 &["--horizon", "0"][..]
             })
+            .arg("--save-dir")
             .arg(saves)
             .arg("--screenshot")
             .arg(&path)
