@@ -33,6 +33,9 @@ pub(crate) struct BenchArgs {
     /// (game time and wall time advance `1 / fps` a frame).
     #[arg(long, value_delimiter = ',', default_values_t = [60, 30], value_parser = clap::value_parser!(u32).range(1..=1000))]
     fps: Vec<u32>,
+    /// With `--horizon`: the mesh memory budget in MiB (the rings narrow past it).
+    #[arg(long, default_value_t = terravox_game::DEFAULT_HORIZON_MEMORY, value_parser = clap::value_parser!(u32).range(64..=65536))]
+    horizon_memory: u32,
     /// Horizontal radius in chunks of the area generated (like a view distance).
     #[arg(long, default_value_t = 12, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=64))]
     radius: u32,
@@ -66,7 +69,7 @@ fn median(v: Vec<Duration>) -> (Duration, Duration, Duration) {
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
     if args.horizon {
-        return horizon(&cfg, &args.horizons, args.seconds, &args.fps, &args.speed);
+        return horizon(&cfg, args);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).
@@ -332,19 +335,15 @@ const SPRINT_FLYING: f64 = 40.0;
 /// each of `horizons`, figures per ring, and flights at the 8 km horizon for `seconds`
 /// at each of `speeds` paced at each of `fps`, from a fresh load each, counting frames
 /// with a hole and the longest time a spot stayed uncovered.
-fn horizon(
-    cfg: &terravox_worldgen::WorldConfig,
-    horizons: &[u32],
-    seconds: f64,
-    fps: &[u32],
-    speeds: &[f64],
-) -> Result<(), String> {
+fn horizon(cfg: &terravox_worldgen::WorldConfig, args: &BenchArgs) -> Result<(), String> {
+    let (seconds, fps, speeds) = (args.seconds, &args.fps, &args.speed);
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
     let options = |blocks| terravox_game::PlayOptions {
         horizon: blocks,
+        horizon_memory: args.horizon_memory,
         ..terravox_game::PlayOptions::new(cfg.clone())
     };
-    for &blocks in horizons {
+    for &blocks in &args.horizons {
         let (f, _) =
             terravox_game::bench::measure_horizon(options(blocks), Duration::from_secs(600))?;
         say!(
@@ -380,8 +379,10 @@ fn horizon(
             .iter()
             .fold((0, 0), |(q, c), r| (q + r.quads, c + r.draw_calls));
         say!(
-            "  all meshes on the GPU: {:.1} MiB; coarse quads drawn {quads}, coarse draw calls {calls}",
-            mib(total)
+            "  all meshes on the GPU: {:.1} MiB (budget {} MiB; rings of levels 2+ at {:.3} of their full width); coarse quads drawn {quads}, coarse draw calls {calls}",
+            mib(total),
+            args.horizon_memory,
+            f.detail
         );
     }
     let flights = speeds

@@ -113,6 +113,14 @@ struct PlayArgs {
             terravox_game::DEFAULT_HORIZON
         ))]
     horizon: Option<u32>,
+    #[arg(long, allow_negative_numbers = true, value_parser = within(terravox_game::HorizonMemory::RANGE),
+        help = format!(
+            "Mesh memory the view and the horizon hold at most, in MiB ({}; default {}): \
+             past it the rings of the horizon are drawn narrower",
+            shown(terravox_game::HorizonMemory::RANGE),
+            terravox_game::DEFAULT_HORIZON_MEMORY
+        ))]
+    horizon_memory: Option<u32>,
     /// Take a screenshot once the view distance and the horizon are loaded, then exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
@@ -367,6 +375,9 @@ fn play(args: PlayArgs) -> Result<(), String> {
         sky: args.sky,
         culling: !args.no_culling,
         horizon: args.horizon.unwrap_or(terravox_game::DEFAULT_HORIZON),
+        horizon_memory: args
+            .horizon_memory
+            .unwrap_or(terravox_game::DEFAULT_HORIZON_MEMORY),
         ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)

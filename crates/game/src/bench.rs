@@ -315,6 +315,9 @@ pub struct HorizonFigures {
     pub per_chunk: Duration,
     /// Main-thread time of the last walk over the levels.
     pub resolve: Duration,
+    /// How wide the rings of levels 2 and up were drawn, a share of their full
+    /// width (narrowed to the memory budget).
+    pub detail: f64,
 }
 
 /// Loads the view and the horizon of `options` around the spawn in a headless app;
@@ -334,6 +337,7 @@ pub fn measure_horizon(
         view_bytes: app.world().resource::<Chunks>().mesh_bytes(),
         per_chunk: h.work / h.finished.max(1) as u32,
         resolve: h.resolve_time,
+        detail: h.detail().fraction(),
     };
     Ok((figures, app))
 }

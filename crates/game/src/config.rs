@@ -34,6 +34,25 @@ impl HorizonDistance {
     }
 }
 
+/// The most mesh memory the view and the horizon together hold, in MiB: past it the
+/// horizon draws its rings narrower ([`crate::horizon::Detail`]), down to a
+/// limit. Set at start-up (`--horizon-memory`).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HorizonMemory(pub u32);
+
+impl HorizonMemory {
+    /// Allowed range.
+    pub const RANGE: std::ops::RangeInclusive<u32> = 64..=65536;
+
+    /// The budget in bytes.
+    pub(crate) fn bytes(self) -> usize {
+        self.0 as usize * (1 << 20)
+    }
+}
+
+/// The default mesh memory budget, in MiB.
+pub const DEFAULT_HORIZON_MEMORY: u32 = 384;
+
 /// An automated screenshot: taken once the view distance is loaded and at least
 /// `frames` frames and `seconds` seconds have passed after that; then the app exits.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,12 +96,15 @@ pub struct PlayOptions {
     pub culling: bool,
     /// Horizon distance in blocks ([`HorizonDistance::RANGE`]; 0: none).
     pub horizon: u32,
+    /// Mesh memory budget in MiB ([`HorizonMemory::RANGE`]).
+    pub horizon_memory: u32,
 }
 
 impl PlayOptions {
     /// Options for `world` with everything else at its default: view distance 12, no
     /// screenshot, panel closed, edits kept in memory, the default spawn and view, a
-    /// morning, the sky the renderer suits, cave culling on, a 4 km horizon.
+    /// morning, the sky the renderer suits, cave culling on, a 4 km horizon within
+    /// 384 MiB of meshes.
     pub fn new(world: WorldConfig) -> Self {
         Self {
             world,
@@ -97,6 +119,7 @@ impl PlayOptions {
             sky: SkyChoice::Auto,
             culling: true,
             horizon: DEFAULT_HORIZON,
+            horizon_memory: DEFAULT_HORIZON_MEMORY,
         }
     }
 }
@@ -234,6 +257,11 @@ pub(crate) fn plugin(options: PlayOptions) -> impl Fn(&mut App) {
         ))
         .insert_resource(HorizonDistance(
             options.horizon.min(*HorizonDistance::RANGE.end()),
+        ))
+        .insert_resource(HorizonMemory(
+            options
+                .horizon_memory
+                .clamp(*HorizonMemory::RANGE.start(), *HorizonMemory::RANGE.end()),
         ))
         .insert_resource(if options.screenshot.is_some() {
             StreamBudget::AUTOMATED

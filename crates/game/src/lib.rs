@@ -67,8 +67,8 @@ mod world;
 
 pub use app::{GamePlugin, headless_app};
 pub use config::{
-    DEFAULT_HORIZON, DEFAULT_VIEW_DISTANCE, HorizonDistance, PanelView, PlayOptions,
-    ScreenshotPlan, SkyChoice, ViewDistance,
+    DEFAULT_HORIZON, DEFAULT_HORIZON_MEMORY, DEFAULT_VIEW_DISTANCE, HorizonDistance, HorizonMemory,
+    PanelView, PlayOptions, ScreenshotPlan, SkyChoice, ViewDistance,
 };
 pub use launch::run;
 pub use readiness::settled;
@@ -79,7 +79,7 @@ pub use readiness::settled;
 #[cfg(feature = "test-support")]
 pub use {
     editing::{HOTBAR, Hotbar, Target, break_block, find_target, place_block},
-    horizon::{Horizon, RingFigures, Rings},
+    horizon::{Detail, Horizon, RingFigures, Rings},
     mode::Mode,
     oracles::holes_in_horizon,
     persistence::Saves,

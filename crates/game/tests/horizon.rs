@@ -12,7 +12,7 @@ use bevy::math::DVec3;
 use bevy::time::TimeUpdateStrategy;
 use common::{app, feet, load, run_until, with_player, world};
 use terravox_game::{
-    Chunks, Horizon, HorizonDistance, PlayOptions, Rings, holes_in_horizon, horizon_settled,
+    Chunks, Detail, Horizon, HorizonDistance, PlayOptions, Rings, holes_in_horizon, horizon_settled,
 };
 use terravox_mesher::{Face, MeshBuffers, mesh_chunk_tinted};
 use terravox_voxel::{BlockPos, CHUNK, ChunkPos};
@@ -45,7 +45,35 @@ fn the_rings_tile_the_world_out_to_the_horizon() {
         (4, 1024),
         (6, 3000),
     ] {
-        let rings = Rings { view, horizon };
+        for detail in [Detail::FULL, Detail::new(800), Detail::MIN] {
+            tile(Rings {
+                view,
+                horizon,
+                detail,
+            });
+        }
+        // Narrower rings hold fewer chunks of the finer levels.
+        let level_2 = |detail| {
+            let leaves = Rings {
+                view,
+                horizon,
+                detail,
+            }
+            .leaves(ChunkPos::new(7, 2, -5));
+            leaves.iter().filter(|n| n.level == 2).count()
+        };
+        assert!(level_2(Detail::MIN) < level_2(Detail::FULL));
+    }
+    // No horizon within the view: no coarse chunks at all.
+    let rings = Rings::new(12, 300);
+    assert_eq!(rings.top(), 0);
+    assert!(rings.leaves(ChunkPos::new(0, 0, 0)).is_empty());
+}
+
+/// Checks that the leaves of `rings` tile the world out to their horizon.
+fn tile(rings: Rings) {
+    let Rings { view, horizon, .. } = rings;
+    {
         let centre = ChunkPos::new(7, 2, -5);
         let leaves = rings.leaves(centre);
         assert!(!leaves.is_empty());
@@ -91,23 +119,16 @@ fn the_rings_tile_the_world_out_to_the_horizon() {
             }
             assert_eq!(
                 holders, 1,
-                "{p:?} lies in {holders} drawn chunks ({view}, {horizon})"
+                "{p:?} lies in {holders} drawn chunks ({rings:?})"
             );
         }
         // Every ring, from full detail out to the top level, holds some of them.
         assert_eq!(
             levels,
             (0..=rings.top()).collect(),
-            "the levels drawn ({view}, {horizon})"
+            "the levels drawn ({rings:?})"
         );
     }
-    // No horizon within the view: no coarse chunks at all.
-    let rings = Rings {
-        view: 12,
-        horizon: 300,
-    };
-    assert_eq!(rings.top(), 0);
-    assert!(rings.leaves(ChunkPos::new(0, 0, 0)).is_empty());
 }
 
 /// A face of a mesh in world blocks: its box (flat on its axis), its axis and sign,
@@ -201,10 +222,7 @@ fn solid_at(
 /// close the step between the levels. For every preset.
 #[test]
 fn seams_between_levels_are_closed() {
-    let rings = Rings {
-        view: 4,
-        horizon: 1024,
-    };
+    let rings = Rings::new(4, 1024);
     for name in presets::names() {
         let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
         let [sx, sy, sz] = g.land_near_origin().expect("land");
@@ -374,6 +392,47 @@ fn moving_never_leaves_a_hole_and_a_world_switch_drops_every_ring() {
     run_until(&mut app, 120, horizon_loaded);
     assert!(app.world().resource::<Horizon>().loaded().count() > 50);
     assert_eq!(app.world().resource::<HorizonDistance>().0, 1024);
+}
+
+/// Loads `preset`'s view (4 chunks) and a 4 km horizon within `budget` MiB of
+/// meshes; returns the meshes' bytes then, the rings' width and the wanted chunks
+/// of level 2.
+fn load_within(preset: &str, budget: u32) -> (usize, Detail, usize) {
+    let mut app = terravox_game::headless_app(PlayOptions {
+        view_distance: 4,
+        horizon: 4096,
+        horizon_memory: budget,
+        ..PlayOptions::new(world(preset, "memory-test"))
+    });
+    run_until(&mut app, 300, horizon_loaded);
+    let h = app.world().resource::<Horizon>();
+    let rings: usize = h.rings().iter().map(|r| r.bytes).sum();
+    let level_2 = h.wanted().iter().filter(|n| n.level == 2).count();
+    let view = app.world().resource::<Chunks>().mesh_bytes();
+    (view + rings, h.detail(), level_2)
+}
+
+/// Where the meshes at full width would outgrow the memory budget, the horizon draws
+/// its rings narrower and ends within the budget; with room, at full width.
+#[test]
+fn the_rings_narrow_to_keep_the_meshes_within_the_memory_budget() {
+    let mib = 1 << 20;
+    let (full, detail, wide) = load_within("amplified", 65536);
+    assert_eq!(detail, Detail::FULL);
+    assert!(full > 64 * mib, "{} MiB at full width", full / mib);
+    let (bytes, detail, narrow) = load_within("amplified", 64);
+    println!(
+        "{:.1} MiB at full width, {:.1} MiB at {detail:?} ({wide} level-2 chunks wanted, then {narrow})",
+        full as f64 / mib as f64,
+        bytes as f64 / mib as f64
+    );
+    assert!(detail < Detail::FULL && narrow < wide, "{detail:?}");
+    assert!(
+        bytes <= 64 * mib,
+        "{:.1} MiB of meshes against a budget of 64 ({detail:?}; {:.1} at full width)",
+        bytes as f64 / mib as f64,
+        full as f64 / mib as f64
+    );
 }
 
 #[test]

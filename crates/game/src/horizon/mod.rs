@@ -13,14 +13,17 @@
 //! for that are bounded
 //! ([`Chunks::max_kept`](crate::streaming::Chunks::max_kept)). Every level carries
 //! the player's edits, and a loaded coarse chunk an edit falls into is made again.
+//! The rings narrow when the meshes would outgrow the memory budget ([`memory`]).
 //!
 //! ```text
 //! rings, schedule   pure: which leaves, in what order, how many tasks
+//! memory            pure: the bytes expected, how narrow the rings must be
 //! state             Horizon: wanted, loaded, in flight, drawn; the start order
 //! resolve           the walk over the levels: what is drawn, what is kept
 //! plugin            the systems, and the coarse task's body
 //! ```
 
+mod memory;
 mod plugin;
 mod resolve;
 mod rings;
@@ -28,5 +31,5 @@ mod schedule;
 mod state;
 
 pub(crate) use plugin::plugin;
-pub use rings::Rings;
+pub use rings::{Detail, Rings};
 pub use state::{Horizon, RingFigures};

@@ -12,10 +12,11 @@ use bevy::tasks::AsyncComputeTaskPool;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::{Generator, LodPos};
 
-use super::rings::Rings;
+use super::memory::{self, Levels};
+use super::rings::{Detail, Rings};
 use super::schedule::{Depth, Urgency};
 use super::state::{CoarseChunk, CoarseResult, Horizon, HorizonWorld};
-use crate::config::{HorizonDistance, StreamBudget, ViewDistance};
+use crate::config::{HorizonDistance, HorizonMemory, StreamBudget, ViewDistance};
 use crate::schedule::GameSystems;
 use crate::streaming::pipeline::Drained;
 use crate::streaming::worker::mesh;
@@ -105,24 +106,34 @@ fn remake_on_reshape(
 
 fn update_wanted(
     center: Res<StreamCenter>,
-    view: Res<ViewDistance>,
-    distance: Res<HorizonDistance>,
+    (view, distance, memory): (Res<ViewDistance>, Res<HorizonDistance>, Res<HorizonMemory>),
     mut horizon: ResMut<Horizon>,
 ) {
     let h = horizon.bypass_change_detection();
     h.travel = travel(h.travel, h.last_centre, center.0);
     h.last_centre = Some(center.0);
     let c = ChunkPos::containing_f64(center.0.to_array());
+    let w = &mut h.world;
+    let config = (view.0, distance.0, memory.0);
+    if w.detail_for != Some(config) {
+        w.detail = Detail::FULL;
+        w.detail_for = Some(config);
+    }
     let rings = Rings {
         view: view.0,
         horizon: distance.0,
+        detail: w.detail,
     };
-    let w = &mut h.world;
     if w.wanted_for == Some((c, rings)) {
         return;
     }
+    let leaves = rings.leaves(c);
+    w.wanted_levels = Default::default();
+    for n in &leaves {
+        w.wanted_levels[n.level as usize - 1] += 1;
+    }
     // Tasks for chunks no longer wanted are cancelled.
-    w.pipeline.set_wanted(rings.leaves(c));
+    w.pipeline.set_wanted(leaves);
     w.wanted_for = Some((c, rings));
     w.queue_stale = true;
     w.dirty = true;
@@ -256,11 +267,13 @@ fn rebuild_edited(mut edits: ResMut<WorldEdits>, mut horizon: ResMut<Horizon>) {
 
 /// Walks the tree when something changed (at once when chunks unloaded or the wanted
 /// set moved, else every few frames), unloads coarse chunks that neither are wanted
-/// nor cover a place.
+/// nor cover a place, and narrows the rings when the meshes are expected to outgrow
+/// the memory budget (the next frame's wanted set follows).
 fn resolve_and_unload(
     mut horizon: ResMut<Horizon>,
     mut chunks: ResMut<Chunks>,
     mut unloaded: MessageWriter<ChunkUnloaded>,
+    memory: Res<HorizonMemory>,
 ) {
     let h = horizon.bypass_change_detection();
     let w = &mut h.world;
@@ -276,13 +289,28 @@ fn resolve_and_unload(
     let start = Instant::now();
     let changed = w.resolve(&mut chunks, moved);
     let (drawn, pipeline) = (&w.drawn, &w.pipeline);
-    w.loaded.retain(|n, _| {
-        let keep = drawn.contains(n) || pipeline.is_wanted(*n);
+    let mut levels = Levels::default();
+    for (l, &wanted) in levels.iter_mut().zip(&w.wanted_levels) {
+        l.wanted = wanted;
+    }
+    w.loaded.retain(|n, c| {
+        let wanted = pipeline.is_wanted(*n);
+        if wanted {
+            let l = &mut levels[n.level as usize - 1];
+            l.loaded += 1;
+            l.bytes += c.bytes;
+        }
+        let keep = wanted || drawn.contains(n);
         if !keep {
             unloaded.write(ChunkUnloaded(*n));
         }
         keep
     });
+    let view_bytes = chunks.mesh_bytes();
+    let expected = memory::expected_bytes(view_bytes, &levels);
+    if let Some(d) = memory::narrowed(w.detail, view_bytes, expected, memory.bytes()) {
+        w.detail = d;
+    }
     h.resolve_time = start.elapsed();
     if changed {
         horizon.set_changed();

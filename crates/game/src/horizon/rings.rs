@@ -10,7 +10,8 @@
 //! parent whenever it holds for a child, so the leaves (chunks not split whose parent
 //! is) tile the world without gaps or overlaps: full detail in the view, then rings
 //! of levels 1, 2, ... each about twice as wide as the one inside it, and the top
-//! level out to the horizon.
+//! level out to the horizon. A [`Detail`] below full scales every split distance of
+//! levels 2 and up: the rings narrow, each level nearer the player.
 //!
 //! ```text
 //!   ┌───────────────┬───────────────┐
@@ -28,16 +29,60 @@ use crate::streaming::in_view;
 /// The vertical reach of level 2's split rule, in blocks (doubling with each level).
 const VERTICAL: i64 = 128;
 
-/// The geometry of the rings: the view distance (chunks) and the horizon (blocks).
+/// How wide the rings of levels 2 and up are drawn, in thousandths of their full
+/// width: the horizon narrows them (finer levels nearer the player, each level's
+/// chunks fewer) to keep its meshes within the memory budget
+/// ([`crate::config::HorizonMemory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Detail(u16);
+
+impl Detail {
+    /// The rings at their full width.
+    pub const FULL: Self = Self(1000);
+    /// The narrowest: level 2's split distance stays above the view's radius (a
+    /// half of its full width), so a level-2 chunk splits wherever one of its level-1
+    /// chunks does and the leaves still tile the world.
+    pub const MIN: Self = Self(600);
+
+    /// `thousandths` of the full width, within [`Detail::MIN`]`..=`[`Detail::FULL`].
+    pub fn new(thousandths: u16) -> Self {
+        Self(thousandths.clamp(Self::MIN.0, Self::FULL.0))
+    }
+
+    /// The share of the full width, `0.6..=1`.
+    pub fn fraction(self) -> f64 {
+        self.0 as f64 / 1000.0
+    }
+}
+
+impl Default for Detail {
+    fn default() -> Self {
+        Self::FULL
+    }
+}
+
+/// The geometry of the rings: the view distance (chunks), the horizon (blocks) and
+/// how wide the rings are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rings {
     /// Full-detail chunks around the player, a disc of this radius.
     pub view: u32,
     /// Blocks to the edge of the coarsest ring; none at all at or below the view.
     pub horizon: u32,
+    /// The width of the rings of levels 2 and up.
+    pub detail: Detail,
 }
 
 impl Rings {
+    /// Rings of `view` chunks and a `horizon` of blocks at their full width.
+    pub const fn new(view: u32, horizon: u32) -> Self {
+        Self {
+            view,
+            horizon,
+            detail: Detail::FULL,
+        }
+    }
+
     /// The coarsest level drawn: the first whose chunks reach the horizon when they
     /// split at the next level's distance; 0 when the horizon lies within the view.
     pub fn top(self) -> u8 {
@@ -52,7 +97,7 @@ impl Rings {
 
     /// Horizontal split distance of level `level` (at least 2), in blocks.
     fn radius(self, level: u8) -> i64 {
-        (self.view as i64 * CHUNK as i64) << (level - 1)
+        ((self.view as i64 * CHUNK as i64) << (level - 1)) * self.detail.0 as i64 / 1000
     }
 
     /// Whether chunk `n` (level at least 1) is split into finer ones around the

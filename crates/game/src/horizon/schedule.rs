@@ -139,10 +139,7 @@ mod tests {
     use super::*;
     use terravox_voxel::ChunkPos;
 
-    const RINGS: Rings = Rings {
-        view: 12,
-        horizon: 8192,
-    };
+    const RINGS: Rings = Rings::new(12, 8192);
 
     /// The top-level chunk (1024 blocks) whose box starts `dx`, `dz` of its edges away.
     fn top(dx: i32, dz: i32) -> LodPos {

@@ -14,7 +14,7 @@ use terravox_mesher::Surface;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::{LodPos, MAX_LEVEL};
 
-use super::rings::Rings;
+use super::rings::{Detail, Rings};
 use super::schedule::{Cover, Urgency, urgency};
 use crate::streaming::pipeline::Pipeline;
 use crate::world::Changed;
@@ -77,6 +77,13 @@ pub(super) struct HorizonWorld {
     pub(super) chunk_changes: u64,
     /// The world epoch coarse chunks are made for now.
     pub(super) epoch: u64,
+    /// How wide the rings are drawn, and the view distance, horizon and memory
+    /// budget it was narrowed for (any change of those starts at full width again).
+    pub(super) detail: Detail,
+    pub(super) detail_for: Option<(u32, u32, u32)>,
+    /// Wanted chunks per level (index 0 is level 1), counted when the wanted set
+    /// was made.
+    pub(super) wanted_levels: [usize; MAX_LEVEL as usize],
 }
 
 /// The coarse chunks: wanted, loaded, in flight, drawn.
@@ -132,10 +139,20 @@ impl Horizon {
         })
     }
 
-    /// Whether every wanted coarse chunk is loaded (for the current epoch).
+    /// Whether every wanted coarse chunk is loaded (for the current epoch), the walk
+    /// over the levels has seen them all, and the wanted set is that of the rings'
+    /// current width (not one the memory budget has just narrowed).
     pub fn complete(&self) -> bool {
         let w = &self.world;
-        w.pipeline.wanted().iter().all(|&n| w.is_current(n))
+        !w.dirty
+            && w.wanted_for.is_none_or(|(_, r)| r.detail == w.detail)
+            && w.pipeline.wanted().iter().all(|&n| w.is_current(n))
+    }
+
+    /// How wide the rings are drawn now (narrower than full to keep the meshes
+    /// within the memory budget).
+    pub fn detail(&self) -> Detail {
+        self.world.detail
     }
 
     /// Wanted coarse chunks.
