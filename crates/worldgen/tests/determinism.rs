@@ -5,9 +5,9 @@
 mod common;
 
 use common::{
-    V1_PRESETS, V2_PRESETS, V3_PRESETS, V4_PRESETS, V5_PRESETS, fixed_chunks, generator,
-    generator_v1, generator_v2, generator_v3, generator_v4, generator_v5, golden_chunks,
-    hash_chunks, world_hash,
+    V1_PRESETS, V2_PRESETS, V3_PRESETS, V4_PRESETS, V5_PRESETS, V6_PRESETS, fixed_chunks,
+    generator, generator_v1, generator_v2, generator_v3, generator_v4, generator_v5, generator_v6,
+    golden_chunks, hash_chunks, world_hash,
 };
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
@@ -187,10 +187,9 @@ fn version_5_worlds_are_unchanged() {
     assert_shipped(&V5_PRESETS, 5, &[]);
 }
 
-/// Golden world hashes of every built-in preset (version 6: banks keep the water of
-/// `continents` in; the other presets are their version-5 worlds, hash for hash),
-/// over the same chunks. A change that alters these worlds must update them on
-/// purpose and bump `GENERATOR_VERSION`.
+/// Golden world hashes of every preset as it shipped in version 6 (banks keep the
+/// water of `continents` in; the other presets are their version-5 worlds, hash for
+/// hash), over the same chunks. These never change.
 const GOLDEN_V6: [(&str, &str, u64); 15] = [
     ("continents", "terravox", 0x881e608434b8f029),
     ("continents", "42", 0xd000374b7b9f0c28),
@@ -210,11 +209,40 @@ const GOLDEN_V6: [(&str, &str, u64); 15] = [
 ];
 
 #[test]
-fn version_6_golden_hashes_match() {
-    check_golden(&GOLDEN_V6, generator, golden_chunks);
+fn version_6_worlds_are_unchanged() {
+    check_golden(&GOLDEN_V6, generator_v6, golden_chunks);
     assert_eq!(GOLDEN_V6.len(), presets::names().count() * SEEDS.len());
+    assert_shipped(&V6_PRESETS, 6, &[]);
+}
+
+/// Golden world hashes of every built-in preset (version 7: gullies down the valley
+/// walls rivers cut through the ranges of `continents`; the other presets are their
+/// version-6 worlds, hash for hash), over the same chunks. A change that alters
+/// these worlds must update them on purpose and bump `GENERATOR_VERSION`.
+const GOLDEN_V7: [(&str, &str, u64); 15] = [
+    ("continents", "terravox", 0x881e608434b8f029),
+    ("continents", "42", 0x687241b9341e03e3),
+    ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+    ("cliffs", "42", 0x49a11511d78bec4d),
+    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+    ("amplified", "terravox", 0xbc500043880cad81),
+    ("amplified", "42", 0xc55fa4af48174f2d),
+    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+    ("islands", "terravox", 0x37f5bbef62e41818),
+    ("islands", "42", 0x9e19e367ae03fa82),
+    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+    ("archipelago", "terravox", 0xfe6022c0d788f37f),
+    ("archipelago", "42", 0x2995aadc89e77648),
+    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+];
+
+#[test]
+fn version_7_golden_hashes_match() {
+    check_golden(&GOLDEN_V7, generator, golden_chunks);
+    assert_eq!(GOLDEN_V7.len(), presets::names().count() * SEEDS.len());
     for name in presets::names() {
-        assert_eq!(presets::builtin(name).unwrap().version, 6, "{name}");
+        assert_eq!(presets::builtin(name).unwrap().version, 7, "{name}");
     }
 }
 

@@ -37,7 +37,11 @@ use crate::noise::fbm::NoiseKind;
 ///   beside it dug out down to its water), and big rivers wind in bends over
 ///   floodplains while creeks keep their gorges. Without `water` a version-6 world
 ///   is its version-5 world.
-pub const GENERATOR_VERSION: u32 = 6;
+/// - **7**: the valley walls rivers cut through the ranges carry the erosion
+///   filter's gullies down to the river (in version 6 a wall was a bare slope and
+///   the gullies above it ended at its top). Without `water` or `relief` a
+///   version-7 world is its version-6 world.
+pub const GENERATOR_VERSION: u32 = 7;
 
 /// Every generator version this build generates.
 pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;

@@ -24,6 +24,7 @@
 //! One file a stage, lowest first: `lattice` (the region a chunk computes, its
 //! lattice, the solidity bits octave by octave), `column` (the shapes and biomes of
 //! lattice columns), `top` (a column's highest block, walked down without a chunk),
+//! `wall` (version 7's gullies down the valley walls of rivers),
 //! `carve` (caves cut into a chunk), `plant` (the trees reaching into a chunk and the
 //! soil of their trunk columns), `blocks` (the chunk's blocks from the solidity bits
 //! by biome look, then its trees), `water` (version 5's rivers and lakes filled in)
@@ -38,6 +39,7 @@ pub(crate) mod column;
 mod lattice;
 mod plant;
 mod top;
+mod wall;
 pub(crate) mod water;
 
 use std::collections::HashMap;
@@ -51,7 +53,7 @@ use plant::trunk_columns;
 use water::ColumnWater;
 
 use crate::config::world::{DensityConfig, NatureConfig};
-use crate::hydrology::channel::LocalWater;
+use crate::hydrology::channel::{LocalWater, Wall};
 use crate::hydrology::network::Hydrology;
 use crate::nature::planting::TreeGrid;
 use crate::nature::trees::TALLEST;
@@ -136,6 +138,10 @@ pub(crate) struct DensityGen {
     /// Whether columns beside higher water keep it in (version 6: in version 5 water
     /// could stand beside open air at the foot of a fall; `water::shore`).
     shores: bool,
+    /// Whether the valley walls rivers cut through ranges carry the erosion filter's
+    /// gullies down to the river (version 7: in version 6 a wall was a bare slope,
+    /// and the ranges' gullies ended at its top).
+    wall_gullies: bool,
     /// What each column of coarse chunks sampled so far shares (`coarse`), shared by
     /// clones: the chunks above and below it need not sample again to be uniform.
     stacks: Arc<Store<(u8, i32, i32), Stack>>,
@@ -188,6 +194,7 @@ impl DensityGen {
             id: column::new_id(),
             trees_shun_cave_mouths: version >= 4,
             shores: version >= 6,
+            wall_gullies: version >= 7,
             relief: cfg
                 .shape
                 .as_ref()
@@ -365,6 +372,19 @@ impl DensityGen {
     /// erosion (see [`Relief::lift`]).
     #[inline]
     fn shape(&self, area: Option<&Area>, x: i32, z: i32, eroded: bool) -> ColumnShape {
+        self.shape_walled(area, x, z, eroded).0
+    }
+
+    /// [`DensityGen::shape`], and the valley wall that cut the column down, if one
+    /// did.
+    #[inline]
+    fn shape_walled(
+        &self,
+        area: Option<&Area>,
+        x: i32,
+        z: i32,
+        eroded: bool,
+    ) -> (ColumnShape, Option<Wall>) {
         match (&self.cfg.shape, area) {
             (Some(s), Some(a)) => {
                 let g = &a.fields;
@@ -374,12 +394,15 @@ impl DensityGen {
                     .map_or(Lift::default(), |r| r.lift(x, z, g, eroded));
                 let mut shape =
                     ColumnShape::shaped(&self.cfg, s, self.surface.sea_level, &g.at(x, z), lift);
-                if let Some(w) = &a.water {
-                    w.shape(&mut shape, x, z);
+                let wall = a.water.as_ref().and_then(|w| w.shape(&mut shape, x, z));
+                if let (Some(wall), Some(r), true) =
+                    (wall, &self.relief, eroded && self.wall_gullies)
+                {
+                    wall::cut_gullies(r, g, &mut shape, x, z, wall);
                 }
-                shape
+                (shape, wall)
             }
-            _ => self.flat,
+            _ => (self.flat, None),
         }
     }
 

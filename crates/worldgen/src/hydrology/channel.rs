@@ -58,7 +58,7 @@ const FLAT: f64 = 24.0;
 const CALM: f64 = 8.0;
 
 /// The steepest a valley wall stands, blocks up a block out.
-const WALL: f64 = 2.0;
+pub(crate) const WALL: f64 = 2.0;
 
 /// Half-width from which a river running level winds (blocks): a meander.
 const MEANDER_HALF: f64 = 4.0;
@@ -187,12 +187,18 @@ impl Segment {
         };
         let (ex, ez) = (self.a[0] + dx * t - p[0], self.a[1] + dz * t - p[1]);
         let d = (ex * ex + ez * ez).sqrt();
+        let away = if d > 0.0 {
+            [-ex / d, -ez / d]
+        } else {
+            [0.0; 2]
+        };
         let u = (d / self.half).min(1.0);
         // Past the waterfall, the banks keep the upper level for CLOSE blocks: they
         // hold in the pool above it, whose water fills the band beside its edge.
         let past = (t - 0.5) * len2.sqrt();
         Water {
             flow: self.dir,
+            away,
             level: if t < 0.5 {
                 self.levels[0]
             } else {
@@ -223,10 +229,12 @@ pub(crate) struct Disc {
 impl Disc {
     fn at(&self, p: [f64; 2]) -> Water {
         let (dx, dz) = (p[0] - self.at[0], p[1] - self.at[1]);
-        let out = (dx * dx + dz * dz).sqrt() - LAKE_RADIUS;
+        let d = (dx * dx + dz * dz).sqrt();
+        let out = d - LAKE_RADIUS;
         Water {
             // A lake is still.
             flow: [0.0; 2],
+            away: if d > 0.0 { [dx / d, dz / d] } else { [0.0; 2] },
             level: self.level as f64,
             bank: self.level as f64,
             reach: LAKE_INFLUENCE,
@@ -256,6 +264,8 @@ struct Water {
     level: f64,
     /// The way it flows, a unit vector (zero for still water).
     flow: [f64; 2],
+    /// The way from it to the column, a unit vector (zero on its middle line).
+    away: [f64; 2],
     /// The level its banks hold in here (the upper one just past a waterfall).
     bank: f64,
     /// Blocks beyond its edge that it shapes.
@@ -282,6 +292,17 @@ impl Water {
             self.out
         }
     }
+}
+
+/// A river's valley wall that cut a column down (see [`LocalWater::shape`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Wall {
+    /// The way the wall rises: a unit vector away from its river.
+    pub rises: [f64; 2],
+    /// Blocks from where the wall starts rising (past the bank and the floodplain).
+    pub up: f64,
+    /// The lowest the column may be cut to: its bank's top, or an embankment's.
+    pub floor: f64,
 }
 
 /// Blocks a side of the cells [`LocalWater`] files its pieces of water by.
@@ -398,9 +419,13 @@ impl LocalWater {
             .filter(move |w| w.out < within.unwrap_or(w.reach))
     }
 
-    /// Shapes column `(x, z)`'s formula parameters `s` to the water around it.
-    pub(crate) fn shape(&self, s: &mut ColumnShape, x: i32, z: i32) {
+    /// Shapes column `(x, z)`'s formula parameters `s` to the water around it;
+    /// returns the valley wall that cut the column down, if one did (outside any
+    /// water's bed).
+    pub(crate) fn shape(&self, s: &mut ColumnShape, x: i32, z: i32) -> Option<Wall> {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+        // The wall that stands lowest here, and how it rises.
+        let mut wall: Option<Wall> = None;
         // The water the column lies in that speaks for it (`Water::precedence`).
         let mut bed: Option<Water> = None;
         let mut nearest = f64::INFINITY;
@@ -417,7 +442,16 @@ impl LocalWater {
                 let fade = 1.0 / (1.0 - (w.out / w.reach).powi(2));
                 let top = w.bank - 1.0 + 3.0 * smoothstep(w.out / BANK);
                 if w.walls {
-                    hi = hi.min(top + WALL * (w.out - BANK - w.plain).max(0.0) * fade);
+                    let up = w.out - BANK - w.plain;
+                    let cap = top + WALL * up.max(0.0) * fade;
+                    if cap < hi {
+                        hi = cap;
+                        wall = Some(Wall {
+                            rises: w.away,
+                            up,
+                            floor: top,
+                        });
+                    }
                 }
                 if w.bank > 0.0 {
                     lo = lo.max(top - (w.out - FLAT).max(0.0) * fade);
@@ -429,8 +463,9 @@ impl LocalWater {
             nearest = nearest.min(w.out);
         }
         if nearest == f64::INFINITY {
-            return;
+            return None;
         }
+        let in_bed = bed.is_some();
         if let Some(Water { level, bed, .. }) = bed {
             let b = level - 1.0 - bed;
             // In the water: its bed, and no bank of the water next to it (at a bend
@@ -444,6 +479,7 @@ impl LocalWater {
                 .map(|&(_, top)| top)
                 .fold(f64::NEG_INFINITY, f64::max);
         }
+        let cut = s.height > hi && hi >= lo && !in_bed;
         let height = s.height.min(hi).max(lo);
         s.offset += height - s.height;
         s.height = height;
@@ -457,6 +493,10 @@ impl LocalWater {
         let calm = smoothstep((nearest - CALM) / (2.0 * CALM));
         s.scale += (s.scale.min(1.0) - s.scale) * (1.0 - calm);
         s.wet = nearest;
+        wall.filter(|_| cut).map(|w| Wall {
+            floor: w.floor.max(lo),
+            ..w
+        })
     }
 
     /// The height of the water over column `(x, z)` in a world whose sea stands at

@@ -167,6 +167,29 @@ impl Relief {
         [mask, crest, jag, lift.gully]
     }
 
+    /// The erosion filter's gullies on a slope that rises `slope` blocks a block
+    /// towards `rises` (a unit vector) at column `(x, z)` inside `grid` (whose masks
+    /// are filled), as much as the ranges stand there: the height offset (gullies
+    /// only, never above 0) and the ridge map. `None` outside the ranges or without
+    /// the filter. Version 7 runs it down the valley walls rivers cut through the
+    /// ranges, so the gullies there lead down to the river.
+    pub(crate) fn gullies_down(
+        &self,
+        x: i32,
+        z: i32,
+        grid: &CoarseGrid,
+        rises: [f64; 2],
+        slope: f64,
+    ) -> Option<(f64, f64)> {
+        let erosion = self.erosion.as_ref()?;
+        let mask = grid.smooth(&grid.masks, x, z).clamp(0.0, 1.0);
+        if mask <= 0.0 {
+            return None;
+        }
+        let e = erosion.apply(x as f64, z as f64, rises.map(|r| r * slope), 0.0);
+        Some((mask * e.height_offset.min(0.0), mask * e.ridge))
+    }
+
     /// The lift of column `(x, z)` inside `grid` (whose masks are filled). With
     /// `eroded` false the erosion filter is left out (a biome's altitude: cheaper,
     /// within its magnitude).

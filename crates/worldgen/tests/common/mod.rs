@@ -24,6 +24,12 @@ pub(crate) const V4_PRESETS: [(&str, &str); 5] = [
 pub(crate) const V5_PRESETS: [(&str, &str); 1] =
     [("continents", include_str!("../v5/continents.ron"))];
 
+/// The presets as they shipped in version 6 where version 7 changed them (only
+/// `continents` has rivers through ranges): their world codes must keep their
+/// worlds.
+pub(crate) const V6_PRESETS: [(&str, &str); 1] =
+    [("continents", include_str!("../v6/continents.ron"))];
+
 /// A preset with a seed, validated into a generator.
 pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
     let cfg = presets::builtin(preset)
@@ -81,6 +87,12 @@ pub(crate) fn generator_v4(preset: &str, seed: &str) -> Generator {
 /// version number has changed since.
 pub(crate) fn generator_v5(preset: &str, seed: &str) -> Generator {
     shipped(&V5_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
+}
+
+/// A version-6 preset with a seed: as it shipped, or the built-in one where only its
+/// version number has changed since.
+pub(crate) fn generator_v6(preset: &str, seed: &str) -> Generator {
+    shipped(&V6_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
 }
 
 /// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
