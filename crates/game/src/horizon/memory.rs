@@ -66,10 +66,9 @@ pub(super) fn narrowed(
     let rings = expected.saturating_sub(view_bytes).max(1) as f64;
     let room = budget.saturating_sub(view_bytes) as f64;
     let f = (room / rings).sqrt() * 0.95;
-    let next = Detail::new((now.fraction() * f * 1000.0) as u16);
-    Some(next.min(Detail::new(
-        (now.fraction() * 1000.0) as u16 - 1, // always a step narrower
-    )))
+    let now = now.thousandths();
+    // At least a step narrower.
+    Some(Detail::new(((now as f64 * f) as u16).min(now - 1)))
 }
 
 #[cfg(test)]

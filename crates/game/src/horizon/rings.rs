@@ -53,6 +53,11 @@ impl Detail {
     pub fn fraction(self) -> f64 {
         self.0 as f64 / 1000.0
     }
+
+    /// Thousandths of the full width.
+    pub(super) fn thousandths(self) -> u16 {
+        self.0
+    }
 }
 
 impl Default for Detail {
