@@ -359,8 +359,9 @@ fn horizon(cfg: &terravox_worldgen::WorldConfig, args: &BenchArgs) -> Result<(),
         );
         let total: usize = f.rings.iter().map(|r| r.bytes).sum::<usize>() + f.view_bytes;
         say!(
-            "  level 0 (the view): {:.1} MiB of meshes",
-            mib(f.view_bytes)
+            "  level 0 (the view): {:.1} MiB of meshes, {} chunks drawn",
+            mib(f.view_bytes),
+            f.view_drawn
         );
         for (i, r) in f.rings.iter().enumerate().filter(|(_, r)| r.chunks > 0) {
             say!(

@@ -311,6 +311,9 @@ pub struct HorizonFigures {
     pub rings: Vec<RingFigures>,
     /// Mesh bytes of the full-detail chunks.
     pub view_bytes: usize,
+    /// Full-detail chunks with faces that cave culling lets through: a draw call
+    /// each, two with water.
+    pub view_drawn: usize,
     /// Generate + mesh time per coarse chunk, mean.
     pub per_chunk: Duration,
     /// Main-thread time of the last walk over the levels.
@@ -335,6 +338,11 @@ pub fn measure_horizon(
         frames: FrameTimes::of(frames),
         rings: h.rings(),
         view_bytes: app.world().resource::<Chunks>().mesh_bytes(),
+        view_drawn: app
+            .world()
+            .resource::<Culling>()
+            .counts(app.world().resource::<Chunks>())
+            .drawn,
         per_chunk: h.work / h.finished.max(1) as u32,
         resolve: h.resolve_time,
         detail: h.detail().fraction(),
