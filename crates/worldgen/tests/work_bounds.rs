@@ -20,16 +20,17 @@ use terravox_voxel::ChunkPos;
 use terravox_worldgen::map::{self, MapView};
 use terravox_worldgen::params;
 use terravox_worldgen::{
-    Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, noise_work, presets,
-    sequential,
+    Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, forget_recent_columns,
+    noise_work, presets, sequential,
 };
 
 /// How much more work than the default world's any valid world may take.
 const FACTOR: u64 = 10;
 
 /// The work of a 32 x 32 pixel map at 2 blocks a pixel around the origin, every row on
-/// this thread's count (run one after another).
+/// this thread's count (run one after another), from nothing this thread remembers.
 fn map_work(g: &Generator) -> u64 {
+    forget_recent_columns();
     let view = MapView {
         center: [0, 0],
         size: [32, 32],
@@ -51,12 +52,14 @@ fn horizon_chunks(g: &Generator) -> Vec<LodPos> {
 }
 
 /// The work of generating [`horizon_chunks`], each from nothing (none takes what
-/// another chunk of its column kept: the most a chunk can cost).
+/// another chunk of its column kept, nor the fields' points this thread remembers:
+/// the most a chunk can cost).
 fn horizon_work(g: &Generator) -> u64 {
     horizon_chunks(g)
         .into_iter()
         .map(|lod| {
             g.forget_kept_coarse();
+            forget_recent_columns();
             noise_work(|| g.generate_coarse(lod)).1
         })
         .sum()

@@ -50,12 +50,14 @@ thread_local! {
     static RECENT: RefCell<Vec<(ColumnsKey, Columns)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Forgets the columns this thread remembers, so that the next chunk of every column
+/// Forgets the columns this thread remembers, and the coarse points of the fields
+/// (see [`climate`](crate::shape::climate)), so that the next chunk of every column
 /// computes them: for benchmarks, which generate the same chunks over and over where a
 /// game generates each once.
 #[cfg(feature = "test-support")]
 pub fn forget_recent_columns() {
     RECENT.with_borrow_mut(Vec::clear);
+    crate::shape::climate::forget_points();
 }
 
 /// A fresh id for a [`DensityGen`]: the key of its columns in [`RECENT`].

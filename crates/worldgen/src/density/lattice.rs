@@ -266,6 +266,20 @@ pub(super) enum Sign {
     Unknown,
 }
 
+/// The sign a point's density surely has when its octaves summed so far make `sum`
+/// and the rest can add at most `rest` either way, `root` being the sum at which it
+/// crosses the threshold (`eps` of slack for rounding).
+#[inline]
+fn bounded_sign(sum: f64, rest: f64, root: f64, eps: f64) -> Sign {
+    if sum - rest > root + eps {
+        Sign::Solid
+    } else if sum + rest < root - eps {
+        Sign::Empty
+    } else {
+        Sign::Unknown
+    }
+}
+
 /// The sign shared by all of a cell's corners, if they are known and agree.
 #[inline]
 pub(super) fn cell_sign(sign: &[Sign; MAX_NP], corners: [usize; 8]) -> Option<Sign> {
@@ -336,39 +350,18 @@ impl DensityGen {
         }
         let eps = 1e-6 * amp;
 
-        let mut active = [false; MAX_NP];
-        active[..np].fill(true);
+        // Before any octave, with all of them still to add: a point far enough above
+        // or below the surface has its sign already (octave by octave, the bound
+        // only tightens, so every sign known here is the one the octaves would give).
+        for p in 0..np {
+            sign[p] = bounded_sign(0.0, amp, roots[p], eps);
+        }
         let mut decided = [false; MAX_CELLS];
-        for m in 0..octaves {
-            let last = m + 1 == octaves;
-            let rest = self.fbm.rest(m + 1);
-            for p in (0..np).filter(|&p| active[p]) {
-                let (x, y, z) = world[p];
-                sums[p] += self.fbm.octave3(m, x, y, z);
-                if m == 0 {
-                    first[p] = sums[p];
-                }
-                done[p] = (m + 1) as u8;
-                let r = roots[p];
-                sign[p] = if last {
-                    values[p] = self.value(shape(p), self.fbm.finish(sums[p]), y);
-                    if values[p] > 0.0 {
-                        Sign::Solid
-                    } else {
-                        Sign::Empty
-                    }
-                } else if sums[p] - rest > r + eps {
-                    Sign::Solid
-                } else if sums[p] + rest < r - eps {
-                    Sign::Empty
-                } else {
-                    Sign::Unknown
-                };
-            }
-            if last {
-                break;
-            }
-            active = [false; MAX_NP];
+        // Marks the corners of the cells still undecided as active; whether any is.
+        let mark = |active: &mut [bool; MAX_NP],
+                    decided: &mut [bool; MAX_CELLS],
+                    sign: &[Sign; MAX_NP]| {
+            *active = [false; MAX_NP];
             let mut any = false;
             let mut c = 0;
             lat.for_each_cell(|corners, _, _, _| {
@@ -384,8 +377,36 @@ impl DensityGen {
                 }
                 c += 1;
             });
+            any
+        };
+        let mut active = [false; MAX_NP];
+        let mut any = mark(&mut active, &mut decided, sign);
+        for m in 0..octaves {
             if !any {
                 break;
+            }
+            let last = m + 1 == octaves;
+            let rest = self.fbm.rest(m + 1);
+            for p in (0..np).filter(|&p| active[p]) {
+                let (x, y, z) = world[p];
+                sums[p] += self.fbm.octave3(m, x, y, z);
+                if m == 0 {
+                    first[p] = sums[p];
+                }
+                done[p] = (m + 1) as u8;
+                sign[p] = if last {
+                    values[p] = self.value(shape(p), self.fbm.finish(sums[p]), y);
+                    if values[p] > 0.0 {
+                        Sign::Solid
+                    } else {
+                        Sign::Empty
+                    }
+                } else {
+                    bounded_sign(sums[p], rest, roots[p], eps)
+                };
+            }
+            if !last {
+                any = mark(&mut active, &mut decided, sign);
             }
         }
 

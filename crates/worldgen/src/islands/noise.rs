@@ -132,8 +132,8 @@ impl HeightNoise {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::islands::simplex::SQUISH;
     use crate::noise::fbm::NoiseKind;
+    use crate::noise::open_simplex::SQUISH;
     use crate::seed::mix64;
 
     /// A point from hash bits: near the origin, far out, whole or fractional, on

@@ -6,39 +6,18 @@
 
 //! OpenSimplex octaves of the island heightmap, evaluated here rather than through the
 //! `noise` crate: the same floating-point operations in the same order as its
-//! `open_simplex_2d` (so the same bits; the tests of `islands::noise` compare them), without its
-//! generic vectors, slice hashing, range checks and branches. Where a chunk asks for
-//! many columns they go [`LANES`] at a time, in arrays the compiler turns into
+//! `open_simplex_2d` (so the same bits; the tests of `islands::noise` compare them), one
+//! column at a time through [`open_simplex2`] or, where a chunk asks for many columns,
+//! [`LANES`] at a time, in arrays the compiler turns into
 //! vector instructions, and columns inside the lattice cell the last ones fell in
 //! ([`Cell`]) skip finding it.
 //!
 //! OpenSimplex noise stays within [`SIMPLEX_BOUND`] (proven by a test), which tells
 //! sooner than the fBm's clamp at 1 that the octaves left cannot matter.
 
-use noise::permutationtable::{NoiseHasher, PermutationTable};
-
 use crate::noise::fbm;
-
-/// `(1 / sqrt(2 + 1) - 1) / 2`, as the `noise` crate writes it.
-const STRETCH: f64 = -0.211_324_865_405_187;
-/// `(sqrt(2 + 1) - 1) / 2`, as the `noise` crate writes it.
-pub(super) const SQUISH: f64 = 0.366_025_403_784_439;
-/// The `noise` crate's normalisation of 2D OpenSimplex noise.
-const NORM: f64 = 1.0 / 14.0;
-/// The `noise` crate's 2D gradients, by hash modulo 8.
-const GRADIENTS: [[f64; 2]; 8] = {
-    const D: f64 = std::f64::consts::FRAC_1_SQRT_2;
-    [
-        [1.0, 0.0],
-        [-1.0, 0.0],
-        [0.0, 1.0],
-        [0.0, -1.0],
-        [D, D],
-        [-D, D],
-        [D, -D],
-        [-D, -D],
-    ]
-};
+use crate::noise::open_simplex::{GRADIENTS, NORM, SQUISH, STRETCH, open_simplex2};
+use crate::noise::table::Table;
 
 /// A bound on the magnitude of the `noise` crate's 2D OpenSimplex noise: each of the
 /// three vertices adds `t^4 (d . g) / 14` with `|g| = 1`, at most `t^4 |d| / 14`,
@@ -118,7 +97,7 @@ impl Lanes {
         Lanes(r)
     }
 
-    /// [`floor`] of each lane (below `2^51` in magnitude) as floats, and the low
+    /// The `noise` crate's floor ([`table::floor`](crate::noise::table::floor)) of each lane (below `2^51` in magnitude) as floats, and the low
     /// 8 bits of each.
     #[inline(always)]
     fn floor(self) -> ([usize; LANES], Lanes) {
@@ -142,7 +121,7 @@ impl Lanes {
 #[derive(Clone, Debug)]
 pub(super) struct SimplexOctave {
     /// The `noise` crate's permutation table of the octave's seed.
-    perm: [u8; 256],
+    table: Table,
     /// The gradient of each value of the first lookup in the table: that of the
     /// second lookup, `GRADIENTS[perm[k] % 8]`.
     gradients: [[f64; 2]; 256],
@@ -156,18 +135,15 @@ impl SimplexOctave {
     /// The octave of these parameters.
     pub(super) fn new(
         fbm::SimplexOctave2 {
-            seed,
+            table,
             frequency,
             amplitude,
             offset,
         }: fbm::SimplexOctave2,
     ) -> Self {
-        let table = PermutationTable::new(seed);
-        // Hashing one coordinate looks it up in the table.
-        let perm: [u8; 256] = std::array::from_fn(|i| table.hash(&[i as isize]) as u8);
         Self {
-            perm,
-            gradients: std::array::from_fn(|k| GRADIENTS[perm[k] as usize % 8]),
+            gradients: std::array::from_fn(|k| GRADIENTS[table.at(k) % 8]),
+            table,
             frequency,
             amplitude,
             offset,
@@ -180,13 +156,6 @@ impl SimplexOctave {
         (LANE_LIMIT * 0.5 - self.offset[0].abs().max(self.offset[1].abs())) / self.frequency
     }
 
-    /// The `noise` crate's hash of lattice vertex `(i, j)`.
-    #[inline(always)]
-    fn hash(&self, i: i64, j: i64) -> usize {
-        let a = self.perm[(i & 0xff) as usize] as usize;
-        self.perm[a ^ (j & 0xff) as usize] as usize
-    }
-
     /// The weighted, clamped contribution at column `(x, z)`: [`Fbm::octave2`](fbm::Fbm::octave2).
     #[inline(always)]
     pub(super) fn term(&self, x: f64, z: f64) -> f64 {
@@ -194,44 +163,7 @@ impl SimplexOctave {
             fbm::fold(x * self.frequency + self.offset[0]),
             fbm::fold(z * self.frequency + self.offset[1]),
         ];
-        self.open_simplex(p).clamp(-1.0, 1.0) * self.amplitude
-    }
-
-    /// `noise::core::open_simplex::open_simplex_2d` at `[x, y]`, operation for
-    /// operation (sums start from `0.0`, as its vector sums and dot products do).
-    /// Where that skips a vertex outside its radius (adding `0.0`) this adds `t = 0`
-    /// times the dot product, `+0.0` or `-0.0`: the sum it adds to is never `-0.0`
-    /// (it starts at `+0.0` and a rounded sum of non-zeros is never `-0.0`), so
-    /// either zero leaves it as it is.
-    #[inline(always)]
-    fn open_simplex(&self, [x, y]: [f64; 2]) -> f64 {
-        // Onto the stretched grid, and the rhombus cell holding the point.
-        let stretch = (0.0 + x + y) * STRETCH;
-        let (sx, sy) = (x + stretch, y + stretch);
-        let (ix, iy) = (floor(sx), floor(sy));
-        let (fx, fy) = (ix as f64, iy as f64);
-        let squish = (0.0 + fx + fy) * SQUISH;
-        let (ox, oy) = (fx + squish, fy + squish);
-        let region = 0.0 + (sx - fx) + (sy - fy);
-        let (px, py) = (x - ox, y - oy);
-        // A vertex at `offset` from the cell origin, `offset_sum` its coordinate sum.
-        let surflet = |offset: [f64; 2], offset_sum: f64| {
-            let i = (fx + offset[0]) as i64;
-            let j = (fy + offset[1]) as i64;
-            let squished = SQUISH * offset_sum;
-            let dx = px - squished - offset[0];
-            let dy = py - squished - offset[1];
-            let t = 2.0 - (0.0 + dx * dx + dy * dy);
-            let t = if t > 0.0 { t } else { 0.0 };
-            let g = GRADIENTS[self.hash(i, j) % 8];
-            t.powi(4) * (0.0 + dx * g[0] + dy * g[1])
-        };
-        let far = if region > 1.0 { 1.0 } else { 0.0 };
-        let mut value = 0.0;
-        value += surflet([1.0, 0.0], 1.0);
-        value += surflet([0.0, 1.0], 1.0);
-        value += surflet([far, far], 0.0 + far + far);
-        value * NORM
+        open_simplex2(&self.table, p).clamp(-1.0, 1.0) * self.amplitude
     }
 }
 
@@ -284,7 +216,7 @@ impl SimplexOctave {
         std::array::from_fn(|l| value.0[l].clamp(-1.0, 1.0) * self.amplitude)
     }
 
-    /// [`SimplexOctave::open_simplex`] in lanes (every coordinate below
+    /// [`open_simplex2`] in lanes (every coordinate below
     /// [`LANE_LIMIT`]), `cell` as in [`SimplexOctave::terms`]. Besides finding cells
     /// by rounding in floats (or not at all, inside `cell`), it leaves out the
     /// `0.0 +` starting sums whose other terms are never `-0.0` (squares, cell
@@ -346,7 +278,7 @@ impl SimplexOctave {
         // 1 where `far` is 1.0 (whose lowest exponent bit is set), 0 where 0.0.
         let steps = far.0.map(|f| (f.to_bits() >> 52) as usize & 1);
         let gradient = |l: usize, [i, j]: [usize; 2]| {
-            self.gradients[self.perm[(ix[l] + i) & 0xff] as usize ^ ((iy[l] + j) & 0xff)]
+            self.gradients[self.table.at(ix[l] + i) ^ ((iy[l] + j) & 0xff)]
         };
         let lanes = |offsets: [[usize; 2]; LANES]| {
             let g: [[f64; 2]; LANES] = std::array::from_fn(|l| gradient(l, offsets[l]));
@@ -375,18 +307,10 @@ impl SimplexOctave {
 
 /// The contribution of a vertex at `(dx, dy)` from the point with gradient
 /// `[gx, gy]`: `t^4 (d . g)` where `t = 2 - |d|^2` is positive, else zero times the
-/// dot product (see [`SimplexOctave::open_simplex`]).
+/// dot product (see [`open_simplex2`]).
 #[inline(always)]
 fn contribution(dx: Lanes, dy: Lanes, [gx, gy]: [Lanes; 2]) -> Lanes {
     let t = (Lanes::splat(2.0) - (dx * dx + dy * dy)).positive();
     let t2 = t * t;
     t2 * t2 * (dx * gx + dy * gy)
-}
-
-/// The `noise` crate's `floor_to_isize`: one less than the truncation at or below
-/// zero (so `-1` at `0.0`, `-3` at `-2.0`).
-#[inline(always)]
-fn floor(v: f64) -> i64 {
-    let t = v as i64;
-    if v <= 0.0 { t - 1 } else { t }
 }

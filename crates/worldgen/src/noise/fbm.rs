@@ -7,8 +7,12 @@
 
 use std::cell::Cell;
 
-use noise::{NoiseFn, OpenSimplex, Perlin, Seedable, SuperSimplex};
+use noise::{NoiseFn, OpenSimplex, Perlin, SuperSimplex};
 use serde::{Deserialize, Serialize};
+
+use super::open_simplex::open_simplex2;
+use super::perlin::perlin3;
+use super::table::Table;
 
 use crate::seed::SplitMix64;
 
@@ -35,19 +39,21 @@ impl NoiseKind {
 /// Per-octave offsets are drawn from this range, so octaves never share a lattice.
 pub(crate) const OFFSET_RANGE: f64 = 100_000.0;
 
-/// One seeded base noise.
+/// One seeded base noise: the `noise` crate's, and for 3D Perlin and 2D OpenSimplex
+/// (the terrain's and the fields' noises) the same computed here from its table,
+/// faster and bit for bit.
 #[derive(Clone, Debug)]
 enum Base {
-    Perlin(Perlin),
-    OpenSimplex(OpenSimplex),
+    Perlin(Perlin, Table),
+    OpenSimplex(OpenSimplex, Table),
     SuperSimplex(SuperSimplex),
 }
 
 impl Base {
     fn new(kind: NoiseKind, seed: u32) -> Self {
         match kind {
-            NoiseKind::Perlin => Base::Perlin(Perlin::new(seed)),
-            NoiseKind::OpenSimplex => Base::OpenSimplex(OpenSimplex::new(seed)),
+            NoiseKind::Perlin => Base::Perlin(Perlin::new(seed), Table::new(seed)),
+            NoiseKind::OpenSimplex => Base::OpenSimplex(OpenSimplex::new(seed), Table::new(seed)),
             NoiseKind::SuperSimplex => Base::SuperSimplex(SuperSimplex::new(seed)),
         }
     }
@@ -56,8 +62,8 @@ impl Base {
     fn get3(&self, p: [f64; 3]) -> f64 {
         let p = p.map(fold);
         match self {
-            Base::Perlin(n) => n.get(p),
-            Base::OpenSimplex(n) => n.get(p),
+            Base::Perlin(_, t) => perlin3(t, p),
+            Base::OpenSimplex(n, _) => n.get(p),
             Base::SuperSimplex(n) => n.get(p),
         }
     }
@@ -66,8 +72,8 @@ impl Base {
     fn get2(&self, p: [f64; 2]) -> f64 {
         let p = p.map(fold);
         match self {
-            Base::Perlin(n) => n.get(p),
-            Base::OpenSimplex(n) => n.get(p),
+            Base::Perlin(n, _) => n.get(p),
+            Base::OpenSimplex(_, t) => open_simplex2(t, p),
             Base::SuperSimplex(n) => n.get(p),
         }
     }
@@ -87,18 +93,22 @@ const FOLD_PERIOD: f64 = (1u64 << 60) as f64;
 /// stay bit-identical.
 #[inline]
 pub(crate) fn fold(v: f64) -> f64 {
-    if v.abs() < FOLD_FROM {
-        v
-    } else {
-        v % FOLD_PERIOD
-    }
+    if v.abs() < FOLD_FROM { v } else { fold_far(v) }
+}
+
+/// [`fold`] beyond [`FOLD_FROM`]: out of line, so that the common path does not
+/// compute the remainder and throw it away (which a select in its place did).
+#[cold]
+#[inline(never)]
+fn fold_far(v: f64) -> f64 {
+    v % FOLD_PERIOD
 }
 
 /// The 2D parameters of an OpenSimplex octave ([`Fbm::open_simplex_octaves`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct SimplexOctave2 {
-    /// The seed of its `noise::OpenSimplex`.
-    pub seed: u32,
+    /// The permutation table of its `noise::OpenSimplex`.
+    pub table: Table,
     /// Its frequency.
     pub frequency: f64,
     /// Its amplitude.
@@ -235,8 +245,8 @@ impl Fbm {
         self.octaves
             .iter()
             .map(|o| match &o.base {
-                Base::OpenSimplex(n) => Some(SimplexOctave2 {
-                    seed: n.seed(),
+                Base::OpenSimplex(_, table) => Some(SimplexOctave2 {
+                    table: table.clone(),
                     frequency: o.frequency,
                     amplitude: o.amplitude,
                     offset: [o.offset[0], o.offset[2]],

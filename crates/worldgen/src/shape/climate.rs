@@ -5,7 +5,9 @@
 //! blocks) and interpolated bilinearly, so a column's values are the same from every
 //! chunk that asks, and a chunk costs a few dozen noise evaluations rather than a few
 //! per column. Their features are hundreds of blocks wide, so the interpolation loses
-//! nothing visible.
+//! nothing visible. Neighbouring chunks share most of their coarse points: each
+//! thread remembers the last ones it made ([`POINTS`]), so a chunk beside those it
+//! made before makes only a row or two.
 //!
 //! ```text
 //!   coarse point (every 32 blocks)      lattice column (every 4)    block column
@@ -15,8 +17,12 @@
 //!   o---------------o                     = nearest fit             tint bilerped
 //! ```
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::config::world::{DensityConfig, NatureConfig, ShapeConfig};
 use crate::noise::fbm::{Fbm, NoiseKind};
+use crate::seed::mix64;
 
 /// Spacing of the coarse grid, in blocks.
 pub(crate) const COARSE: i32 = 32;
@@ -55,6 +61,28 @@ impl Fields {
     }
 }
 
+/// Coarse points a thread remembers ([`POINTS`]): a power of two, more than the
+/// points of the chunk columns a game loads around the player at a time.
+const REMEMBERED: usize = 2048;
+
+/// The key of a remembered coarse point: its noises' [`FieldNoise::id`] (never 0, so
+/// an empty slot matches nothing) and the point's `(i, j)`.
+type PointKey = (u64, i64, i64);
+
+thread_local! {
+    /// The coarse points this thread made last, each in the slot its key hashes to
+    /// (a newer point takes the slot of an older one): the same value as making it
+    /// again, so what a thread made before never changes a result.
+    static POINTS: RefCell<Vec<(PointKey, Fields)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Forgets the coarse points this thread remembers (see
+/// [`forget_recent_columns`](crate::density::column::forget_recent_columns)).
+#[cfg(feature = "test-support")]
+pub(crate) fn forget_points() {
+    POINTS.with_borrow_mut(Vec::clear);
+}
+
 /// The seeded noises behind [`Fields`].
 #[derive(Clone, Debug)]
 pub(crate) struct FieldNoise {
@@ -64,6 +92,9 @@ pub(crate) struct FieldNoise {
     climate: Option<[Fbm; 2]>,
     /// Extra coarse points each side of a grid's area (1 for smooth interpolation).
     margin: i64,
+    /// These noises' key in [`POINTS`]: unique to the noises made by one
+    /// [`FieldNoise::new`] (their copies share it; the margin changes no point).
+    id: u64,
 }
 
 impl FieldNoise {
@@ -90,6 +121,10 @@ impl FieldNoise {
                 ]
             }),
             margin: 0,
+            id: {
+                static NEXT: AtomicU64 = AtomicU64::new(1);
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            },
         }
     }
 
@@ -165,16 +200,25 @@ impl FieldNoise {
             read(columns.map(|c| c[0]), i0, ni),
             read(columns.map(|c| c[1]), j0, nj),
         );
-        let points = (0..ni * nj)
-            .map(|n| {
-                let (i, j) = (n % ni, n / ni);
-                if rx[i] && rz[j] {
-                    self.point(i0 + i as i64, j0 + j as i64)
-                } else {
-                    Fields::default()
-                }
-            })
-            .collect();
+        let points = POINTS.with_borrow_mut(|remembered| {
+            if remembered.is_empty() {
+                remembered.resize(REMEMBERED, ((0, 0, 0), Fields::default()));
+            }
+            (0..ni * nj)
+                .map(|n| {
+                    let (i, j) = (n % ni, n / ni);
+                    if !(rx[i] && rz[j]) {
+                        return Fields::default();
+                    }
+                    let key = (self.id, i0 + i as i64, j0 + j as i64);
+                    let slot = &mut remembered[slot(key)];
+                    if slot.0 != key {
+                        *slot = (key, self.point(key.1, key.2));
+                    }
+                    slot.1
+                })
+                .collect()
+        });
         CoarseGrid {
             i0,
             j0,
@@ -188,6 +232,13 @@ impl FieldNoise {
     pub(crate) fn at(&self, x: i32, z: i32) -> Fields {
         self.grid(x, z, x, z).at(x, z)
     }
+}
+
+/// The slot of [`POINTS`] that `key` takes.
+#[inline]
+fn slot((id, i, j): PointKey) -> usize {
+    let h = mix64(id ^ mix64(i as u64 ^ mix64(j as u64)));
+    h as usize & (REMEMBERED - 1)
 }
 
 /// The coarse points around an area, ready to interpolate.

@@ -1,0 +1,68 @@
+//! What the `noise` crate's gradient noises look up: the permutation table of a seed
+//! (as a plain array, hashed without its slices and checks) and its way of finding the
+//! lattice cell a coordinate lies in. [`perlin`](super::perlin) and
+//! [`open_simplex`](super::open_simplex) compute the crate's noises through them, bit
+//! for bit.
+
+use noise::permutationtable::{NoiseHasher, PermutationTable};
+
+/// The `noise` crate's permutation table of a seed.
+#[derive(Clone, Debug)]
+pub(crate) struct Table([u8; 256]);
+
+impl Table {
+    /// The table `noise::PermutationTable::new(seed)` holds.
+    pub(crate) fn new(seed: u32) -> Self {
+        let table = PermutationTable::new(seed);
+        // Hashing one coordinate looks it up in the table.
+        Self(std::array::from_fn(|i| table.hash(&[i as isize]) as u8))
+    }
+
+    /// The entry at the low 8 bits of `i`.
+    #[inline(always)]
+    pub(crate) fn at(&self, i: usize) -> usize {
+        self.0[i & 0xff] as usize
+    }
+
+    /// The crate's hash of lattice vertex `(i, j)`.
+    #[inline(always)]
+    pub(crate) fn hash2(&self, i: i64, j: i64) -> usize {
+        self.at(self.at(i as usize) ^ (j as usize & 0xff))
+    }
+}
+
+/// The `noise` crate's `floor_to_isize`: one less than the truncation at or below
+/// zero (so `-1` at `0.0`, `-3` at `-2.0`).
+#[inline(always)]
+pub(crate) fn floor(v: f64) -> i64 {
+    let t = v as i64;
+    if v <= 0.0 { t - 1 } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_hashes_as_the_crate_does() {
+        for seed in [0, 1, 42, u32::MAX] {
+            let crate_table = PermutationTable::new(seed);
+            let table = Table::new(seed);
+            for i in -300..300i64 {
+                for j in [-257, -1, 0, 3, 255, 256, 1000] {
+                    let want = crate_table.hash(&[i as isize, j as isize]);
+                    assert_eq!(table.hash2(i, j), want, "seed {seed} ({i}, {j})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn floor_is_the_crates_own() {
+        assert_eq!(floor(0.0), -1);
+        assert_eq!(floor(-2.0), -3);
+        assert_eq!(floor(-1.5), -2);
+        assert_eq!(floor(1.0), 1);
+        assert_eq!(floor(1.5), 1);
+    }
+}
