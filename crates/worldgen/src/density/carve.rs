@@ -35,6 +35,17 @@ const CORNERS: [(usize, usize, usize); 8] = [
     (1, 1, 1),
 ];
 
+/// The bits `0..k` of a column's mask set (none for `k <= 0`, all for `k >= 64`): bit
+/// `ly + 1` holds local height `ly`, so `below_bits(level - origin + 1)` are the
+/// heights under a world height `level`.
+fn below_bits(k: i64) -> u64 {
+    match k {
+        ..=0 => 0,
+        64.. => u64::MAX,
+        k => (1u64 << k) - 1,
+    }
+}
+
 /// The blocks caves carve out of a chunk, per padded column (`(lz + 1) * PADDED +
 /// lx + 1`, bit `ly + 1` for local heights `-1..=CHUNK + 1`): cave air, and the rock
 /// right next to a cave.
@@ -251,15 +262,13 @@ impl DensityGen {
                 if trunks.is_some_and(|columns| columns[col]) {
                     cave &= t >> 1;
                 }
-                // Nor beside a river or lake, at or below its level.
+                // Not under water: where the block above is open (bit `ly + 1` for
+                // local height `ly`) below the water's level; nor beside a river or
+                // lake, at or below its level.
                 let beside = water.map_or(i32::MIN, |w| w.beside[col]);
-                for ly in -1..=CHUNK + 1 {
-                    let bit = 1u64 << (ly + 1);
-                    let under_water = t & (bit << 1) == 0 && o.y + ly < wet;
-                    if cave & bit != 0 && (under_water || o.y + ly <= beside) {
-                        cave &= !bit;
-                    }
-                }
+                let open_above = !(t >> 1);
+                let below = |level: i32| below_bits(level as i64 - o.y as i64 + 1);
+                cave &= !(open_above & below(wet) | below(beside.saturating_add(1)));
                 // Only the padded chunk's own heights (bits 0..=PADDED - 1).
                 let own = (1u64 << PADDED) - 1;
                 let mut bits = cave & own;

@@ -415,46 +415,67 @@ impl DensityGen {
         lat.for_each_cell(|corners, (xs, xe), (zs, ze), j| {
             let (ys, ye) = lat.span_y(j);
             let bits = ((1u64 << (ye - ys + 1)) - 1) << (ys - r.ylo);
-            let decided = cell_sign(sign, corners);
-            if decided == Some(Sign::Empty) {
-                return;
+            // Columns outside the padded chunk only where needed.
+            let keep = |lx: i32, lz: i32, c: usize| {
+                (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz)
+                    || needed.is_none_or(|n| n[c])
+            };
+            match cell_sign(sign, corners) {
+                Some(Sign::Empty) => return,
+                Some(_) => {
+                    for lz in zs..=ze {
+                        for lx in xs..=xe {
+                            let c = r.column(lx, lz);
+                            if keep(lx, lz, c) {
+                                masks[c] |= bits;
+                            }
+                        }
+                    }
+                    return;
+                }
+                None => {}
+            }
+            // The corners' values interpolated across, once per column of cells:
+            // the same operations, in the same order, as at each block column.
+            let v = corners.map(|n| values[n]);
+            let mut across = [[0.0; 4]; STEP_XZ as usize];
+            for lx in xs..=xe {
+                let tx = frac_xz(lx);
+                across[(lx - xs) as usize] = [
+                    lerp(v[0], v[1], tx),
+                    lerp(v[2], v[3], tx),
+                    lerp(v[4], v[5], tx),
+                    lerp(v[6], v[7], tx),
+                ];
             }
             for lz in zs..=ze {
+                let tz = frac_xz(lz);
                 for lx in xs..=xe {
                     let c = r.column(lx, lz);
-                    let inside = (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz);
-                    if !inside && needed.is_some_and(|n| !n[c]) {
+                    if !keep(lx, lz, c) {
                         continue;
                     }
                     let mask = &mut masks[c];
-                    match decided {
-                        Some(Sign::Solid) => *mask |= bits,
-                        Some(_) => {}
-                        None => {
-                            let c = corners.map(|n| values[n]);
-                            let (tx, tz) = (frac_xz(lx), frac_xz(lz));
-                            let lo = lerp(lerp(c[0], c[1], tx), lerp(c[2], c[3], tx), tz);
-                            let hi = lerp(lerp(c[4], c[5], tx), lerp(c[6], c[7], tx), tz);
-                            if lo > 0.0 && hi > 0.0 {
-                                *mask |= bits;
-                            } else if lo > 0.0 {
-                                // `lerp` is monotonic in t: the solid blocks are a
-                                // run from the bottom of the segment...
-                                for ly in ys..=ye {
-                                    if lerp(lo, hi, frac_y(ly)) <= 0.0 {
-                                        break;
-                                    }
-                                    *mask |= 1 << (ly - r.ylo);
-                                }
-                            } else if hi > 0.0 {
-                                // ...or a run from the top.
-                                for ly in (ys..=ye).rev() {
-                                    if lerp(lo, hi, frac_y(ly)) <= 0.0 {
-                                        break;
-                                    }
-                                    *mask |= 1 << (ly - r.ylo);
-                                }
+                    let a = &across[(lx - xs) as usize];
+                    let (lo, hi) = (lerp(a[0], a[1], tz), lerp(a[2], a[3], tz));
+                    if lo > 0.0 && hi > 0.0 {
+                        *mask |= bits;
+                    } else if lo > 0.0 {
+                        // `lerp` is monotonic in t: the solid blocks are a run from
+                        // the bottom of the segment...
+                        for ly in ys..=ye {
+                            if lerp(lo, hi, frac_y(ly)) <= 0.0 {
+                                break;
                             }
+                            *mask |= 1 << (ly - r.ylo);
+                        }
+                    } else if hi > 0.0 {
+                        // ...or a run from the top.
+                        for ly in (ys..=ye).rev() {
+                            if lerp(lo, hi, frac_y(ly)) <= 0.0 {
+                                break;
+                            }
+                            *mask |= 1 << (ly - r.ylo);
                         }
                     }
                 }
