@@ -35,8 +35,8 @@
 //! are ellipses at any angle, and biomes come from the height band and the climate.
 
 //!
-//! One file a stage: `layout` (where the islands are), `noise` and `simplex` (the
-//! heightmap's octaves), `height` (the falloff and a column's height), `settle` (what
+//! One file a stage: `layout` (where the islands are), `noise` (the heightmap's
+//! octaves, OpenSimplex ones through `noise::open_simplex::lanes`), `height` (the falloff and a column's height), `settle` (what
 //! a chunk needs of a column, octave by octave), `column` (looks, biomes, one
 //! column's top), `chunk` (full-detail chunks) and `coarse` (the horizon's coarse
 //! chunks). This file holds the generator and its setup.
@@ -48,7 +48,6 @@ mod height;
 pub(crate) mod layout;
 mod noise;
 mod settle;
-mod simplex;
 
 use crate::config::world::{IslandConfig, NatureConfig};
 use crate::islands::noise::HeightNoise;

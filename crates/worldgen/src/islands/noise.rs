@@ -2,21 +2,19 @@
 //! as the octaves left cannot change what a chunk needs of it (see
 //! [`IslandGen::settle`](crate::islands::IslandGen::settle)).
 //!
-//! OpenSimplex octaves (every built-in island preset) go through `simplex`, bit for
+//! OpenSimplex octaves (every built-in island preset) go through `open_simplex::lanes`, bit for
 //! bit as the `noise` crate computes them, [`LANES`] columns at a time; other kinds go
 //! through [`Fbm::octave2`].
 
 use std::ops::Range;
 
-use crate::islands::simplex::{Cell, LANES, SIMPLEX_BOUND, SimplexOctave};
 use crate::noise::fbm::{self, Fbm};
+use crate::noise::open_simplex::lanes::{Cell, LANES, SIMPLEX_BOUND, SimplexOctave};
 
 /// The island heightmap's fBm, evaluated an octave at a time.
 #[derive(Clone, Debug)]
 pub(super) struct HeightNoise {
     fbm: Fbm,
-    /// Its octaves, when they are OpenSimplex: what `fbm` evaluates, faster.
-    simplex: Option<Vec<SimplexOctave>>,
     /// How far from the origin columns are near enough for every octave's lanes
     /// ([`SimplexOctave::reach`]; not a number without lanes).
     reach: f64,
@@ -25,22 +23,13 @@ pub(super) struct HeightNoise {
 impl HeightNoise {
     /// The fBm `fbm` an octave at a time.
     pub(super) fn new(fbm: Fbm) -> Self {
-        let simplex = fbm
-            .open_simplex_octaves()
-            .map(|octaves| octaves.into_iter().map(SimplexOctave::new).collect());
-        let reach = simplex
-            .as_ref()
-            .map_or(f64::NAN, |octaves: &Vec<SimplexOctave>| {
-                octaves
-                    .iter()
-                    .map(SimplexOctave::reach)
-                    .fold(f64::INFINITY, f64::min)
-            });
-        Self {
-            fbm,
-            simplex,
-            reach,
-        }
+        let reach = fbm.simplex().map_or(f64::NAN, |octaves| {
+            octaves
+                .iter()
+                .map(SimplexOctave::reach)
+                .fold(f64::INFINITY, f64::min)
+        });
+        Self { fbm, reach }
     }
 
     /// Number of octaves.
@@ -53,7 +42,7 @@ impl HeightNoise {
     /// as it counts).
     #[inline(always)]
     pub(super) fn term(&self, i: usize, x: f64, z: f64) -> f64 {
-        match &self.simplex {
+        match self.fbm.simplex() {
             Some(octaves) => {
                 fbm::count(1);
                 octaves[i].term(x, z)
@@ -84,7 +73,7 @@ impl HeightNoise {
         sums: &mut [f64; LANES],
     ) {
         for i in octaves {
-            let t = match &self.simplex {
+            let t = match self.fbm.simplex() {
                 Some(simplex) => {
                     fbm::count(LANES);
                     simplex[i].terms(x, z, near, &mut cells[i])
@@ -121,7 +110,7 @@ impl HeightNoise {
     /// The largest magnitude of an octave's noise before its amplitude: at most
     /// [`SIMPLEX_BOUND`] for OpenSimplex octaves, else 1 (the fBm's clamp).
     pub(super) fn bound(&self) -> f64 {
-        if self.simplex.is_some() {
+        if self.fbm.simplex().is_some() {
             SIMPLEX_BOUND
         } else {
             1.0
@@ -171,7 +160,7 @@ mod tests {
                     lacunarity,
                 );
                 let noise = HeightNoise::new(fbm.clone());
-                assert!(noise.simplex.is_some());
+                assert!(noise.fbm.simplex().is_some());
                 for i in 0..20_000u64 {
                     let (x, z) = point(mix64(i ^ (n as u64) << 40 ^ seed));
                     let fast = noise.finish(noise.sum(x, z));
@@ -257,7 +246,7 @@ mod tests {
         for kind in [NoiseKind::Perlin, NoiseKind::SuperSimplex] {
             let fbm = Fbm::new(kind, 5, 1, 0.01, 4, 0.5, 2.0);
             let noise = HeightNoise::new(fbm.clone());
-            assert!(noise.simplex.is_none());
+            assert!(noise.fbm.simplex().is_none());
             for i in 0..100 {
                 let (x, z) = point(mix64(i));
                 let fast = noise.finish(noise.sum(x, z));

@@ -6,7 +6,7 @@
 
 use crate::islands::IslandGen;
 use crate::islands::layout::Near;
-use crate::islands::simplex::{Cell, LANES};
+use crate::noise::open_simplex::lanes::{Cell, LANES};
 
 /// What a chunk needs to know of a column's surface height: the height itself where
 /// it lies in `exact` (half-open), elsewhere only on which side of `cut` it lies (the

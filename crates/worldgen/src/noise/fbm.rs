@@ -10,9 +10,10 @@ use std::cell::Cell;
 use noise::{NoiseFn, OpenSimplex, Perlin, SuperSimplex};
 use serde::{Deserialize, Serialize};
 
+use super::open_simplex::lanes::{self, LANES, SimplexOctave};
 use super::open_simplex::open_simplex2;
 use super::perlin::perlin3;
-use super::table::Table;
+use super::table::{Table, fold};
 
 use crate::seed::SplitMix64;
 
@@ -79,44 +80,6 @@ impl Base {
     }
 }
 
-/// Noise coordinates at or beyond this magnitude are folded (see [`fold`]).
-const FOLD_FROM: f64 = (1u64 << 62) as f64;
-/// What folded coordinates are reduced modulo: a multiple of every noise lattice
-/// period, small enough that skewed simplex coordinates stay in `isize`.
-const FOLD_PERIOD: f64 = (1u64 << 60) as f64;
-
-/// Keeps a noise coordinate where the `noise` crate can take it: it turns lattice
-/// coordinates into `isize` and panics beyond that range, which extreme frequency x
-/// lacunarity^octaves reaches far from the origin. Coordinates that big are whole
-/// numbers, so reducing them by a multiple of the 256-cell lattice period is exact for
-/// Perlin noise; smaller coordinates (every ordinary world) are untouched, so worlds
-/// stay bit-identical.
-#[inline]
-pub(crate) fn fold(v: f64) -> f64 {
-    if v.abs() < FOLD_FROM { v } else { fold_far(v) }
-}
-
-/// [`fold`] beyond [`FOLD_FROM`]: out of line, so that the common path does not
-/// compute the remainder and throw it away (which a select in its place did).
-#[cold]
-#[inline(never)]
-fn fold_far(v: f64) -> f64 {
-    v % FOLD_PERIOD
-}
-
-/// The 2D parameters of an OpenSimplex octave ([`Fbm::open_simplex_octaves`]).
-#[derive(Clone, Debug)]
-pub(crate) struct SimplexOctave2 {
-    /// The permutation table of its `noise::OpenSimplex`.
-    pub table: Table,
-    /// Its frequency.
-    pub frequency: f64,
-    /// Its amplitude.
-    pub amplitude: f64,
-    /// Its `[x, z]` offsets.
-    pub offset: [f64; 2],
-}
-
 #[derive(Clone, Debug)]
 struct Octave {
     base: Base,
@@ -132,6 +95,8 @@ struct Octave {
 #[derive(Clone, Debug)]
 pub(crate) struct Fbm {
     octaves: Vec<Octave>,
+    /// The octaves in 2D, when they are OpenSimplex: what [`Fbm::get2_lanes`] sums.
+    simplex: Option<Vec<SimplexOctave>>,
     /// [`Fbm::rest`] for every first octave, `0..=octaves`.
     rests: Vec<f64>,
     inv_amplitude_sum: f64,
@@ -181,8 +146,21 @@ impl Fbm {
         let rests = (0..=octaves.len())
             .map(|from| octaves[from..].iter().map(|o| o.amplitude).sum::<f64>())
             .collect();
+        let simplex = octaves
+            .iter()
+            .map(|o| match &o.base {
+                Base::OpenSimplex(_, table) => Some(SimplexOctave::new(
+                    table.clone(),
+                    o.frequency,
+                    o.amplitude,
+                    [o.offset[0], o.offset[2]],
+                )),
+                _ => None,
+            })
+            .collect();
         Self {
             octaves,
+            simplex,
             rests,
             inv_amplitude_sum: 1.0 / amp_sum,
         }
@@ -239,21 +217,33 @@ impl Fbm {
         unit(o.base.get2(p)) * o.amplitude
     }
 
-    /// Each octave's 2D parameters where the base noise is OpenSimplex (else `None`),
-    /// for code that evaluates those octaves itself as [`Fbm::octave2`] does.
-    pub(crate) fn open_simplex_octaves(&self) -> Option<Vec<SimplexOctave2>> {
-        self.octaves
-            .iter()
-            .map(|o| match &o.base {
-                Base::OpenSimplex(_, table) => Some(SimplexOctave2 {
-                    table: table.clone(),
-                    frequency: o.frequency,
-                    amplitude: o.amplitude,
-                    offset: [o.offset[0], o.offset[2]],
-                }),
-                _ => None,
-            })
-            .collect()
+    /// The octaves in 2D where the base noise is OpenSimplex (else `None`), for
+    /// code that evaluates them itself as [`Fbm::octave2`] does.
+    pub(crate) fn simplex(&self) -> Option<&[SimplexOctave]> {
+        self.simplex.as_deref()
+    }
+
+    /// [`Fbm::get2`] at [`LANES`] columns, bit for bit; `cells` each octave's
+    /// [`Cell`](lanes::Cell) that columns last fell in (OpenSimplex octaves go through lanes),
+    /// kept up to date.
+    pub(crate) fn get2_lanes(
+        &self,
+        x: &[f64; LANES],
+        z: &[f64; LANES],
+        cells: &mut [lanes::Cell],
+    ) -> [f64; LANES] {
+        let Some(simplex) = &self.simplex else {
+            return std::array::from_fn(|l| self.get2(x[l], z[l]));
+        };
+        count(LANES * simplex.len());
+        let mut sums = [0.0; LANES];
+        for (k, octave) in simplex.iter().enumerate() {
+            let terms = octave.terms(x, z, false, &mut cells[k]);
+            for (sum, t) in sums.iter_mut().zip(terms) {
+                *sum += t;
+            }
+        }
+        sums.map(|sum| self.finish(sum))
     }
 
     /// The 2D field at a world column, in `[-1, 1]`.

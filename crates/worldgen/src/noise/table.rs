@@ -39,6 +39,31 @@ pub(crate) fn floor(v: f64) -> i64 {
     if v <= 0.0 { t - 1 } else { t }
 }
 
+/// Noise coordinates at or beyond this magnitude are folded (see [`fold`]).
+const FOLD_FROM: f64 = (1u64 << 62) as f64;
+/// What folded coordinates are reduced modulo: a multiple of every noise lattice
+/// period, small enough that skewed simplex coordinates stay in `isize`.
+const FOLD_PERIOD: f64 = (1u64 << 60) as f64;
+
+/// Keeps a noise coordinate where the `noise` crate can take it: it turns lattice
+/// coordinates into `isize` and panics beyond that range, which extreme frequency x
+/// lacunarity^octaves reaches far from the origin. Coordinates that big are whole
+/// numbers, so reducing them by a multiple of the 256-cell lattice period is exact for
+/// Perlin noise; smaller coordinates (every ordinary world) are untouched, so worlds
+/// stay bit-identical.
+#[inline]
+pub(crate) fn fold(v: f64) -> f64 {
+    if v.abs() < FOLD_FROM { v } else { fold_far(v) }
+}
+
+/// [`fold`] beyond [`FOLD_FROM`]: out of line, so that the common path does not
+/// compute the remainder and throw it away (which a select in its place did).
+#[cold]
+#[inline(never)]
+fn fold_far(v: f64) -> f64 {
+    v % FOLD_PERIOD
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::config::world::{DensityConfig, NatureConfig, ShapeConfig};
 use crate::noise::fbm::{Fbm, NoiseKind};
+use crate::noise::open_simplex::lanes::{Cell, LANES};
 use crate::seed::mix64;
 
 /// Spacing of the coarse grid, in blocks.
@@ -135,20 +136,49 @@ impl FieldNoise {
         self
     }
 
-    /// The fields at coarse grid point `(i, j)`, world column `(i, j) * COARSE`.
-    fn point(&self, i: i64, j: i64) -> Fields {
-        let (x, z) = ((i * COARSE as i64) as f64, (j * COARSE as i64) as f64);
-        let mut f = Fields::default();
+    /// Fresh [`Cell`]s for each octave of each field, `[c, e, w, t, h]` (what
+    /// [`FieldNoise::points`] keeps up to date).
+    fn cells(&self) -> [Vec<Cell>; 5] {
+        let fresh = |f: &Fbm| vec![Cell::NONE; f.octaves()];
+        let mut cells: [Vec<Cell>; 5] = Default::default();
+        if let Some(shape) = &self.shape {
+            for (c, f) in cells[..3].iter_mut().zip(shape) {
+                *c = fresh(f);
+            }
+        }
+        if let Some(climate) = &self.climate {
+            for (c, f) in cells[3..].iter_mut().zip(climate) {
+                *c = fresh(f);
+            }
+        }
+        cells
+    }
+
+    /// The fields at coarse grid points `at` (`(i, j)`: world column
+    /// `(i, j) * COARSE`), [`LANES`] at a time; `cells` from [`FieldNoise::cells`].
+    fn points(&self, at: &[(i64, i64); LANES], cells: &mut [Vec<Cell>; 5]) -> [Fields; LANES] {
+        let x = at.map(|(i, _)| (i * COARSE as i64) as f64);
+        let z = at.map(|(_, j)| (j * COARSE as i64) as f64);
+        let [cc, ce, cw, ct, ch] = cells;
+        let mut f = [Fields::default(); LANES];
+        // Each field stretched so that oceans and continents, mountains and plains,
+        // peaks and valleys all reach the ends of their splines.
+        let spread = |v: f64, by: f64| (v * by).clamp(-1.0, 1.0);
         if let Some([c, e, w]) = &self.shape {
-            // Stretched so that oceans and continents, mountains and plains, peaks
-            // and valleys all reach the ends of their splines.
-            f.c = (c.get2(x, z) * 1.4).clamp(-1.0, 1.0);
-            f.e = (e.get2(x, z) * 1.8).clamp(-1.0, 1.0);
-            f.w = (w.get2(x, z) * 2.2).clamp(-1.0, 1.0);
+            let (c, e, w) = (
+                c.get2_lanes(&x, &z, cc),
+                e.get2_lanes(&x, &z, ce),
+                w.get2_lanes(&x, &z, cw),
+            );
+            for (l, f) in f.iter_mut().enumerate() {
+                (f.c, f.e, f.w) = (spread(c[l], 1.4), spread(e[l], 1.8), spread(w[l], 2.2));
+            }
         }
         if let Some([t, h]) = &self.climate {
-            f.t = (t.get2(x, z) * CLIMATE_SPREAD).clamp(-1.0, 1.0);
-            f.h = (h.get2(x, z) * CLIMATE_SPREAD).clamp(-1.0, 1.0);
+            let (t, h) = (t.get2_lanes(&x, &z, ct), h.get2_lanes(&x, &z, ch));
+            for (l, f) in f.iter_mut().enumerate() {
+                (f.t, f.h) = (spread(t[l], CLIMATE_SPREAD), spread(h[l], CLIMATE_SPREAD));
+            }
         }
         f
     }
@@ -204,20 +234,32 @@ impl FieldNoise {
             if remembered.is_empty() {
                 remembered.resize(REMEMBERED, ((0, 0, 0), Fields::default()));
             }
-            (0..ni * nj)
-                .map(|n| {
-                    let (i, j) = (n % ni, n / ni);
-                    if !(rx[i] && rz[j]) {
-                        return Fields::default();
-                    }
-                    let key = (self.id, i0 + i as i64, j0 + j as i64);
-                    let slot = &mut remembered[slot(key)];
-                    if slot.0 != key {
-                        *slot = (key, self.point(key.1, key.2));
-                    }
-                    slot.1
-                })
-                .collect()
+            // The points read: those remembered now, the others made after,
+            // [`LANES`] at a time.
+            let mut points = vec![Fields::default(); ni * nj];
+            let mut missing = Vec::new();
+            for (n, point) in points.iter_mut().enumerate() {
+                let (i, j) = (n % ni, n / ni);
+                if !(rx[i] && rz[j]) {
+                    continue;
+                }
+                let key = (self.id, i0 + i as i64, j0 + j as i64);
+                match &remembered[slot(key)] {
+                    (k, f) if *k == key => *point = *f,
+                    _ => missing.push((n, key)),
+                }
+            }
+            let mut cells = self.cells();
+            for group in missing.chunks(LANES) {
+                // A short last group repeats its last point.
+                let key = |l: usize| group[l.min(group.len() - 1)].1;
+                let made = self.points(&std::array::from_fn(|l| (key(l).1, key(l).2)), &mut cells);
+                for (&(n, key), f) in group.iter().zip(made) {
+                    points[n] = f;
+                    remembered[slot(key)] = (key, f);
+                }
+            }
+            points
         });
         CoarseGrid {
             i0,
@@ -433,8 +475,32 @@ mod tests {
         for (x, z) in [(-100, -100), (-1, 0), (0, 0), (17, -33), (100, 100)] {
             assert_eq!(big.at(x, z), noise.at(x, z), "({x}, {z})");
         }
-        // On a coarse point the value is that point's, exactly.
-        assert_eq!(noise.at(2 * COARSE, -COARSE), noise.point(2, -1));
+        // On a coarse point the value is that point's, exactly: each field's fBm
+        // there, spread (made in lanes, the same bits as one at a time).
+        let spread = |f: &Fbm, x: f64, z: f64, by: f64| (f.get2(x, z) * by).clamp(-1.0, 1.0);
+        let [c, e, w] = noise.shape.as_ref().unwrap();
+        let [t, h] = noise.climate.as_ref().unwrap();
+        for (i, j) in [(2i64, -1i64), (-40, 7), (1000, -3), (5, 5), (6, 5), (7, 5)] {
+            let (x, z) = ((i * COARSE as i64) as f64, (j * COARSE as i64) as f64);
+            let want = Fields {
+                c: spread(c, x, z, 1.4),
+                e: spread(e, x, z, 1.8),
+                w: spread(w, x, z, 2.2),
+                t: spread(t, x, z, CLIMATE_SPREAD),
+                h: spread(h, x, z, CLIMATE_SPREAD),
+            };
+            let (cx, cz) = ((i * COARSE as i64) as i32, (j * COARSE as i64) as i32);
+            let got = noise.at(cx, cz);
+            for (g, w) in [
+                (got.c, want.c),
+                (got.e, want.e),
+                (got.w, want.w),
+                (got.t, want.t),
+                (got.h, want.h),
+            ] {
+                assert_eq!(g.to_bits(), w.to_bits(), "({i}, {j})");
+            }
+        }
     }
 
     /// A grid made only for some columns gives those columns what the whole grid

@@ -6,8 +6,9 @@
 //! 2D OpenSimplex noise as the `noise` crate computes it: the same floating-point
 //! operations in the same order as its `open_simplex_2d` (so the same bits; the test
 //! compares them), without its generic vectors, slice hashing, range checks and
-//! branches. The island heightmap evaluates the same noise in lanes
-//! (`islands::simplex`) with these constants.
+//! branches; and the same [`LANES`](lanes::LANES) columns at a time ([`lanes`]).
+
+pub(crate) mod lanes;
 
 use super::table::{Table, floor};
 

@@ -4,20 +4,18 @@
 // 2017 The Noise-rs Project Developers, licensed under MIT OR Apache-2.0 (as terravox
 // is).
 
-//! OpenSimplex octaves of the island heightmap, evaluated here rather than through the
-//! `noise` crate: the same floating-point operations in the same order as its
-//! `open_simplex_2d` (so the same bits; the tests of `islands::noise` compare them), one
-//! column at a time through [`open_simplex2`] or, where a chunk asks for many columns,
-//! [`LANES`] at a time, in arrays the compiler turns into
-//! vector instructions, and columns inside the lattice cell the last ones fell in
-//! ([`Cell`]) skip finding it.
+//! OpenSimplex octaves in 2D [`LANES`] columns at a time, for the island heightmap and
+//! the fields' grids: the same floating-point operations in the same order as the
+//! `noise` crate's `open_simplex_2d` (so the same bits; the tests of `islands::noise`
+//! and `shape::climate` compare them), in arrays the compiler turns into vector
+//! instructions; columns inside the lattice cell the last ones fell in ([`Cell`])
+//! skip finding it.
 //!
 //! OpenSimplex noise stays within [`SIMPLEX_BOUND`] (proven by a test), which tells
 //! sooner than the fBm's clamp at 1 that the octaves left cannot matter.
 
-use crate::noise::fbm;
-use crate::noise::open_simplex::{GRADIENTS, NORM, SQUISH, STRETCH, open_simplex2};
-use crate::noise::table::Table;
+use super::{GRADIENTS, NORM, SQUISH, STRETCH, open_simplex2};
+use crate::noise::table::{Table, fold};
 
 /// A bound on the magnitude of the `noise` crate's 2D OpenSimplex noise: each of the
 /// three vertices adds `t^4 (d . g) / 14` with `|g| = 1`, at most `t^4 |d| / 14`,
@@ -25,19 +23,18 @@ use crate::noise::table::Table;
 /// `open_simplex_stays_within_its_bound` proves the bound over a grid and the sum's
 /// slope). A chunk's columns are settled sooner with it than with the fBm's clamp
 /// at 1.
-pub(super) const SIMPLEX_BOUND: f64 = 0.56;
+pub(crate) const SIMPLEX_BOUND: f64 = 0.56;
 
 /// `1.5 * 2^52`: adding it to a float of magnitude below `2^51` rounds it to a whole
 /// number, held in the low bits of the sum.
 const MAGIC: f64 = 6_755_399_441_055_744.0;
-/// Lanes take coordinates below this magnitude (which [`fbm::fold`] leaves alone, and
+/// Lanes take coordinates below this magnitude (which [`fold`] leaves alone, and
 /// whose stretched coordinates stay below `2^51`, as [`MAGIC`] needs); others go one
 /// at a time.
 const LANE_LIMIT: f64 = (1u64 << 50) as f64;
 
-/// How many columns [`HeightNoise::add_terms`](crate::islands::noise::HeightNoise::add_terms)
-/// evaluates at once.
-pub(super) const LANES: usize = 4;
+/// How many columns go at once.
+pub(crate) const LANES: usize = 4;
 
 /// One value per lane, with lane-wise arithmetic (written out for four lanes, which
 /// the compiler turns into pairs of two-lane instructions best).
@@ -119,7 +116,7 @@ impl Lanes {
 
 /// One octave of OpenSimplex noise: its permutation table and where its lattice lies.
 #[derive(Clone, Debug)]
-pub(super) struct SimplexOctave {
+pub(crate) struct SimplexOctave {
     /// The `noise` crate's permutation table of the octave's seed.
     table: Table,
     /// The gradient of each value of the first lookup in the table: that of the
@@ -133,14 +130,7 @@ pub(super) struct SimplexOctave {
 
 impl SimplexOctave {
     /// The octave of these parameters.
-    pub(super) fn new(
-        fbm::SimplexOctave2 {
-            table,
-            frequency,
-            amplitude,
-            offset,
-        }: fbm::SimplexOctave2,
-    ) -> Self {
+    pub(crate) fn new(table: Table, frequency: f64, amplitude: f64, offset: [f64; 2]) -> Self {
         Self {
             gradients: std::array::from_fn(|k| GRADIENTS[table.at(k) % 8]),
             table,
@@ -152,16 +142,16 @@ impl SimplexOctave {
 
     /// How far from the origin columns stay within [`LANE_LIMIT`] (with room to
     /// spare for rounding).
-    pub(super) fn reach(&self) -> f64 {
+    pub(crate) fn reach(&self) -> f64 {
         (LANE_LIMIT * 0.5 - self.offset[0].abs().max(self.offset[1].abs())) / self.frequency
     }
 
-    /// The weighted, clamped contribution at column `(x, z)`: [`Fbm::octave2`](fbm::Fbm::octave2).
+    /// The weighted, clamped contribution at column `(x, z)`: [`Fbm::octave2`](crate::noise::fbm::Fbm::octave2).
     #[inline(always)]
-    pub(super) fn term(&self, x: f64, z: f64) -> f64 {
+    pub(crate) fn term(&self, x: f64, z: f64) -> f64 {
         let p = [
-            fbm::fold(x * self.frequency + self.offset[0]),
-            fbm::fold(z * self.frequency + self.offset[1]),
+            fold(x * self.frequency + self.offset[0]),
+            fold(z * self.frequency + self.offset[1]),
         ];
         open_simplex2(&self.table, p).clamp(-1.0, 1.0) * self.amplitude
     }
@@ -171,7 +161,7 @@ impl SimplexOctave {
 /// vertices need: a chunk's neighbouring columns mostly share cells, and where all
 /// [`LANES`] columns are well inside one they are evaluated without finding it again.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Cell {
+pub(crate) struct Cell {
     /// The cell's origin on the stretched grid (not a number: no cell yet).
     grid: [f64; 2],
     /// The cell's origin in noise coordinates (`grid` plus the squish offset).
@@ -182,7 +172,7 @@ pub(super) struct Cell {
 
 impl Cell {
     /// No cell yet.
-    pub(super) const NONE: Cell = Cell {
+    pub(crate) const NONE: Cell = Cell {
         grid: [f64::NAN; 2],
         origin: [f64::NAN; 2],
         gradients: [[0.0; 2]; 4],
@@ -195,7 +185,7 @@ impl SimplexOctave {
     /// up to date. Not inlined: on its own the compiler keeps its many values in
     /// registers.
     #[inline(never)]
-    pub(super) fn terms(
+    pub(crate) fn terms(
         &self,
         x: &[f64; LANES],
         z: &[f64; LANES],
