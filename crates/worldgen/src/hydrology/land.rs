@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::store::Store;
 
 use crate::config::world::{DensityConfig, ShapeConfig};
+use crate::noise::open_simplex::lanes::LANES;
 use crate::seed::mix64;
 use crate::shape::climate::{COARSE, ColumnShape, FieldNoise, Lift};
 use crate::shape::relief::Relief;
@@ -21,6 +22,10 @@ pub(crate) const NODE: i32 = COARSE;
 
 /// Nodes a side of a tile of heights.
 const TILE: i32 = 16;
+const _: () = assert!(
+    TILE % LANES as i32 == 0,
+    "a tile's rows go in whole groups of lanes"
+);
 
 /// Tiles of heights kept before the store starts again (1 KiB each): the 16 km
 /// horizon's area and the springs around it, several times over.
@@ -120,18 +125,25 @@ impl Land {
         if let Some(r) = &self.relief {
             r.fill_masks(&mut grid);
         }
-        (0..TILE * TILE)
-            .map(|n| {
-                let (x, z) = (x0 + (n % TILE) * NODE, z0 + (n / TILE) * NODE);
-                let lift = self
-                    .relief
-                    .as_ref()
-                    .map_or(Lift::default(), |r| r.lift(x, z, &grid, false));
-                let f = grid.at(x, z);
-                let s = ColumnShape::shaped(&self.density, &self.shape, self.sea_level, &f, lift);
-                s.height as f32
-            })
-            .collect()
+        // The relief's noises a row's nodes at a time.
+        let mut cells = self.relief.as_ref().map(Relief::cells);
+        let mut heights = Vec::with_capacity((TILE * TILE) as usize);
+        for z in (0..TILE).map(|j| z0 + j * NODE) {
+            for i in (0..TILE).step_by(LANES) {
+                let x: [i32; LANES] = std::array::from_fn(|l| x0 + (i + l as i32) * NODE);
+                let lifts = match (&self.relief, &mut cells) {
+                    (Some(r), Some(cells)) => r.lifts_uneroded(x, z, &grid, cells),
+                    _ => [Lift::default(); LANES],
+                };
+                heights.extend(x.iter().zip(lifts).map(|(&x, lift)| {
+                    let f = grid.at(x, z);
+                    let s =
+                        ColumnShape::shaped(&self.density, &self.shape, self.sea_level, &f, lift);
+                    s.height as f32
+                }));
+            }
+        }
+        heights
     }
 
     /// Tile `t`'s heights, made once.

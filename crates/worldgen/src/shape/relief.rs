@@ -23,6 +23,7 @@
 use crate::config::world::{ReliefConfig, ShapeConfig, Spline};
 use crate::noise::erosion::Erosion;
 use crate::noise::fbm::{Fbm, NoiseKind};
+use crate::noise::open_simplex::lanes::{Cell, LANES};
 use crate::seed::SplitMix64;
 use crate::shape::climate::{CoarseGrid, ColumnShape, Fields, Lift, smoothstep};
 
@@ -142,14 +143,80 @@ impl Relief {
 
     /// The crest profile at a column: 1 on a ridge line, 0 between ranges.
     fn crest(&self, x: f64, z: f64) -> f64 {
-        // Along the trend the noise is stretched: ranges run that way.
+        let [along, across] = self.ridge_at(x, z);
+        self.profile(self.ridge.get2(along, across))
+    }
+
+    /// Where column `(x, z)` lies in the ridge noise: along the trend the noise is
+    /// stretched, so ranges run that way.
+    fn ridge_at(&self, x: f64, z: f64) -> [f64; 2] {
         let [tx, tz] = self.trend;
         let (along, across) = (x * tx + z * tz, z * tx - x * tz);
-        let n = self.ridge.get2(along / self.cfg.elongation, across);
+        [along / self.cfg.elongation, across]
+    }
+
+    /// The crest profile where the ridge noise is `n`.
+    fn profile(&self, n: f64) -> f64 {
         // A rounded |n|: a crease would flip the gradient across the ridge line, and
         // the erosion filter's stripes (which follow the gradient) with it.
         let n = (n * n + CREST_ROUNDING * CREST_ROUNDING).sqrt() - CREST_ROUNDING;
         (1.0 - n / CREST_WIDTH).max(0.0).powf(self.cfg.sharpness)
+    }
+
+    /// Fresh cells of the ridge and jag noises' octaves, for [`Relief::lifts_uneroded`].
+    pub(crate) fn cells(&self) -> [Vec<Cell>; 2] {
+        [&self.ridge, &self.jag].map(|f| vec![Cell::NONE; f.octaves()])
+    }
+
+    /// [`Relief::lift`] without the erosion filter at [`LANES`] columns `(x[l], z)`
+    /// inside `grid` (whose masks are filled): the same lifts, bit for bit, their
+    /// noises [`LANES`] at a time (`cells` from [`Relief::cells`], kept up to date).
+    pub(crate) fn lifts_uneroded(
+        &self,
+        x: [i32; LANES],
+        z: i32,
+        grid: &CoarseGrid,
+        [ridge, jag]: &mut [Vec<Cell>; 2],
+    ) -> [Lift; LANES] {
+        let mask = x.map(|x| grid.smooth(&grid.masks, x, z).clamp(0.0, 1.0));
+        let mut lifts = [Lift::default(); LANES];
+        if mask.iter().all(|&m| m <= 0.0) {
+            return lifts;
+        }
+        let (x, z) = (x.map(f64::from), [z as f64; LANES]);
+        let at: [[f64; 2]; LANES] = std::array::from_fn(|l| self.ridge_at(x[l], z[l]));
+        let n = self
+            .ridge
+            .get2_lanes(&at.map(|a| a[0]), &at.map(|a| a[1]), ridge);
+        for l in (0..LANES).filter(|&l| mask[l] > 0.0) {
+            lifts[l].height = mask[l] * self.cfg.range_height * self.profile(n[l]);
+        }
+        let high = lifts.map(|lift| self.high(&lift));
+        if (0..LANES).any(|l| mask[l] > 0.0 && high[l] > 0.0) {
+            let j = self.jag.get2_lanes(&x, &z, jag);
+            for l in (0..LANES).filter(|&l| mask[l] > 0.0 && high[l] > 0.0) {
+                lifts[l].height += self.jagged(high[l], j[l]);
+            }
+        }
+        lifts
+    }
+
+    /// How high up the ranges a lift stands, for the jagged peaks: 0 below a third
+    /// of their height (and without jagged peaks), 1 from four fifths.
+    fn high(&self, lift: &Lift) -> f64 {
+        if self.cfg.jaggedness > 0.0 && self.cfg.range_height > 0.0 {
+            smoothstep((lift.height / self.cfg.range_height - 0.3) / 0.5)
+        } else {
+            0.0
+        }
+    }
+
+    /// What the jagged peaks add `high` up the ranges ([`Relief::high`]) where
+    /// their noise is `j`: spread, the dips half as deep as the spikes are high.
+    fn jagged(&self, high: f64, j: f64) -> f64 {
+        let j = j * JAG_SPREAD;
+        let j = if j > 0.0 { j } else { 0.5 * j };
+        self.cfg.jaggedness * high * j
     }
 
     /// The relief's layers at column `(x, z)` inside `grid` (whose masks are
@@ -223,14 +290,52 @@ impl Relief {
             lift.height += mask * e.height_offset;
             lift.gully = mask * e.ridge;
         }
-        if self.cfg.jaggedness > 0.0 && self.cfg.range_height > 0.0 {
-            let high = smoothstep((lift.height / self.cfg.range_height - 0.3) / 0.5);
-            if high > 0.0 {
-                let j = self.jag.get2(x, z) * JAG_SPREAD;
-                let j = if j > 0.0 { j } else { 0.5 * j };
-                lift.height += self.cfg.jaggedness * high * j;
-            }
+        let high = self.high(&lift);
+        if high > 0.0 {
+            lift.height += self.jagged(high, self.jag.get2(x, z));
         }
         lift
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::world::GeneratorConfig;
+    use crate::shape::climate::FieldNoise;
+
+    /// The lifts made in lanes (the drainage network's land) are the lifts made one
+    /// at a time, bit for bit, in and out of the ranges and on the jagged peaks.
+    #[test]
+    fn lifts_in_lanes_are_the_lifts_one_at_a_time() {
+        let cfg = crate::config::presets::builtin("continents").unwrap();
+        let GeneratorConfig::Density(d) = &cfg.generator else {
+            panic!("continents is a density world")
+        };
+        let shape = d.shape.as_ref().unwrap();
+        let relief = Relief::new(shape, 7).unwrap();
+        let fields = FieldNoise::new(7, Some(shape), None).with_margin();
+        let (x0, z0, side) = (-6000, 2000, 4096);
+        let mut grid = fields.grid(x0, z0, x0 + side, z0 + side);
+        relief.fill_masks(&mut grid);
+        let mut cells = relief.cells();
+        let (mut lifted, mut jagged) = (0, 0);
+        for z in (z0..=z0 + side).step_by(64) {
+            for x in (x0..x0 + side).step_by(4 * 16) {
+                let xs = std::array::from_fn(|l| x + 16 * l as i32);
+                let lanes = relief.lifts_uneroded(xs, z, &grid, &mut cells);
+                for (&x, lane) in xs.iter().zip(lanes) {
+                    let one = relief.lift(x, z, &grid, false);
+                    assert_eq!(lane.height.to_bits(), one.height.to_bits(), "({x}, {z})");
+                    assert_eq!(lane.gully.to_bits(), one.gully.to_bits(), "({x}, {z})");
+                    lifted += (one.height != 0.0) as usize;
+                    jagged += (relief.high(&one) > 0.0) as usize;
+                }
+            }
+        }
+        assert!(
+            lifted > 200 && jagged > 20,
+            "{lifted} lifted, {jagged} jagged"
+        );
     }
 }
