@@ -126,15 +126,14 @@ impl Land {
             r.fill_masks(&mut grid);
         }
         // The relief's noises a row's nodes at a time.
-        let mut cells = self.relief.as_ref().map(Relief::cells);
         let mut heights = Vec::with_capacity((TILE * TILE) as usize);
         for z in (0..TILE).map(|j| z0 + j * NODE) {
             for i in (0..TILE).step_by(LANES) {
                 let x: [i32; LANES] = std::array::from_fn(|l| x0 + (i + l as i32) * NODE);
-                let lifts = match (&self.relief, &mut cells) {
-                    (Some(r), Some(cells)) => r.lifts_uneroded(x, z, &grid, cells),
-                    _ => [Lift::default(); LANES],
-                };
+                let lifts = self
+                    .relief
+                    .as_ref()
+                    .map_or([Lift::default(); LANES], |r| r.lifts_uneroded(x, z, &grid));
                 heights.extend(x.iter().zip(lifts).map(|(&x, lift)| {
                     let f = grid.at(x, z);
                     let s =

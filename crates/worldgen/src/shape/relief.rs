@@ -31,6 +31,11 @@ use crate::shape::climate::{CoarseGrid, ColumnShape, Fields, Lift, smoothstep};
 /// it.
 const CREST_WIDTH: f64 = 0.12;
 
+/// Octaves of the ridge noise.
+const RIDGE_OCTAVES: usize = 3;
+/// Octaves of the jagged peaks' noise.
+const JAG_OCTAVES: usize = 3;
+
 /// How much the crest's |n| is rounded off, on the ridge noise: the erosion filter
 /// sharpens the ridge again.
 const CREST_ROUNDING: f64 = 0.15 * CREST_WIDTH;
@@ -118,8 +123,20 @@ impl Relief {
         };
         Some(Self {
             trend,
-            ridge: Fbm::of_scale(NoiseKind::OpenSimplex, seed, RIDGE_SALT, cfg.range_scale, 3),
-            jag: Fbm::of_scale(NoiseKind::OpenSimplex, seed, JAG_SALT, cfg.jag_scale, 3),
+            ridge: Fbm::of_scale(
+                NoiseKind::OpenSimplex,
+                seed,
+                RIDGE_SALT,
+                cfg.range_scale,
+                RIDGE_OCTAVES as u32,
+            ),
+            jag: Fbm::of_scale(
+                NoiseKind::OpenSimplex,
+                seed,
+                JAG_SALT,
+                cfg.jag_scale,
+                JAG_OCTAVES as u32,
+            ),
             height: shape.height.clone(),
             river_width: shape.rivers.width,
             erosion,
@@ -163,20 +180,24 @@ impl Relief {
         (1.0 - n / CREST_WIDTH).max(0.0).powf(self.cfg.sharpness)
     }
 
-    /// Fresh cells of the ridge and jag noises' octaves, for [`Relief::lifts_uneroded`].
-    pub(crate) fn cells(&self) -> [Vec<Cell>; 2] {
-        [&self.ridge, &self.jag].map(|f| vec![Cell::NONE; f.octaves()])
+    /// [`Relief::crest`] at [`LANES`] columns, bit for bit, their noise at once.
+    fn crests(&self, x: [f64; LANES], z: [f64; LANES]) -> [f64; LANES] {
+        let at: [[f64; 2]; LANES] = std::array::from_fn(|l| self.ridge_at(x[l], z[l]));
+        let mut cells = [Cell::NONE; RIDGE_OCTAVES];
+        let n = self
+            .ridge
+            .get2_lanes(&at.map(|a| a[0]), &at.map(|a| a[1]), &mut cells);
+        n.map(|n| self.profile(n))
     }
 
     /// [`Relief::lift`] without the erosion filter at [`LANES`] columns `(x[l], z)`
     /// inside `grid` (whose masks are filled): the same lifts, bit for bit, their
-    /// noises [`LANES`] at a time (`cells` from [`Relief::cells`], kept up to date).
+    /// noises [`LANES`] at a time.
     pub(crate) fn lifts_uneroded(
         &self,
         x: [i32; LANES],
         z: i32,
         grid: &CoarseGrid,
-        [ridge, jag]: &mut [Vec<Cell>; 2],
     ) -> [Lift; LANES] {
         let mask = x.map(|x| grid.smooth(&grid.masks, x, z).clamp(0.0, 1.0));
         let mut lifts = [Lift::default(); LANES];
@@ -184,16 +205,14 @@ impl Relief {
             return lifts;
         }
         let (x, z) = (x.map(f64::from), [z as f64; LANES]);
-        let at: [[f64; 2]; LANES] = std::array::from_fn(|l| self.ridge_at(x[l], z[l]));
-        let n = self
-            .ridge
-            .get2_lanes(&at.map(|a| a[0]), &at.map(|a| a[1]), ridge);
+        let crest = self.crests(x, z);
         for l in (0..LANES).filter(|&l| mask[l] > 0.0) {
-            lifts[l].height = mask[l] * self.cfg.range_height * self.profile(n[l]);
+            lifts[l].height = mask[l] * self.cfg.range_height * crest[l];
         }
         let high = lifts.map(|lift| self.high(&lift));
         if (0..LANES).any(|l| mask[l] > 0.0 && high[l] > 0.0) {
-            let j = self.jag.get2_lanes(&x, &z, jag);
+            let mut cells = [Cell::NONE; JAG_OCTAVES];
+            let j = self.jag.get2_lanes(&x, &z, &mut cells);
             for l in (0..LANES).filter(|&l| mask[l] > 0.0 && high[l] > 0.0) {
                 lifts[l].height += self.jagged(high[l], j[l]);
             }
@@ -275,12 +294,11 @@ impl Relief {
             gully: 0.0,
         };
         if let (true, Some(erosion)) = (eroded, &self.erosion) {
-            let d = 2.0 * GRADIENT_STEP;
-            let gradient = [
-                (self.crest(x + GRADIENT_STEP, z) - self.crest(x - GRADIENT_STEP, z)) / d,
-                (self.crest(x, z + GRADIENT_STEP) - self.crest(x, z - GRADIENT_STEP)) / d,
-            ]
-            .map(|g| g * amplitude);
+            // The crest's slope from four points around, their noise at once.
+            let (d, g) = (2.0 * GRADIENT_STEP, GRADIENT_STEP);
+            let around = [[x + g, z], [x - g, z], [x, z + g], [x, z - g]];
+            let c = self.crests(around.map(|[x, _]| x), around.map(|[_, z]| z));
+            let gradient = [(c[0] - c[1]) / d, (c[2] - c[3]) / d].map(|g| g * amplitude);
             // Fade target 0: flat ground (the rounded crest, the foot of a range)
             // stays where it is, slopes get gullies and ridges around their height.
             // Leaning peaks up or flanks down instead would raise a wall along the
@@ -318,12 +336,11 @@ mod tests {
         let (x0, z0, side) = (-6000, 2000, 4096);
         let mut grid = fields.grid(x0, z0, x0 + side, z0 + side);
         relief.fill_masks(&mut grid);
-        let mut cells = relief.cells();
         let (mut lifted, mut jagged) = (0, 0);
         for z in (z0..=z0 + side).step_by(64) {
             for x in (x0..x0 + side).step_by(4 * 16) {
                 let xs = std::array::from_fn(|l| x + 16 * l as i32);
-                let lanes = relief.lifts_uneroded(xs, z, &grid, &mut cells);
+                let lanes = relief.lifts_uneroded(xs, z, &grid);
                 for (&x, lane) in xs.iter().zip(lanes) {
                     let one = relief.lift(x, z, &grid, false);
                     assert_eq!(lane.height.to_bits(), one.height.to_bits(), "({x}, {z})");
