@@ -1,3 +1,7 @@
+// `floor` follows `floor_to_isize` of the `noise` crate 0.9.0
+// (https://github.com/Razaekel/noise-rs, src/math/vectors.rs), Copyright (c) 2017 The
+// Noise-rs Project Developers, licensed under MIT OR Apache-2.0 (as terravox is).
+
 //! What the `noise` crate's gradient noises look up: the permutation table of a seed
 //! (as a plain array, hashed without its slices and checks) and its way of finding the
 //! lattice cell a coordinate lies in. [`perlin`](super::perlin) and
