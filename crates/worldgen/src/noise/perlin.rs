@@ -80,6 +80,7 @@ mod tests {
     use noise::{NoiseFn, Perlin};
 
     use super::*;
+    use crate::noise::table::test_point;
     use crate::seed::SplitMix64;
 
     #[test]
@@ -88,16 +89,7 @@ mod tests {
         for seed in [0, 7, 1234, u32::MAX] {
             let (crate_noise, table) = (Perlin::new(seed), Table::new(seed));
             for n in 0..20_000 {
-                let p: [f64; 3] = match n % 4 {
-                    // Anywhere noise coordinates of a world go.
-                    0 => std::array::from_fn(|_| rng.range_f64(-3e5, 3e5)),
-                    // Near the origin, where cells and signs change.
-                    1 => std::array::from_fn(|_| rng.range_f64(-3.0, 3.0)),
-                    // On whole numbers (the crate's floor steps down there at or below 0).
-                    2 => std::array::from_fn(|_| rng.range_f64(-300.0, 300.0).round()),
-                    // Far out, where coordinates are whole.
-                    _ => std::array::from_fn(|_| rng.range_f64(-1e17, 1e17)),
-                };
+                let p = test_point(&mut rng, n);
                 let (want, got) = (crate_noise.get(p), perlin3(&table, p));
                 assert_eq!(got.to_bits(), want.to_bits(), "seed {seed} at {p:?}");
             }

@@ -68,6 +68,20 @@ fn fold_far(v: f64) -> f64 {
     v % FOLD_PERIOD
 }
 
+/// Points to compare a noise with the crate's at, the `n`th of a run drawn from `rng`:
+/// anywhere a world's noise coordinates go, near the origin (where cells and signs
+/// change), on whole numbers (where the crate's floor steps down at or below 0), and
+/// far out (where coordinates are whole).
+#[cfg(test)]
+pub(crate) fn test_point<const N: usize>(rng: &mut crate::seed::SplitMix64, n: usize) -> [f64; N] {
+    match n % 4 {
+        0 => std::array::from_fn(|_| rng.range_f64(-3e5, 3e5)),
+        1 => std::array::from_fn(|_| rng.range_f64(-3.0, 3.0)),
+        2 => std::array::from_fn(|_| rng.range_f64(-300.0, 300.0).round()),
+        _ => std::array::from_fn(|_| rng.range_f64(-1e17, 1e17)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -75,6 +75,7 @@ mod tests {
     use noise::{NoiseFn, OpenSimplex};
 
     use super::*;
+    use crate::noise::table::test_point;
     use crate::seed::SplitMix64;
 
     #[test]
@@ -83,12 +84,7 @@ mod tests {
         for seed in [0, 7, 1234, u32::MAX] {
             let (crate_noise, table) = (OpenSimplex::new(seed), Table::new(seed));
             for n in 0..20_000 {
-                let p: [f64; 2] = match n % 4 {
-                    0 => std::array::from_fn(|_| rng.range_f64(-3e5, 3e5)),
-                    1 => std::array::from_fn(|_| rng.range_f64(-3.0, 3.0)),
-                    2 => std::array::from_fn(|_| rng.range_f64(-300.0, 300.0).round()),
-                    _ => std::array::from_fn(|_| rng.range_f64(-1e17, 1e17)),
-                };
+                let p = test_point(&mut rng, n);
                 let (want, got) = (crate_noise.get(p), open_simplex2(&table, p));
                 assert_eq!(got.to_bits(), want.to_bits(), "seed {seed} at {p:?}");
             }
