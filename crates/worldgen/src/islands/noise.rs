@@ -38,17 +38,10 @@ impl HeightNoise {
         self.fbm.octaves()
     }
 
-    /// The contribution of octave `i` at column `(x, z)` ([`Fbm::octave2`], counted
-    /// as it counts).
+    /// The contribution of octave `i` at column `(x, z)` ([`Fbm::octave2`]).
     #[inline(always)]
     pub(super) fn term(&self, i: usize, x: f64, z: f64) -> f64 {
-        match self.fbm.simplex() {
-            Some(octaves) => {
-                fbm::count(1);
-                octaves[i].term(x, z)
-            }
-            None => self.fbm.octave2(i, x, z),
-        }
+        self.fbm.octave2(i, x, z)
     }
 
     /// Whether columns no farther than `far` from the origin on either axis are

@@ -7,11 +7,10 @@
 
 use std::cell::Cell;
 
-use noise::{NoiseFn, OpenSimplex, Perlin, SuperSimplex};
+use noise::{NoiseFn, OpenSimplex, Perlin, Seedable, SuperSimplex};
 use serde::{Deserialize, Serialize};
 
 use super::open_simplex::lanes::{self, LANES, SimplexOctave};
-use super::open_simplex::open_simplex2;
 use super::perlin::perlin3;
 use super::table::{Table, fold};
 
@@ -40,21 +39,22 @@ impl NoiseKind {
 /// Per-octave offsets are drawn from this range, so octaves never share a lattice.
 pub(crate) const OFFSET_RANGE: f64 = 100_000.0;
 
-/// One seeded base noise: the `noise` crate's, and for 3D Perlin and 2D OpenSimplex
-/// (the terrain's and the fields' noises) the same computed here from its table,
-/// faster and bit for bit.
+/// One seeded base noise: the `noise` crate's, and for 3D Perlin (the terrain's) the
+/// same computed here from its table, faster and bit for bit. (2D OpenSimplex, the
+/// fields', goes through [`Fbm`]'s [`SimplexOctave`]s.)
 #[derive(Clone, Debug)]
 enum Base {
-    Perlin(Perlin, Table),
-    OpenSimplex(OpenSimplex, Table),
+    /// The crate's (for 2D) and its table (for 3D), boxed: as big as the others.
+    Perlin(Perlin, Box<Table>),
+    OpenSimplex(OpenSimplex),
     SuperSimplex(SuperSimplex),
 }
 
 impl Base {
     fn new(kind: NoiseKind, seed: u32) -> Self {
         match kind {
-            NoiseKind::Perlin => Base::Perlin(Perlin::new(seed), Table::new(seed)),
-            NoiseKind::OpenSimplex => Base::OpenSimplex(OpenSimplex::new(seed), Table::new(seed)),
+            NoiseKind::Perlin => Base::Perlin(Perlin::new(seed), Box::new(Table::new(seed))),
+            NoiseKind::OpenSimplex => Base::OpenSimplex(OpenSimplex::new(seed)),
             NoiseKind::SuperSimplex => Base::SuperSimplex(SuperSimplex::new(seed)),
         }
     }
@@ -64,7 +64,7 @@ impl Base {
         let p = p.map(fold);
         match self {
             Base::Perlin(_, t) => perlin3(t, p),
-            Base::OpenSimplex(n, _) => n.get(p),
+            Base::OpenSimplex(n) => n.get(p),
             Base::SuperSimplex(n) => n.get(p),
         }
     }
@@ -74,7 +74,7 @@ impl Base {
         let p = p.map(fold);
         match self {
             Base::Perlin(n, _) => n.get(p),
-            Base::OpenSimplex(_, t) => open_simplex2(t, p),
+            Base::OpenSimplex(n) => n.get(p),
             Base::SuperSimplex(n) => n.get(p),
         }
     }
@@ -149,8 +149,8 @@ impl Fbm {
         let simplex = octaves
             .iter()
             .map(|o| match &o.base {
-                Base::OpenSimplex(_, table) => Some(SimplexOctave::new(
-                    table.clone(),
+                Base::OpenSimplex(n) => Some(SimplexOctave::new(
+                    Table::new(n.seed()),
                     o.frequency,
                     o.amplitude,
                     [o.offset[0], o.offset[2]],
@@ -212,6 +212,16 @@ impl Fbm {
     #[inline]
     pub(crate) fn octave2(&self, i: usize, x: f64, z: f64) -> f64 {
         count(1);
+        self.term2(i, x, z)
+    }
+
+    /// [`Fbm::octave2`] uncounted: OpenSimplex octaves through their
+    /// [`SimplexOctave`], the others through the crate.
+    #[inline]
+    fn term2(&self, i: usize, x: f64, z: f64) -> f64 {
+        if let Some(simplex) = &self.simplex {
+            return simplex[i].term(x, z);
+        }
         let o = &self.octaves[i];
         let p = [x * o.frequency + o.offset[0], z * o.frequency + o.offset[2]];
         unit(o.base.get2(p)) * o.amplitude
@@ -251,9 +261,8 @@ impl Fbm {
     pub(crate) fn get2(&self, x: f64, z: f64) -> f64 {
         count(self.octaves.len());
         let mut sum = 0.0;
-        for o in &self.octaves {
-            let p = [x * o.frequency + o.offset[0], z * o.frequency + o.offset[2]];
-            sum += unit(o.base.get2(p)) * o.amplitude;
+        for i in 0..self.octaves.len() {
+            sum += self.term2(i, x, z);
         }
         self.finish(sum)
     }
