@@ -7,12 +7,15 @@
 //!
 //! ```text
 //! generated open (air, water):  any block placed  -> the highest block placed
-//! generated solid:              most of it removed -> air
+//!                               else water in air  -> water
+//! generated solid:              most of it emptied -> water where water fills more
+//!                                                     of it than air, else air
 //!                               most of it placed  -> the highest block placed
 //! ```
 //!
 //! so thin builds on open ground show (a one-block pillar fills its cells), while a
-//! few blocks dug out of a hillside do not hollow it.
+//! few blocks dug out of a hillside do not hollow it; water poured or flowing
+//! (drawn as a coarse source, which has no levels) shows where it stands.
 
 use std::collections::BTreeMap;
 
@@ -27,8 +30,10 @@ struct Cell {
     /// Blocks placed, and the highest of them (y, block).
     placed: u64,
     top: Option<(i64, Block)>,
-    /// Blocks removed (set to air, cave air or water).
+    /// Blocks emptied (set to air or cave air).
     removed: u64,
+    /// Blocks set to water of any kind.
+    water: u64,
 }
 
 impl Edits {
@@ -64,6 +69,8 @@ impl Edits {
                 if e.top.is_none_or(|(y, _)| rel[1] > y) {
                     e.top = Some((rel[1], b));
                 }
+            } else if b.is_water() {
+                e.water += 1;
             } else {
                 e.removed += 1;
             }
@@ -72,10 +79,12 @@ impl Edits {
         for ([x, y, z], c) in cells {
             debug_assert!([x, y, z].iter().all(|v| (0..CHUNK).contains(v)));
             let top = c.top.map(|(_, b)| b);
-            let new = if !chunk.get(x, y, z).is_solid() {
-                top
-            } else if 2 * c.removed > volume {
-                Some(Block::Air)
+            let wet = (c.water > c.removed).then_some(Block::Water);
+            let generated = chunk.get(x, y, z);
+            let new = if !generated.is_solid() {
+                top.or(wet.filter(|_| generated.is_air()))
+            } else if 2 * (c.removed + c.water) > volume {
+                Some(wet.unwrap_or(Block::Air))
             } else if 2 * c.placed > volume {
                 top
             } else {

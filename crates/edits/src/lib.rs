@@ -1,5 +1,6 @@
 //! The player's changes to a world: a sparse [`Edits`] overlay on the generated
-//! blocks, and the crash-safe [`save`] files that keep it between sessions.
+//! blocks, the water those changes set flowing ([`fluid`]: Minecraft's rules,
+//! stepped), and the crash-safe [`save`] files that keep both between sessions.
 //!
 //! Edits belong to one world, identified by its full [`WorldConfig`]
 //! (seed, generator and every parameter): the same config always finds the same
@@ -11,6 +12,7 @@
 //! [`WorldConfig`]: terravox_worldgen::WorldConfig
 
 mod coarse;
+pub mod fluid;
 pub mod lock;
 pub mod overlay;
 pub mod save;
@@ -18,6 +20,6 @@ pub mod save;
 pub use lock::{LockError, WorldLock};
 pub use overlay::{Edits, LocalEdit, apply_local};
 pub use save::{
-    LEGACY_VERSION, LoadError, MAX_SAVE_BYTES, Opened, SAVE_VERSION, SaveDir, SaveError, SaveFile,
-    default_save_dir, world_key,
+    BINARY_V2, LEGACY_VERSION, LoadError, MAX_SAVE_BYTES, Opened, SAVE_VERSION, SaveDir, SaveError,
+    SaveFile, default_save_dir, world_key,
 };

@@ -7,11 +7,14 @@ use imbl::OrdMap;
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos};
 
+use crate::fluid::Pending;
+
 /// A padded local coordinate (`-1..=32` on each axis) and the block to put there.
 pub type LocalEdit = ([i32; 3], Block);
 
-/// The blocks the player changed in one world, grouped by chunk. Iteration order is
-/// fixed (by chunk, then by position inside it), so saves are deterministic.
+/// The blocks the player changed in one world, grouped by chunk, and the water they
+/// woke ([`Pending`]: flowing water is edits too). Iteration order is fixed (by
+/// chunk, then by position inside it), so saves are deterministic.
 ///
 /// A clone is a snapshot that costs the same at any size (a persistent map of chunks
 /// sharing its nodes, each chunk's edits shared until one side changes it): the game
@@ -21,6 +24,8 @@ pub type LocalEdit = ([i32; 3], Block);
 pub struct Edits {
     chunks: OrdMap<ChunkPos, Arc<BTreeMap<u16, Block>>>,
     len: usize,
+    /// The water waiting to tick.
+    pending: Pending,
 }
 
 /// Index of a local coordinate (`0..32` each) inside a chunk: x fastest, then z, y.
@@ -66,7 +71,35 @@ impl Edits {
             .filter(|(_, b)| !b.is_empty())
             .map(|(c, b)| (c, Arc::new(b.into_iter().collect())))
             .collect();
-        Self { chunks, len }
+        Self {
+            chunks,
+            len,
+            pending: Pending::default(),
+        }
+    }
+
+    /// The water waiting to tick.
+    pub fn pending(&self) -> &Pending {
+        &self.pending
+    }
+
+    /// The water waiting to tick, to wake, take or put aside blocks.
+    pub fn pending_mut(&mut self) -> &mut Pending {
+        &mut self.pending
+    }
+
+    /// Lays `newer` over these edits: its blocks replace theirs, and the water it
+    /// woke is woken here too (a save read after edits were made meanwhile).
+    pub fn lay_over(&mut self, newer: &Edits) {
+        for (p, b) in newer.iter() {
+            self.set(p, b);
+        }
+        for (_, p) in newer.pending.due() {
+            self.pending.wake(p);
+        }
+        for (p, c) in newer.pending.waiting() {
+            self.pending.wait(p, c);
+        }
     }
 
     /// The edited chunks, in order, with their edits by index inside the chunk.
@@ -98,9 +131,9 @@ impl Edits {
         self.len
     }
 
-    /// Whether nothing was edited.
+    /// Whether nothing was edited and no water waits to tick.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == 0 && self.pending.is_empty()
     }
 
     /// Every edit, in the overlay's fixed order.

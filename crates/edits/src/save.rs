@@ -1,6 +1,6 @@
 //! Save files: one per world, written atomically, read defensively.
 //!
-//! # Format (version 2, binary)
+//! # Format (version 3, binary)
 //!
 //! A file named `world-<key>.tvx`, where `<key>` is the 64-bit FNV-1a hash (16 hex
 //! digits) of the world's *canonical* config ([`WorldConfig::canonical`]) as a world
@@ -9,26 +9,40 @@
 //!
 //! ```text
 //! magic    8 bytes   "TVXEDITS"
-//! version  u32       2
+//! version  u32       3
 //! world    u32 n, then n bytes: the canonical world code (RON, UTF-8)
 //! chunks   u32 c, then c times, in ascending (x, y, z) order:
 //!            i32 x, i32 y, i32 z      the chunk position
 //!            u32 k, then k times, ascending by index:
 //!              u16 index             x + 32 * (z + 32 * y) inside the chunk
 //!              u8  block             the block's number (`Block as u8`)
+//! water    u64       the number of the next step (`fluid::Pending`)
+//!          u32 d, then d times, in the order they tick:
+//!            u64 step, i32 x, i32 y, i32 z      a block due to tick
+//!          u32 w, then w times, ascending by position:
+//!            i32 x, i32 y, i32 z, i32 cx, i32 cy, i32 cz
+//!                                      a block waiting for chunk (cx, cy, cz)
 //! checksum u64       FNV-1a 64 of every byte before it
 //! ```
 //!
 //! Three bytes per edited block: a million edits are about 3 MB and load in tens of
-//! milliseconds. The `world` must equal the world being played (a guard against a
-//! renamed file); the checksum catches truncation and corruption.
+//! milliseconds. Flowing water is blocks like any other (its level is in the block's
+//! number); the water section keeps the blocks still to tick, so a flow saved in
+//! the middle goes on as it would have. The `world` must equal the world being
+//! played (a guard against a renamed file); the checksum catches truncation and
+//! corruption.
+//!
+//! # Version 2, read
+//!
+//! Version 2 is version 3 without the water section (written before water flowed):
+//! its edits are read as they are, with no water to tick.
 //!
 //! # Version 1 (RON), imported
 //!
 //! Earlier builds wrote `world-<key>.ron`, keyed by the config's pretty RON as typed,
 //! holding `(version: 1, world: (...), edits: [(x, y, z, Block), ...])`. When a world
-//! has no version-2 save, its version-1 save is read instead; the next save writes
-//! version 2 beside it (the old file is left as it was, and deleted with the edits).
+//! has no binary save, its version-1 save is read instead; the next save writes
+//! the binary format beside it (the old file is left as it was, and deleted with the edits).
 //!
 //! # Crash safety
 //!
@@ -67,16 +81,19 @@ use terravox_voxel::{Block, BlockPos, ChunkPos, Fnv64};
 use terravox_worldgen::WorldConfig;
 use thiserror::Error;
 
+use crate::fluid::Pending;
 use crate::lock::{LockError, WorldLock};
 use crate::overlay::Edits;
 
 /// The save format version this build writes.
-pub const SAVE_VERSION: u32 = 2;
+pub const SAVE_VERSION: u32 = 3;
+/// The binary format before water flowed (no water section), still read.
+pub const BINARY_V2: u32 = 2;
 /// The RON format of earlier builds, still read.
 pub const LEGACY_VERSION: u32 = 1;
 /// Saves larger than this are not read (a sane cap: about 80 million edits).
 pub const MAX_SAVE_BYTES: u64 = 256 << 20;
-/// Magic bytes at the start of a version-2 save.
+/// Magic bytes at the start of a binary (version 2 or 3) save.
 const MAGIC: &[u8; 8] = b"TVXEDITS";
 /// Temporary files older than this are leftovers of a killed process.
 const STALE_TEMP: Duration = Duration::from_secs(600);
@@ -133,7 +150,7 @@ pub enum LoadError {
         detail: String,
     },
     /// The file is of a save format this build does not read.
-    #[error("{} is save format version {found}; this terravox reads versions {LEGACY_VERSION} and {SAVE_VERSION}", path.display())]
+    #[error("{} is save format version {found}; this terravox reads versions {LEGACY_VERSION} to {SAVE_VERSION}", path.display())]
     Version {
         /// The file.
         path: PathBuf,
@@ -407,7 +424,7 @@ fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, LoadError> {
     Ok(Some(bytes))
 }
 
-/// The version-2 bytes of `world`'s `edits`.
+/// The save bytes (version 3) of `world`'s `edits`.
 pub fn encode(world: &WorldConfig, edits: &Edits) -> Vec<u8> {
     let code = world.canonical().to_world_code();
     let mut out = Vec::with_capacity(32 + code.len() + edits.len() * 3 + edits.chunk_count() * 16);
@@ -424,6 +441,21 @@ pub fn encode(world: &WorldConfig, edits: &Edits) -> Vec<u8> {
         for (&i, &b) in blocks {
             out.extend_from_slice(&i.to_le_bytes());
             out.push(b as u8);
+        }
+    }
+    let pending = edits.pending();
+    out.extend_from_slice(&pending.next_step().to_le_bytes());
+    out.extend_from_slice(&(pending.due().len() as u32).to_le_bytes());
+    for (step, p) in pending.due() {
+        out.extend_from_slice(&step.to_le_bytes());
+        for v in [p.x, p.y, p.z] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&(pending.waiting().len() as u32).to_le_bytes());
+    for (p, c) in pending.waiting() {
+        for v in [p.x, p.y, p.z, c.x, c.y, c.z] {
+            out.extend_from_slice(&v.to_le_bytes());
         }
     }
     let mut h = Fnv64::new();
@@ -458,16 +490,49 @@ impl<'a> Reader<'a> {
     fn i32(&mut self) -> Result<i32, String> {
         self.array().map(i32::from_le_bytes)
     }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    fn block_pos(&mut self) -> Result<BlockPos, String> {
+        Ok(BlockPos::new(self.i32()?, self.i32()?, self.i32()?))
+    }
+
+    /// The water section of a version-3 save.
+    fn pending(&mut self) -> Result<Pending, String> {
+        let next = self.u64()?;
+        let d = self.u32()?;
+        let mut due = Vec::new();
+        for _ in 0..d {
+            let entry = (self.u64()?, self.block_pos()?);
+            if due.last().is_some_and(|last| *last >= entry) {
+                return Err(format!("water block {:?} out of order", entry.1));
+            }
+            due.push(entry);
+        }
+        let w = self.u32()?;
+        let mut waiting = Vec::new();
+        for _ in 0..w {
+            let p = self.block_pos()?;
+            let c = self.block_pos()?;
+            if waiting.last().is_some_and(|(last, _)| *last >= p) {
+                return Err(format!("waiting water block {p:?} out of order"));
+            }
+            waiting.push((p, ChunkPos::new(c.x, c.y, c.z)));
+        }
+        Ok(Pending::from_parts(next, due, waiting))
+    }
 }
 
-/// Reads version-2 save bytes for `world`.
+/// Reads binary (version 2 or 3) save bytes for `world`.
 pub fn decode(path: &Path, bytes: &[u8], world: &WorldConfig) -> Result<Edits, LoadError> {
     let damaged = |detail: String| LoadError::Damaged {
         path: path.to_owned(),
         detail,
     };
     if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
-        // Not a version-2 file: perhaps a version-1 save under the new name.
+        // Not a binary file: perhaps a version-1 save under the new name.
         return match std::str::from_utf8(bytes) {
             Ok(text) if text.trim_start().starts_with(['(', '/']) => parse_ron(path, text, world),
             _ => Err(damaged("not a terravox save".to_owned())),
@@ -478,7 +543,7 @@ pub fn decode(path: &Path, bytes: &[u8], world: &WorldConfig) -> Result<Edits, L
         at: MAGIC.len(),
     };
     let version = r.u32().map_err(damaged)?;
-    if version != SAVE_VERSION {
+    if version != SAVE_VERSION && version != BINARY_V2 {
         return Err(LoadError::Version {
             path: path.to_owned(),
             found: version,
@@ -535,10 +600,17 @@ pub fn decode(path: &Path, bytes: &[u8], world: &WorldConfig) -> Result<Edits, L
         }
         chunks.push((c, blocks));
     }
+    let pending = if version == SAVE_VERSION {
+        r.pending().map_err(damaged)?
+    } else {
+        Pending::default()
+    };
     if r.at != body.len() {
         return Err(damaged(format!("{} stray bytes", body.len() - r.at)));
     }
-    Ok(Edits::from_sorted_chunks(chunks))
+    let mut edits = Edits::from_sorted_chunks(chunks);
+    *edits.pending_mut() = pending;
+    Ok(edits)
 }
 
 /// Parses version-1 save text for `world`.

@@ -5,6 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use terravox_edits::fluid::Pending;
 use terravox_edits::{
     Edits, LEGACY_VERSION, LoadError, MAX_SAVE_BYTES, SAVE_VERSION, SaveDir, SaveFile, world_key,
 };
@@ -13,6 +14,9 @@ use terravox_voxel::{Block, BlockPos, ChunkPos};
 use terravox_worldgen::{Generator, GeneratorConfig, Seed, WorldConfig, presets};
 
 /// A fresh, empty folder for one test.
+/// Bytes of the water section of a save with no water pending.
+const WATER: usize = 8 + 4 + 4;
+
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("terravox-edits-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&d);
@@ -102,9 +106,10 @@ fn the_save_is_versioned_binary_naming_its_world_with_three_bytes_an_edit() {
     let code = cfg.canonical().to_world_code();
     let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     assert_eq!(&bytes[16..16 + n], code.as_bytes());
-    // Header, world, chunk table, 3 bytes per edit, checksum.
+    // Header, world, chunk table, 3 bytes per edit, the water (the next step, no
+    // block due, none waiting), checksum.
     let chunks = edits.chunk_count();
-    assert_eq!(bytes.len(), 16 + n + 4 + chunks * 16 + 1000 * 3 + 8);
+    assert_eq!(bytes.len(), 16 + n + 4 + chunks * 16 + 1000 * 3 + WATER + 8);
     assert_eq!(dir.load(&cfg).unwrap(), edits);
     // No temporary file is left behind.
     assert_eq!(files(dir.dir()).len(), 1);
@@ -117,24 +122,24 @@ fn every_block_is_saved_as_its_number_and_unknown_numbers_are_refused() {
     // One edit of every block, all in one chunk.
     let mut edits = Edits::new();
     for (i, &b) in Block::ALL.iter().enumerate() {
-        edits.set(BlockPos::new(i as i32, 40, 0), b);
+        edits.set(BlockPos::new(i as i32 % 32, 40, i as i32 / 32), b);
     }
     assert_eq!(edits.chunk_count(), 1);
     dir.save(&cfg, &edits).unwrap();
     let path = dir.path_for(&cfg);
     let bytes = fs::read(&path).unwrap();
     assert_eq!(dir.load(&cfg).unwrap(), edits);
-    // The last 3-byte edits before the checksum carry the block numbers.
+    // The last 3-byte edits before the water and the checksum carry the numbers.
     let n = Block::ALL.len();
-    let body = &bytes[bytes.len() - 8 - n * 3..bytes.len() - 8];
+    let end = bytes.len() - 8 - WATER;
+    let body = &bytes[end - n * 3..end];
     let mut numbers: Vec<u8> = body.chunks_exact(3).map(|e| e[2]).collect();
     numbers.sort_unstable();
     assert_eq!(numbers, (0..n as u8).collect::<Vec<_>>());
     assert_eq!(Block::Slate as u8, 30, "saved numbers never change");
     // A number past the last block, with a good checksum, is refused as damaged.
     let mut unknown = bytes[..bytes.len() - 8].to_vec();
-    let last = unknown.len() - 1;
-    unknown[last] = n as u8;
+    unknown[end - 1] = n as u8;
     let mut h = terravox_voxel::Fnv64::new();
     h.write(&unknown);
     unknown.extend_from_slice(&h.finish().to_le_bytes());
@@ -143,6 +148,65 @@ fn every_block_is_saved_as_its_number_and_unknown_numbers_are_refused() {
     assert!(err.is_damaged(), "{err}");
     let expected = format!("unknown block number {n}");
     assert!(err.to_string().contains(&expected), "{err}");
+}
+
+#[test]
+fn water_pending_in_a_save_comes_back_as_it_was_and_version_2_saves_still_read() {
+    let cfg = world();
+    let dir = SaveDir::new(temp_dir("water"));
+    let mut edits = Edits::new();
+    edits.set(BlockPos::new(3, 40, 3), Block::FlowingWater4);
+    edits.set(BlockPos::new(4, 40, 3), Block::FallingWater);
+    let pending = Pending::from_parts(
+        17,
+        [
+            (16, BlockPos::new(-5, 40, 9)),
+            (17, BlockPos::new(3, 40, 3)),
+            (17, BlockPos::new(4, 40, 3)),
+        ],
+        [(BlockPos::new(90, 41, 0), ChunkPos::new(2, 1, 0))],
+    );
+    *edits.pending_mut() = pending.clone();
+    dir.save(&cfg, &edits).unwrap();
+    let loaded = dir.load(&cfg).unwrap();
+    assert_eq!(loaded, edits);
+    assert_eq!(loaded.pending(), &pending);
+    assert_eq!(
+        loaded.get(BlockPos::new(3, 40, 3)),
+        Some(Block::FlowingWater4)
+    );
+
+    // The same edits as a version-2 file (no water section): read, nothing pending.
+    let mut plain = edits.clone();
+    *plain.pending_mut() = Pending::default();
+    dir.save(&cfg, &plain).unwrap();
+    let bytes = fs::read(dir.path_for(&cfg)).unwrap();
+    let mut v2 = bytes[..bytes.len() - 8 - WATER].to_vec();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let mut h = terravox_voxel::Fnv64::new();
+    h.write(&v2);
+    v2.extend_from_slice(&h.finish().to_le_bytes());
+    fs::write(dir.path_for(&cfg), &v2).unwrap();
+    assert_eq!(dir.load(&cfg).unwrap(), plain);
+
+    // A water section out of order is damage, not something to guess at.
+    *edits.pending_mut() = pending;
+    dir.save(&cfg, &edits).unwrap();
+    let mut bytes = fs::read(dir.path_for(&cfg)).unwrap();
+    let body = bytes.len() - 8;
+    // The last due block's step (17) becomes 15, before the one ahead of it.
+    let waiting = 4 + 24;
+    let last = body - waiting - 20;
+    bytes[last..last + 8].copy_from_slice(&15u64.to_le_bytes());
+    let mut h = terravox_voxel::Fnv64::new();
+    h.write(&bytes[..body]);
+    bytes[body..].copy_from_slice(&h.finish().to_le_bytes());
+    fs::write(dir.path_for(&cfg), &bytes).unwrap();
+    let err = dir.load(&cfg).unwrap_err();
+    assert!(
+        err.is_damaged() && err.to_string().contains("out of order"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -240,7 +304,11 @@ fn truncated_garbage_corrupted_and_wrong_version_saves_are_moved_aside() {
             "damaged",
         ),
         ("corrupted", corrupted, "checksum"),
-        ("version", version, "save format version 3"),
+        (
+            "version",
+            version,
+            &format!("save format version {}", SAVE_VERSION + 1),
+        ),
     ];
     for (name, bytes, expected) in cases {
         let dir = SaveDir::new(temp_dir(name));

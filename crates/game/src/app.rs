@@ -12,7 +12,7 @@ use crate::config::PlayOptions;
 use crate::mode::Mode;
 use crate::{
     config, editing, horizon, mode, persistence, player, render, schedule, signals, sky, streaming,
-    ui, world,
+    ui, water, world,
 };
 
 /// All game plugins on top of Bevy's (and egui's, unless headless).
@@ -52,6 +52,7 @@ impl Plugin for GamePlugin {
                 player::plugin,
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
+                water::plugin,
                 streaming::plugin(self.options.culling),
                 horizon::plugin,
                 sky::clock_plugin(self.options.time),

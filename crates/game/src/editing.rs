@@ -1,13 +1,17 @@
-//! Breaking and placing blocks: the hotbar (keys 1-9 and 0, mouse wheel), the click
-//! read in `Input`, the edit made in `Edit` through [`WorldBlocks`] against the block
-//! that was outlined on screen, and then the new target (an exact voxel ray from the
-//! eye, up to [`REACH`] blocks).
+//! Breaking and placing blocks, and the bucket: the hotbar (keys 1-9, 0 and -, mouse
+//! wheel), the click read in `Input`, the edit made in `Edit` through [`WorldBlocks`]
+//! against the block that was outlined on screen, and then the new target (an exact
+//! voxel ray from the eye, up to [`REACH`] blocks; with the empty bucket it stops at a
+//! source of water too). A block broken beside or under water fills with the water at
+//! once (`terravox_edits::fluid::fill`); every edit wakes the water around it.
 
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use terravox_voxel::raycast::{Probe, RayHit, raycast};
 use terravox_voxel::{Block, BlockPos};
+
+use terravox_edits::fluid::emptied;
 
 use crate::mode::Mode;
 use crate::player::Player;
@@ -19,22 +23,32 @@ use crate::streaming::{Chunks, EditRefused, WorldBlocks};
 /// How far the player reaches, in blocks.
 pub(crate) const REACH: f32 = 8.0;
 
-/// The blocks on the hotbar, keys 1 to 9 and 0.
-pub const HOTBAR: [Block; 10] = [
-    Block::Grass,
-    Block::Dirt,
-    Block::Stone,
-    Block::Cobblestone,
-    Block::Planks,
-    Block::Wood,
-    Block::Brick,
-    Block::Sand,
-    Block::Snow,
-    Block::Slate,
+/// What a hotbar slot holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// A block to place.
+    Block(Block),
+    /// The bucket: takes a source of water, and places it again.
+    Bucket,
+}
+
+/// The hotbar's slots, keys 1 to 9, 0 and -.
+pub const HOTBAR: [Slot; 11] = [
+    Slot::Block(Block::Grass),
+    Slot::Block(Block::Dirt),
+    Slot::Block(Block::Stone),
+    Slot::Block(Block::Cobblestone),
+    Slot::Block(Block::Planks),
+    Slot::Block(Block::Wood),
+    Slot::Block(Block::Brick),
+    Slot::Block(Block::Sand),
+    Slot::Block(Block::Snow),
+    Slot::Block(Block::Slate),
+    Slot::Bucket,
 ];
 
-/// The keys selecting hotbar slots 1 to 10.
-const DIGITS: [KeyCode; 10] = [
+/// The keys selecting the hotbar's slots.
+const DIGITS: [KeyCode; 11] = [
     KeyCode::Digit1,
     KeyCode::Digit2,
     KeyCode::Digit3,
@@ -45,19 +59,36 @@ const DIGITS: [KeyCode; 10] = [
     KeyCode::Digit8,
     KeyCode::Digit9,
     KeyCode::Digit0,
+    KeyCode::Minus,
 ];
 
-/// The selected hotbar slot.
+/// The selected hotbar slot, and whether the bucket holds water.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hotbar {
     /// Index into [`HOTBAR`].
     pub selected: usize,
+    /// The bucket holds a source of water.
+    pub bucket_full: bool,
 }
 
 impl Hotbar {
-    /// The block right click places.
-    pub fn block(&self) -> Block {
+    /// The selected slot.
+    pub fn slot(&self) -> Slot {
         HOTBAR[self.selected]
+    }
+
+    /// What the selected slot is called: its block, or the bucket, full or empty.
+    pub fn name(&self) -> &'static str {
+        match self.slot() {
+            Slot::Block(b) => b.name(),
+            Slot::Bucket if self.bucket_full => "water bucket",
+            Slot::Bucket => "bucket",
+        }
+    }
+
+    /// Whether the empty bucket is in hand (then the target is a source of water too).
+    fn empty_bucket(&self) -> bool {
+        self.slot() == Slot::Bucket && !self.bucket_full
     }
 
     /// Moves the selection by `steps` slots, wrapping around.
@@ -81,16 +112,17 @@ enum EditIntent {
 }
 
 /// The first solid block along a ray from `origin` (world coordinates) within
-/// [`REACH`], through air and water; the ray stops at unloaded chunks. Traced from the
-/// block holding the origin, so it is exact anywhere in the world.
-pub fn find_target(chunks: &Chunks, origin: DVec3, dir: Vec3) -> Option<RayHit> {
+/// [`REACH`], through air and water (or, with `sources`, the first source of water
+/// if it comes first); the ray stops at unloaded chunks. Traced from the block
+/// holding the origin, so it is exact anywhere in the world.
+pub fn find_target(chunks: &Chunks, origin: DVec3, dir: Vec3, sources: bool) -> Option<RayHit> {
     let anchor = BlockPos::containing_f64(origin.to_array());
     let shift = [anchor.x, anchor.y, anchor.z];
     let local = (origin - block_corner(anchor)).as_vec3();
     let hit = raycast(local.to_array(), dir.to_array(), REACH, |p| {
         match chunks.block(p.offset(shift)) {
             None => Probe::Unknown,
-            Some(b) if b.is_solid() => Probe::Hit,
+            Some(b) if b.is_solid() || sources && b == Block::Water => Probe::Hit,
             Some(_) => Probe::Pass,
         }
     })?;
@@ -105,10 +137,10 @@ fn block_corner(b: BlockPos) -> DVec3 {
     DVec3::new(b.x as f64, b.y as f64, b.z as f64)
 }
 
-/// Breaks the targeted block: it becomes air, or cave air inside a cave ([`broken`]).
-pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
-    let p = target.pos;
-    let around: Vec<Block> = [
+/// Empties block `p`: it becomes air, or cave air inside a cave
+/// ([`emptied`]).
+fn empty(blocks: &mut WorldBlocks, p: BlockPos) -> Result<(), EditRefused> {
+    let around = [
         [1, 0, 0],
         [-1, 0, 0],
         [0, 1, 0],
@@ -116,26 +148,38 @@ pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos
         [0, 0, 1],
         [0, 0, -1],
     ]
-    .iter()
-    .filter_map(|&d| blocks.block(p.offset(d)))
-    .collect();
-    blocks.set(p, broken(&around)).map(|()| p)
+    .map(|d| blocks.block(p.offset(d)).unwrap_or(Block::Stone));
+    blocks.set(p, emptied(around))
 }
 
-/// What a broken block leaves, given its neighbours: cave air (out of the sky's
-/// light) where it opens onto a cave and not onto the open air, so digging in a cave
-/// keeps it dark; air elsewhere.
-fn broken(neighbours: &[Block]) -> Block {
-    if neighbours.contains(&Block::CaveAir) && !neighbours.contains(&Block::Air) {
-        Block::CaveAir
-    } else {
-        Block::Air
+/// Breaks the targeted block: it becomes air, or cave air inside a cave, or at once
+/// the water that runs into it from beside or above. Water is not broken.
+pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
+    let p = target.pos;
+    if blocks.block(p).is_some_and(Block::is_water) {
+        return Err(EditRefused::Water);
     }
+    empty(blocks, p)?;
+    if let Some(water) = blocks.fill(p) {
+        blocks.set(p, water)?;
+    }
+    Ok(p)
+}
+
+/// Takes the targeted source of water into the bucket: it is gone, and what it fed
+/// recedes (in a lake, the sources around fill it again, as in Minecraft).
+pub fn take_water(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
+    let p = target.pos;
+    if blocks.block(p) != Some(Block::Water) {
+        return Err(EditRefused::NoSource);
+    }
+    empty(blocks, p).map(|()| p)
 }
 
 /// Places `block` against the targeted face, unless the space holds something solid
 /// or overlaps the body of a player standing at `feet` (world coordinates). Water is
-/// replaced.
+/// replaced (a block set in flowing water stops it; water placed from the bucket is
+/// a source).
 pub fn place_block(
     blocks: &mut WorldBlocks,
     feet: DVec3,
@@ -208,17 +252,28 @@ fn read_click(
 fn edit_target(
     intent: Res<EditIntent>,
     target: Res<Target>,
-    hotbar: Res<Hotbar>,
+    mut hotbar: ResMut<Hotbar>,
     player: Query<&Player>,
     mut blocks: WorldBlocks,
 ) {
     let (Some(hit), Ok(feet)) = (target.0, player.single().map(|p| p.position)) else {
         return;
     };
-    let result = match *intent {
-        EditIntent::None => return,
-        EditIntent::Break => break_block(&mut blocks, &hit),
-        EditIntent::Place => place_block(&mut blocks, feet, &hit, hotbar.block()),
+    let result = match (*intent, hotbar.slot()) {
+        (EditIntent::None, _) => return,
+        (EditIntent::Break, _) => break_block(&mut blocks, &hit),
+        (EditIntent::Place, Slot::Block(b)) => place_block(&mut blocks, feet, &hit, b),
+        (EditIntent::Place, Slot::Bucket) => {
+            let done = if hotbar.bucket_full {
+                place_block(&mut blocks, feet, &hit, Block::Water)
+            } else {
+                take_water(&mut blocks, &hit)
+            };
+            if done.is_ok() {
+                hotbar.bucket_full = !hotbar.bucket_full;
+            }
+            done
+        }
     };
     if let Err(e) = result {
         debug!("edit refused: {e}");
@@ -226,10 +281,15 @@ fn edit_target(
 }
 
 /// Aims the ray from the player's eye and stores what it hits.
-fn update_target(chunks: Res<Chunks>, player: Query<&Player>, mut target: ResMut<Target>) {
+fn update_target(
+    chunks: Res<Chunks>,
+    hotbar: Res<Hotbar>,
+    player: Query<&Player>,
+    mut target: ResMut<Target>,
+) {
     let hit = player.single().ok().and_then(|p| {
         let (origin, dir) = eye_ray(p);
-        find_target(&chunks, origin, dir)
+        find_target(&chunks, origin, dir, hotbar.empty_bucket())
     });
     if target.0 != hit {
         target.0 = hit;
@@ -243,9 +303,25 @@ mod tests {
     #[test]
     fn digging_in_a_cave_leaves_cave_air_and_opening_it_leaves_air() {
         use Block::{Air, CaveAir, Stone};
-        assert_eq!(broken(&[Stone, Stone, CaveAir]), CaveAir);
-        assert_eq!(broken(&[Stone, CaveAir, Air]), Air);
-        assert_eq!(broken(&[Stone, Stone]), Air);
-        assert_eq!(broken(&[]), Air);
+        assert_eq!(emptied([Stone, Stone, CaveAir]), CaveAir);
+        assert_eq!(emptied([Stone, CaveAir, Air]), Air);
+        assert_eq!(emptied([Stone, Stone]), Air);
+        assert_eq!(emptied([]), Air);
+    }
+
+    #[test]
+    fn the_bucket_is_the_last_slot_and_says_whether_it_is_full() {
+        let mut h = Hotbar {
+            selected: HOTBAR.len() - 1,
+            bucket_full: false,
+        };
+        assert_eq!(h.slot(), Slot::Bucket);
+        assert!(h.empty_bucket());
+        assert_eq!(h.name(), "bucket");
+        h.bucket_full = true;
+        assert!(!h.empty_bucket());
+        assert_eq!(h.name(), "water bucket");
+        h.selected = 0;
+        assert_eq!(h.name(), "grass");
     }
 }

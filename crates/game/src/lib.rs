@@ -20,8 +20,9 @@
 //! - `horizon`: the rings of coarse chunks out to the horizon on the same pipeline
 //!   (`Horizon`);
 //! - `player`: spawn, input, body physics, eye, camera (`Input`, `Simulate`);
-//! - `editing`: hotbar, target, breaking and placing (`Input`, `Edit`);
+//! - `editing`: hotbar, target, breaking and placing, the bucket (`Input`, `Edit`);
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
+//! - `water`: the water's steps after an edit, on a worker (`Water`);
 //! - `readiness`: whether the world around the player (and the horizon) is
 //!   complete: [`settled`];
 //! - `signals`: SIGTERM/SIGINT end the game like closing the window (`Input`);
@@ -63,6 +64,7 @@ mod signals;
 mod sky;
 mod streaming;
 mod ui;
+mod water;
 mod world;
 
 pub use app::{GamePlugin, headless_app};
@@ -78,7 +80,7 @@ pub use readiness::settled;
 /// on; the game and the CLI do not need it).
 #[cfg(feature = "test-support")]
 pub use {
-    editing::{HOTBAR, Hotbar, Target, break_block, find_target, place_block},
+    editing::{HOTBAR, Hotbar, Slot, Target, break_block, find_target, place_block, take_water},
     horizon::{Detail, Horizon, RingFigures, Rings},
     mode::Mode,
     oracles::holes_in_horizon,
@@ -94,6 +96,7 @@ pub use {
         ChunkMeshed, ChunkUnloaded, Chunks, Culling, CullingCounts, EditRefused, StreamStats,
         WorldBlocks, in_view, should_unload, wanted_chunks,
     },
+    water::{StepFigures, Water},
     world::{
         ActiveWorld, DEBOUNCE, DiscardEdits, Draft, Notices, ReshapeWorld, SwitchWorld,
         WorldChanged, WorldEdits, WorldReshaped,

@@ -237,9 +237,7 @@ impl Saves {
         self.lock = opened.lock;
         let meanwhile = edits.edits().clone();
         let mut merged = opened.edits;
-        for (p, b) in meanwhile.iter() {
-            merged.set(p, b);
-        }
+        merged.lay_over(&meanwhile);
         let world = edits.world().clone();
         edits.replace(world, merged);
         if meanwhile.is_empty() {

@@ -2,7 +2,7 @@
 //! which run in one declared order (below), on a single-threaded executor.
 //!
 //! ```text
-//! Input ─▶ Simulate ─▶ Edit ─▶ Persist ─▶ Stream ─▶ Horizon ─▶ Present ─▶ (egui pass)
+//! Input ─▶ Simulate ─▶ Edit ─▶ Water ─▶ Persist ─▶ Stream ─▶ Horizon ─▶ Present ─▶ (egui pass)
 //! ```
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
@@ -19,6 +19,8 @@ pub enum GameSystems {
     Simulate,
     /// Apply block edits and discards to the loaded world and the overlay; aim.
     Edit,
+    /// The water's steps: lay a finished step into the world, start the next.
+    Water,
     /// Save files: load a switched-to world's edits, autosave, delete discarded saves.
     Persist,
     /// Chunk streaming: wanted set, unloading, worker tasks, applying results.
@@ -69,6 +71,7 @@ pub(crate) fn plugin(app: &mut App) {
             GameSystems::Input,
             GameSystems::Simulate,
             GameSystems::Edit,
+            GameSystems::Water,
             GameSystems::Persist,
             GameSystems::Stream,
             GameSystems::Horizon,

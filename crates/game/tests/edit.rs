@@ -80,7 +80,7 @@ fn break_top(app: &mut App, x: i32, z: i32) -> BlockPos {
 /// The ray from above `(x, y, z)` straight down.
 fn aim_down(app: &App, x: i32, z: i32, y: i32) -> RayHit {
     let origin = DVec3::new(x as f64 + 0.5, y as f64 + 0.5, z as f64 + 0.5);
-    find_target(app.world().resource::<Chunks>(), origin, Vec3::NEG_Y).expect("a target")
+    find_target(app.world().resource::<Chunks>(), origin, Vec3::NEG_Y, false).expect("a target")
 }
 
 fn remeshed(app: &mut App) {

@@ -10,7 +10,7 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{feet, load, with_player, world};
-use terravox_game::{Chunks, HOTBAR, Hotbar, Mode, Target, WorldEdits};
+use terravox_game::{Chunks, HOTBAR, Hotbar, Mode, Slot, Target, WorldEdits};
 use terravox_voxel::Block;
 
 /// A loaded headless game stepping 1/30 s per frame.
@@ -165,7 +165,7 @@ fn digits_and_the_wheel_select_hotbar_slots() {
     let selected = |app: &App| app.world().resource::<Hotbar>().selected;
     tap(&mut app, KeyCode::Digit3);
     assert_eq!(selected(&app), 2);
-    assert_eq!(app.world().resource::<Hotbar>().block(), HOTBAR[2]);
+    assert_eq!(app.world().resource::<Hotbar>().slot(), HOTBAR[2]);
     // Wheel down: next slot; wheel up from the first slot wraps to the last.
     app.world_mut()
         .resource_mut::<AccumulatedMouseScroll>()
@@ -184,11 +184,17 @@ fn digits_and_the_wheel_select_hotbar_slots() {
         .resource_mut::<AccumulatedMouseScroll>()
         .delta = Vec2::ZERO;
     assert_eq!(selected(&app), HOTBAR.len() - 1);
-    // 0 selects the tenth slot: slate.
+    // 0 selects the tenth slot: slate; - the last: the bucket.
     tap(&mut app, KeyCode::Digit2);
     tap(&mut app, KeyCode::Digit0);
     assert_eq!(selected(&app), 9);
-    assert_eq!(app.world().resource::<Hotbar>().block(), Block::Slate);
+    assert_eq!(
+        app.world().resource::<Hotbar>().slot(),
+        Slot::Block(Block::Slate)
+    );
+    tap(&mut app, KeyCode::Minus);
+    assert_eq!(app.world().resource::<Hotbar>().slot(), Slot::Bucket);
+    tap(&mut app, KeyCode::Digit0);
     // The panel has the keys.
     tap(&mut app, KeyCode::Tab);
     tap(&mut app, KeyCode::Digit5);
@@ -246,7 +252,7 @@ fn the_grabbing_click_does_not_edit_and_the_next_click_breaks_the_target() {
     let at = |app: &App| app.world().resource::<Chunks>().block(free);
     assert!(at(&app).is_some_and(|b| !b.is_solid()));
     click(&mut app, MouseButton::Right);
-    assert_eq!(at(&app), Some(HOTBAR[6]));
+    assert_eq!(at(&app).map(Slot::Block), Some(HOTBAR[6]));
     // Two edits, or one where the block went back into the hole just dug.
     let edits = 1 + usize::from(free != target.pos);
     assert_eq!(app.world().resource::<WorldEdits>().edits().len(), edits);

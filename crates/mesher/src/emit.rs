@@ -3,7 +3,7 @@
 //! diagonal.
 
 use terravox_voxel::textures::Side;
-use terravox_voxel::{Block, ColumnTints, PADDED};
+use terravox_voxel::{Block, ColumnTints, Flow, PADDED};
 
 use crate::face::Face;
 use crate::quad::Quad;
@@ -83,7 +83,7 @@ impl Tints {
     /// column's flow for water, still for every other block and without tints.
     #[inline]
     fn flow_at(&self, block: Block, x: u8, z: u8) -> u8 {
-        if block != Block::Water || !self.set {
+        if !block.is_water() || !self.set {
             return 0;
         }
         self.columns.flow[Self::column(x, z)].0
@@ -100,7 +100,7 @@ impl Tints {
     /// column's grass or water colour, white for untinted blocks.
     #[inline]
     fn at(&self, block: Block, x: u8, z: u8) -> [u8; 3] {
-        let water = block == Block::Water;
+        let water = block.is_water();
         if !water && !block.is_tinted() {
             return [255; 3];
         }
@@ -129,8 +129,9 @@ const fn side(face: Face) -> Side {
     }
 }
 
+/// The chunk-local corners A, B, C, D of a quad, before any reversal.
 #[inline(always)]
-pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
+pub(crate) fn corners(q: &Quad) -> [[u8; 3]; 4] {
     let (d, r, c) = q.face.axes();
     let mut base = q.min;
     base[d] += q.face.positive() as u8;
@@ -141,12 +142,23 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
         p[c] += dc;
         p
     };
-    let mut verts = [corner(0, 0), corner(0, w), corner(h, w), corner(h, 0)];
+    [corner(0, 0), corner(0, w), corner(h, w), corner(h, 0)]
+}
+
+/// Emits quad `q`: four vertices and two triangles. Water's vertices carry the
+/// surface's drop where others carry their texture layer (water has one texture),
+/// and `flow` where the water's own way overrides its column's.
+#[inline(always)]
+pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad, flow: Option<Flow>) {
+    let mut verts = corners(&q);
     let mut ao = q.ao;
+    let mut drop = q.drop;
     if q.face.reversed() {
         verts.swap(1, 3);
         ao.swap(1, 3);
+        drop.swap(1, 3);
     }
+    let water = q.block.is_water();
     let layer = q.block.texture(side(q.face)).layer();
     let start = out.vertices.len() as u32;
     for k in 0..4 {
@@ -157,10 +169,13 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad) {
                 pos: verts[k],
                 face: q.face,
                 ao: ao[k],
-                layer,
+                layer: if water { drop[k] } else { layer },
                 tint: tints.at(q.block, verts[k][0], verts[k][2]),
                 sky: q.sky,
-                flow: tints.flow_at(q.block, verts[k][0], verts[k][2]),
+                flow: match flow {
+                    Some(f) => f.0,
+                    None => tints.flow_at(q.block, verts[k][0], verts[k][2]),
+                },
             }
             .pack(),
         );

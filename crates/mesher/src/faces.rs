@@ -1,12 +1,13 @@
 //! One face direction of a chunk: per-vertex ambient occlusion from the blocks in
 //! front of each face, and greedy merging of equal faces into rectangles.
 
-use terravox_voxel::{Block, padded_index};
+use terravox_voxel::water::{self, DROP_UNITS};
+use terravox_voxel::{Block, Flow, padded_index};
 
-use crate::emit::{Surface, Tints, emit};
+use crate::emit::{Surface, Tints, corners, emit};
 use crate::face::Face;
 use crate::light::SkyLight;
-use crate::masks::{Masks, N, P, Pass, plane_rows};
+use crate::masks::{INTERIOR, Masks, N, P, Pass, plane_rows};
 use crate::quad::Quad;
 
 /// Block-local coordinates of plane cell `(layer, row, col)` for a face.
@@ -78,7 +79,7 @@ const fn vertex_ao(n: usize, dr: i32, dc: i32) -> u8 {
 fn depth_level(blocks: &[Block], x: i32, y: i32, z: i32) -> u8 {
     let depth = (-1..=y)
         .rev()
-        .take_while(|&below| blocks[padded_index(x, below, z)] == Block::Water)
+        .take_while(|&below| blocks[padded_index(x, below, z)].is_water())
         .count() as i32;
     match depth {
         // The water reaches the bottom of the padded chunk: deeper than shown.
@@ -115,6 +116,69 @@ fn corner_depths(depths: &[u8; P * P], p: [i32; 3]) -> u8 {
     corner(-1, -1) | corner(-1, 1) << 2 | corner(1, 1) << 4 | corner(1, -1) << 6
 }
 
+/// The drop of a still lake's surface: a ninth of a block.
+pub(crate) const SOURCE_DROP: u8 = (DROP_UNITS / 9) as u8;
+
+/// The water top faces of layer `y` drawn flat at [`SOURCE_DROP`], by rows along z
+/// (bit `x`): sources with no water above them or beside them above, and no air or
+/// flowing water beside them (solid blocks do not count). The others have corners at
+/// their own heights ([`water::top_drops`]) and are drawn block by block.
+fn flat_tops(masks: &Masks, y: usize) -> [u32; N] {
+    let l = y + 1;
+    let spread = |m: u64| m | m << 1 | m >> 1;
+    let lowering = |r: usize| {
+        let i = l * P + r;
+        masks.air[i] | masks.flowing[i] | masks.water[i + P]
+    };
+    std::array::from_fn(|z| {
+        let r = z + 1;
+        let bad = spread(lowering(r - 1) | lowering(r) | lowering(r + 1));
+        ((!bad & INTERIOR) >> 1) as u32
+    })
+}
+
+/// The quad of one water block `p` whose surface stands at its own corners'
+/// heights (Minecraft's), its face `face`: the top corners of the block take their
+/// drops, the others none; and the way the water there runs, if it runs.
+fn water_cell(blocks: &[Block], face: Face, p: [i32; 3], ao: u8, sky: u8) -> (Quad, Option<Flow>) {
+    let [x, y, z] = p;
+    let at = |dx: i32, dy: i32, dz: i32| blocks[padded_index(x + dx, y + dy, z + dz)];
+    let top = water::top_drops(at);
+    let [fx, _, fz] = water::flow(at);
+    let flow = Flow::toward(fx as f64, fz as f64);
+    let min = p.map(|v| v as u8);
+    let mut quad = Quad {
+        face,
+        block: at(0, 0, 0),
+        min,
+        max: min,
+        ao: [ao & 3, ao >> 2 & 3, ao >> 4 & 3, ao >> 6 & 3],
+        sky,
+        drop: [0; 4],
+    };
+    quad.drop = corners(&quad).map(|[cx, cy, cz]| {
+        if cy as i32 == y + 1 {
+            top[(cz as i32 - z) as usize][(cx as i32 - x) as usize]
+        } else {
+            0
+        }
+    });
+    (quad, (flow != Flow::STILL).then_some(flow))
+}
+
+/// Whether the water face of block `p` merges with its like: a top face drawn flat
+/// (`flat`, by rows along z), the sides of water with water above it (whole height),
+/// every bottom face.
+#[inline]
+fn merges(masks: &Masks, face: Face, flat: Option<&[u32; N]>, p: [i32; 3]) -> bool {
+    let [x, y, z] = p.map(|v| v as usize);
+    match face {
+        Face::PosY => flat.is_some_and(|f| f[z] >> x & 1 == 1),
+        Face::NegY => true,
+        _ => masks.water[(y + 2) * P + z + 1] >> (x + 1) & 1 == 1,
+    }
+}
+
 /// Meshes the faces of direction `Face::ALL[F]`, of water if `WATER`, else opaque.
 pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
     blocks: &[Block],
@@ -134,12 +198,14 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
         if rows.iter().all(|&r| r == 0) {
             continue;
         }
-        // The water surface's depth below each column of this layer.
+        // The water surface's depth below each column of this layer, and which of
+        // its blocks are drawn flat.
         let depths = (WATER && face == Face::PosY).then(|| column_depths(blocks, layer as i32));
+        let flat = (WATER && face == Face::PosY).then(|| flat_tops(masks, layer));
         // Keys: block in the low byte, the four occlusion levels (water: depth
         // levels) in the next, the sky light of the block in front above them.
-        for (r, &bits) in rows.iter().enumerate() {
-            let mut b = bits;
+        for r in 0..N {
+            let mut b = rows[r];
             while b != 0 {
                 let c = b.trailing_zeros() as usize;
                 b &= b - 1;
@@ -154,6 +220,13 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                 };
                 let front = padded_index(p[0] + n[0], p[1] + n[1], p[2] + n[2]);
                 let sky = light.at(front, blocks[front]);
+                if WATER && !merges(masks, face, flat.as_ref(), p) {
+                    // Drawn at its own corners' heights, block by block.
+                    let (quad, flow) = water_cell(blocks, face, p, ao_bits, sky);
+                    emit(out, tints, quad, flow);
+                    rows[r] &= !(1 << c);
+                    continue;
+                }
                 masks.keys[r][c] = block as u32 | (ao_bits as u32) << 8 | (sky as u32) << 16;
             }
         }
@@ -188,6 +261,13 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                 let sky = (key >> 16) as u8;
                 let min = coords(face, layer, r, c0).map(|v| v as u8);
                 let max = coords(face, layer, r1, c1).map(|v| v as u8);
+                // A merged water quad is a still lake's top, a ninth down, or the
+                // side or bottom of water under water, whole.
+                let drop = if WATER && face == Face::PosY {
+                    SOURCE_DROP
+                } else {
+                    0
+                };
                 emit(
                     out,
                     tints,
@@ -198,7 +278,9 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                         max,
                         ao,
                         sky,
+                        drop: [drop; 4],
                     },
+                    None,
                 );
             }
         }

@@ -3,10 +3,12 @@
 //!
 //! Air and water are under the open sky (level 15). Cave air ([`Block::CaveAir`]) is
 //! out of it: as in Minecraft, full sky light goes straight down an open shaft, and
-//! otherwise the level falls by one per block from the nearest air or water through
-//! cave air (a flood within the padded chunk), so light fades into a cave's mouth and
-//! the deep caves are dark but for the player's lantern. A chunk without cave air is
-//! lit everywhere and costs nothing.
+//! otherwise the level falls by one per block from the nearest air or water source
+//! through cave air (a flood within the padded chunk), so light fades into a cave's
+//! mouth and the deep caves are dark but for the player's lantern. Flowing and
+//! falling water take their light as cave air does (water poured into a cave leaves
+//! it dark; under the open sky it is lit). A chunk without cave air is lit
+//! everywhere and costs nothing.
 //!
 //! The flood sees the chunk and its one-block padding only: light that would come
 //! from an entrance further away in a neighbouring chunk is not seen, so a lit
@@ -18,6 +20,12 @@ use crate::masks::Masks;
 
 /// The level of open sky.
 pub const SKY: u8 = 15;
+
+/// Whether light reaches `block` only through the flood: cave air, and flowing or
+/// falling water.
+fn dim(block: Block) -> bool {
+    block == Block::CaveAir || block.is_water() && block != Block::Water
+}
 
 /// Sky light levels of a padded chunk, and the flood's scratch space.
 #[derive(Clone, Debug)]
@@ -54,11 +62,11 @@ impl SkyLight {
         // Seeds, a row along x at a time: cave air under the open sky has it all;
         // next to it, one level less.
         let p = PADDED;
-        let sky = |r: usize| (masks.air[r] & !masks.cave[r]) | masks.water[r];
+        let sky = |r: usize| (masks.air[r] & !masks.cave[r]) | (masks.water[r] & !masks.flowing[r]);
         for y in 0..p {
             for z in 0..p {
                 let r = y * p + z;
-                let cave = masks.cave[r];
+                let cave = masks.cave[r] | masks.flowing[r];
                 if cave == 0 {
                     continue;
                 }
@@ -104,7 +112,7 @@ impl SkyLight {
                     } else {
                         level.saturating_sub(1)
                     };
-                    if blocks[j] == Block::CaveAir && self.levels[j] < next {
+                    if dim(blocks[j]) && self.levels[j] < next {
                         self.levels[j] = next;
                         self.queue.push(j as u32);
                     }
@@ -116,7 +124,7 @@ impl SkyLight {
     /// The level of the open block `block` at padded index `i`.
     #[inline]
     pub(crate) fn at(&self, i: usize, block: Block) -> u8 {
-        if self.caves && block == Block::CaveAir {
+        if self.caves && dim(block) {
             self.levels[i]
         } else {
             SKY

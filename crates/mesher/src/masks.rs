@@ -14,6 +14,8 @@ pub(crate) const N: usize = CHUNK as usize;
 pub(crate) struct Masks {
     pub(crate) opaque: [u64; P * P],
     pub(crate) water: [u64; P * P],
+    /// Water that is not a source: flowing or falling (the water mask holds it too).
+    pub(crate) flowing: [u64; P * P],
     /// Cave air (not opaque; the air mask holds it too).
     pub(crate) cave: [u64; P * P],
     /// Every block that is neither opaque nor water.
@@ -29,6 +31,7 @@ impl Default for Masks {
         Self {
             opaque: [0; P * P],
             water: [0; P * P],
+            flowing: [0; P * P],
             cave: [0; P * P],
             air: [0; P * P],
             x_planes: [[0; N]; N],
@@ -49,44 +52,60 @@ const fn splat(b: Block) -> u64 {
     0x0101_0101_0101_0101 * b as u64
 }
 
-/// Bits of the bytes `>= 2` but not cave air (opaque), `== 1` (water) and cave air
-/// among 8 block bytes; every block value is below 128, so the per-byte sums never
-/// carry.
+/// The high bit of every byte `>= n` among 8 block bytes (every block value is
+/// below 128, so the per-byte sums never carry).
 #[inline]
-fn classify8(v: u64) -> (u64, u64, u64) {
+const fn at_least(v: u64, n: u8) -> u64 {
+    (v + 0x0101_0101_0101_0101 * (128 - n as u64)) & HIGH
+}
+
+/// Bits of the opaque blocks (`>= 2` but neither cave air nor water), of all water
+/// (`== 1`, the source, or the flowing and falling water numbered from
+/// [`Block::FlowingWater1`] to [`Block::FallingWater`]), of the flowing and falling
+/// water alone and of cave air, among 8 block bytes.
+#[inline]
+fn classify8(v: u64) -> [u64; 4] {
     let cave = !((v ^ splat(Block::CaveAir)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
-    let opaque = (v + 0x7e7e_7e7e_7e7e_7e7e) & HIGH & !cave;
-    let water = !((v ^ splat(Block::Water)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
+    let source = !((v ^ splat(Block::Water)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
+    let flowing =
+        at_least(v, Block::FlowingWater1 as u8) & !at_least(v, Block::FallingWater as u8 + 1);
+    let opaque = at_least(v, 2) & !cave & !flowing;
     let pack = |bits: u64| ((bits >> 7).wrapping_mul(PACK)) >> 56;
-    (pack(opaque), pack(water), pack(cave))
+    [
+        pack(opaque),
+        pack(source | flowing),
+        pack(flowing),
+        pack(cave),
+    ]
 }
 
 impl Masks {
     pub(crate) fn fill(&mut self, blocks: &[Block]) {
         for (i, row) in blocks.chunks_exact(P).enumerate() {
-            let (mut o, mut w, mut c) = (0u64, 0u64, 0u64);
+            let mut m = [0u64; 4];
             for (g, eight) in row.chunks_exact(8).enumerate() {
                 let v = u64::from_le_bytes(std::array::from_fn(|k| eight[k] as u8));
                 // Runs of air or stone (most of a chunk) need no classification.
-                let (og, wg, cg) = match v {
-                    0 => (0, 0, 0),
-                    0x0202_0202_0202_0202 => (0xff, 0, 0),
+                let bits = match v {
+                    0 => [0; 4],
+                    0x0202_0202_0202_0202 => [0xff, 0, 0, 0],
                     _ => classify8(v),
                 };
-                o |= og << (8 * g);
-                w |= wg << (8 * g);
-                c |= cg << (8 * g);
+                for (m, b) in m.iter_mut().zip(bits) {
+                    *m |= b << (8 * g);
+                }
             }
-            // The last two blocks, zero-extended (zero bytes are air: neither bit).
+            // The last two blocks, zero-extended (zero bytes are air: no bit).
             let tail = row[32] as u64 | (row[33] as u64) << 8;
             if tail != 0 {
-                let (ot, wt, ct) = classify8(tail);
-                o |= ot << 32;
-                w |= wt << 32;
-                c |= ct << 32;
+                for (m, b) in m.iter_mut().zip(classify8(tail)) {
+                    *m |= b << 32;
+                }
             }
+            let [o, w, f, c] = m;
             self.opaque[i] = o;
             self.water[i] = w;
+            self.flowing[i] = f;
             self.cave[i] = c;
             self.air[i] = !(o | w) & ROW;
         }

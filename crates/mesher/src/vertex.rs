@@ -7,7 +7,7 @@
 //!          bits 12..18  z
 //!          bits 18..21  face  (index into Face::ALL)
 //!          bits 21..23  ao    (0 darkest ..= 3 open; for water: depth level)
-//!          bits 23..31  layer (texture array layer)
+//!          bits 23..31  layer (texture array layer; for water: the drop)
 //! word 1:  bits  0..24  tint  (sRGB bytes r, g, b)
 //!          bits 24..28  sky   (sky light level 0..=15, see crate::light)
 //!          bits 28..32  flow  (water: 0 still, else its direction, see Flow)
@@ -88,7 +88,12 @@ pub const AO: Field = Field {
     shift: 21,
     bits: 2,
 };
-/// The texture array layer.
+/// The texture array layer. Water has one texture ([`Texture::Water`], which the
+/// game's water material knows), so a water vertex holds instead its **drop**: how
+/// far below the top of its block the surface is there, in
+/// [`terravox_voxel::water::DROP_UNITS`] (see `Quad::drop`).
+///
+/// [`Texture::Water`]: terravox_voxel::textures::Texture::Water
 pub const LAYER: Field = Field {
     name: "layer",
     word: 0,
@@ -171,7 +176,7 @@ pub struct Vertex {
     pub face: Face,
     /// Ambient occlusion level `0..=3` (water: depth level `0..=3`, shallow first).
     pub ao: u8,
-    /// Texture array layer.
+    /// Texture array layer (for water: the drop, see [`LAYER`]).
     pub layer: u8,
     /// Tint, sRGB bytes (white for untinted blocks).
     pub tint: [u8; 3],

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use terravox_mesher::vertex::Vertex;
 use terravox_mesher::{Face, MeshBuffers, Quad, Surface, mesh_chunk};
 use terravox_voxel::textures::Side;
+use terravox_voxel::water::DROP_UNITS;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, presets};
 
@@ -46,7 +47,7 @@ fn reference(chunk: &Chunk, water: bool) -> HashMap<([i32; 3], Face), Block> {
                     let n = face.normal();
                     let o = chunk.get(x + n[0], y + n[1], z + n[2]);
                     let visible = if water {
-                        b == Block::Water && o == Block::Air
+                        b.is_water() && o.is_air()
                     } else {
                         b.is_opaque() && !o.is_opaque()
                     };
@@ -105,10 +106,18 @@ fn assert_textured(s: &Surface) {
         };
         for c in corners {
             assert_eq!(c.face, q.face);
-            assert_eq!(c.layer, q.block.texture(side).layer());
-            if q.block == Block::Water {
+            if q.block.is_water() {
+                // Water draws one texture; its vertices carry the surface's drop.
+                assert!(q.drop.contains(&c.layer), "{q:?}: {c:?}");
+                assert!(c.layer as u32 <= DROP_UNITS);
+                if q.face == Face::PosY && q.area() > 1 {
+                    assert_eq!(c.layer as u32, DROP_UNITS / 9, "a lake's top");
+                }
                 assert_eq!(c.tint, Block::Water.color());
-            } else if !q.block.is_tinted() {
+            } else {
+                assert_eq!(c.layer, q.block.texture(side).layer());
+            }
+            if !q.block.is_tinted() && !q.block.is_water() {
                 assert_eq!(c.tint, [255; 3]);
             }
         }
@@ -291,7 +300,7 @@ fn generated_chunks_are_watertight_and_seamless() {
 }
 
 fn random_block() -> impl Strategy<Value = Block> {
-    prop_oneof![4 => Just(Block::Air), 1 => Just(Block::Water), 2 => Just(Block::Stone), 1 => Just(Block::Dirt), 1 => Just(Block::Grass)]
+    prop_oneof![4 => Just(Block::Air), 1 => Just(Block::Water), 1 => Just(Block::FlowingWater3), 1 => Just(Block::FallingWater), 2 => Just(Block::Stone), 1 => Just(Block::Dirt), 1 => Just(Block::Grass)]
 }
 
 proptest! {
@@ -448,7 +457,7 @@ fn reference_sky(c: &Chunk) -> HashMap<[i32; 3], u8> {
                 let b = c.get(x, y, z);
                 if matches!(b, Block::Air | Block::Water) {
                     level.insert([x, y, z], 15u8);
-                } else if b == Block::CaveAir {
+                } else if b == Block::CaveAir || b.is_water() {
                     level.insert([x, y, z], 0);
                 }
             }
@@ -458,7 +467,10 @@ fn reference_sky(c: &Chunk) -> HashMap<[i32; 3], u8> {
         let mut changed = false;
         let caves: Vec<[i32; 3]> = level
             .iter()
-            .filter(|(p, _)| c.get(p[0], p[1], p[2]) == Block::CaveAir)
+            .filter(|(p, _)| {
+                let b = c.get(p[0], p[1], p[2]);
+                b == Block::CaveAir || b.is_water() && b != Block::Water
+            })
             .map(|(p, _)| *p)
             .collect();
         for p in caves {
@@ -482,7 +494,7 @@ fn reference_sky(c: &Chunk) -> HashMap<[i32; 3], u8> {
 }
 
 fn cave_block() -> impl Strategy<Value = Block> {
-    prop_oneof![1 => Just(Block::Air), 1 => Just(Block::Water), 3 => Just(Block::Stone), 4 => Just(Block::CaveAir)]
+    prop_oneof![1 => Just(Block::Air), 1 => Just(Block::Water), 1 => Just(Block::FlowingWater5), 3 => Just(Block::Stone), 4 => Just(Block::CaveAir)]
 }
 
 proptest! {
@@ -510,4 +522,59 @@ proptest! {
             }
         }
     }
+}
+
+/// A channel out of a lake: flowing water of levels 1 to 7 (x 8..=14, z 16, y 10)
+/// between stone walls, the lake's sources at x < 8.
+fn channel() -> Chunk {
+    Chunk::from_fn(|x, y, z| match (x, y, z) {
+        (_, ..10, _) => Block::Stone,
+        (..8, 10, _) => Block::Water,
+        (8..=14, 10, 16) => Block::ALL[Block::FlowingWater1 as usize + x as usize - 8],
+        (_, 10, _) => Block::Stone,
+        _ => Block::Air,
+    })
+}
+
+#[test]
+fn flowing_water_is_drawn_lower_the_further_it_runs_and_drifts_downstream() {
+    let c = channel();
+    let m = mesh(&c);
+    let verts = unpacked(&m.water);
+    // The top corners of the channel, by x (z = 16 and 17 agree), from the quads.
+    let mut drop_at: HashMap<[u8; 2], u8> = HashMap::new();
+    let mut flows = Vec::new();
+    for (q, v) in m.water.quads.iter().zip(verts.chunks(4)) {
+        if q.face != Face::PosY || q.min[2] != 16 || q.min[0] < 8 {
+            continue;
+        }
+        assert_eq!(q.area(), 1, "flowing water is drawn block by block");
+        for c in v {
+            if let Some(old) = drop_at.insert([c.pos[0], c.pos[2]], c.layer) {
+                assert_eq!(old, c.layer, "two blocks disagree at a corner");
+            }
+            flows.push(c.flow);
+        }
+    }
+    let ninth = (DROP_UNITS / 9) as u8;
+    for x in 8u8..=15 {
+        assert_eq!(drop_at[&[x, 16]], drop_at[&[x, 17]], "x {x}");
+    }
+    // Lower and lower downstream: level 7's far edge is 8 ninths down (a film).
+    for x in 8u8..15 {
+        assert!(drop_at[&[x + 1, 16]] > drop_at[&[x, 16]], "x {x}");
+    }
+    assert_eq!(drop_at[&[15, 16]], 8 * ninth);
+    assert!(drop_at[&[8, 16]] < 2 * ninth && drop_at[&[8, 16]] > ninth);
+    // The surface drifts along +x.
+    let east = terravox_voxel::Flow::toward(1.0, 0.0).0;
+    assert!(flows.iter().all(|&f| f == east), "{flows:?}");
+    // The lake's top stays flat a ninth down, merged, away from the channel.
+    assert!(
+        m.water
+            .quads
+            .iter()
+            .any(|q| q.face == Face::PosY && q.area() > 100 && q.drop == [ninth; 4])
+    );
+    assert_watertight(&c);
 }

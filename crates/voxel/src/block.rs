@@ -72,11 +72,29 @@ pub enum Block {
     GoldOre = 29,
     /// Slate: dark blue-grey layered rock of bare mountain faces.
     Slate = 30,
+    /// Flowing water one block from its source (Minecraft's level 1); see
+    /// [`crate::water`]. Levels 2 to 7 follow, each a block further.
+    FlowingWater1 = 31,
+    /// Flowing water, level 2.
+    FlowingWater2 = 32,
+    /// Flowing water, level 3.
+    FlowingWater3 = 33,
+    /// Flowing water, level 4.
+    FlowingWater4 = 34,
+    /// Flowing water, level 5.
+    FlowingWater5 = 35,
+    /// Flowing water, level 6.
+    FlowingWater6 = 36,
+    /// Flowing water, level 7: the thinnest film, the last a source feeds.
+    FlowingWater7 = 37,
+    /// Falling water: water with water above it that is not a source (Minecraft's
+    /// levels 8 to 15).
+    FallingWater = 38,
 }
 
 impl Block {
     /// Every block, in discriminant order.
-    pub const ALL: [Block; 31] = [
+    pub const ALL: [Block; 39] = [
         Block::Air,
         Block::Water,
         Block::Stone,
@@ -108,13 +126,21 @@ impl Block {
         Block::IronOre,
         Block::GoldOre,
         Block::Slate,
+        Block::FlowingWater1,
+        Block::FlowingWater2,
+        Block::FlowingWater3,
+        Block::FlowingWater4,
+        Block::FlowingWater5,
+        Block::FlowingWater6,
+        Block::FlowingWater7,
+        Block::FallingWater,
     ];
 
     /// Whether light and sight stop at this block: faces are drawn where an opaque
     /// block meets a non-opaque one.
     #[inline]
     pub const fn is_opaque(self) -> bool {
-        !matches!(self, Block::Air | Block::Water | Block::CaveAir)
+        !(self.is_air() || self.is_water())
     }
 
     /// Whether the block is empty space: air or a cave's air.
@@ -163,6 +189,14 @@ impl Block {
             Block::IronOre => [150, 120, 100],
             Block::GoldOre => [170, 150, 80],
             Block::Slate => [74, 80, 92],
+            Block::FlowingWater1
+            | Block::FlowingWater2
+            | Block::FlowingWater3
+            | Block::FlowingWater4
+            | Block::FlowingWater5
+            | Block::FlowingWater6
+            | Block::FlowingWater7
+            | Block::FallingWater => Block::Water.color(),
         }
     }
 
@@ -200,6 +234,14 @@ impl Block {
             Block::IronOre => "iron ore",
             Block::GoldOre => "gold ore",
             Block::Slate => "slate",
+            Block::FlowingWater1 => "flowing water (level 1)",
+            Block::FlowingWater2 => "flowing water (level 2)",
+            Block::FlowingWater3 => "flowing water (level 3)",
+            Block::FlowingWater4 => "flowing water (level 4)",
+            Block::FlowingWater5 => "flowing water (level 5)",
+            Block::FlowingWater6 => "flowing water (level 6)",
+            Block::FlowingWater7 => "flowing water (level 7)",
+            Block::FallingWater => "falling water",
         }
     }
 
@@ -248,8 +290,9 @@ mod tests {
         assert!(!Block::Water.is_solid());
         assert!(!Block::CaveAir.is_opaque() && !Block::CaveAir.is_solid());
         for b in Block::ALL.into_iter().skip(2) {
-            assert_eq!(b.is_opaque(), b != Block::CaveAir, "{b:?}");
-            assert_eq!(b.is_solid(), b != Block::CaveAir, "{b:?}");
+            let open = b == Block::CaveAir || b.is_water();
+            assert_eq!(b.is_opaque(), !open, "{b:?}");
+            assert_eq!(b.is_solid(), !open, "{b:?}");
         }
         for b in Block::ALL {
             assert_eq!(
@@ -264,5 +307,6 @@ mod tests {
         // Saves store these numbers: new blocks are appended, never renumbered.
         assert_eq!(Block::GoldOre as u8, 29);
         assert_eq!(Block::Slate as u8, 30);
+        assert_eq!(Block::FallingWater as u8, 38);
     }
 }

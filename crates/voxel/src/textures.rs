@@ -135,7 +135,18 @@ impl Block {
             (Block::IronOre, _) => T::IronOre,
             (Block::GoldOre, _) => T::GoldOre,
             (Block::Slate, _) => T::Slate,
-            (Block::Water, _) => T::Water,
+            (
+                Block::Water
+                | Block::FlowingWater1
+                | Block::FlowingWater2
+                | Block::FlowingWater3
+                | Block::FlowingWater4
+                | Block::FlowingWater5
+                | Block::FlowingWater6
+                | Block::FlowingWater7
+                | Block::FallingWater,
+                _,
+            ) => T::Water,
             (Block::Grass, Top) => T::GrassTop,
             (Block::Grass, Bottom) | (Block::Dirt, _) => T::Dirt,
             (Block::Grass, _) => T::GrassSide,

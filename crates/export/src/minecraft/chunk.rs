@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use fastnbt::LongArray;
 use terravox_voxel::Block;
 
-use super::names::{BlockState, biome_name, block_state, flowing_water};
+use super::names::{BlockState, biome_name, block_state};
 use super::{DATA_VERSION, MIN_Y};
 use terravox_worldgen::Biome;
 
@@ -22,12 +22,9 @@ const VOLUME: usize = SIDE * SIDE * SIDE;
 pub(crate) struct Column {
     /// Chunk coordinates.
     pub(crate) pos: [i32; 2],
-    /// `y * 256 + z * 16 + x`, from the bottom of the world.
+    /// `y * 256 + z * 16 + x`, from the bottom of the world (flowing and falling
+    /// water with their level, as terravox's blocks carry it).
     pub(crate) blocks: Vec<Block>,
-    /// Minecraft's `level` of the water there, as `blocks`: 0 for a source (and
-    /// every other block), 1 to 7 for water flowing away from one, 8 for falling
-    /// water.
-    levels: Vec<u8>,
     /// The biome of each 4x4 cell of columns.
     pub(crate) biomes: [[Option<Biome>; 4]; 4],
 }
@@ -38,7 +35,6 @@ impl Column {
         Self {
             pos,
             blocks: vec![Block::Air; VOLUME * sections],
-            levels: vec![0; VOLUME * sections],
             biomes: [[None; 4]; 4],
         }
     }
@@ -47,14 +43,6 @@ impl Column {
     #[inline]
     pub(crate) fn set(&mut self, x: usize, y: usize, z: usize, b: Block) {
         self.blocks[(y * SIDE + z) * SIDE + x] = b;
-    }
-
-    /// Sets flowing water of Minecraft's `level` (1 to 8, see [`flowing_water`]) at
-    /// `(x, y, z)`, `y` counted from the bottom of the world.
-    pub(crate) fn set_flowing(&mut self, x: usize, y: usize, z: usize, level: u8) {
-        let i = (y * SIDE + z) * SIDE + x;
-        self.blocks[i] = Block::Water;
-        self.levels[i] = level;
     }
 
     /// The block at `(x, y, z)`, `y` counted from the bottom of the world.
@@ -66,7 +54,6 @@ impl Column {
     /// Keeps the lowest `sections` sections (no more than it has).
     pub(crate) fn keep_sections(&mut self, sections: usize) {
         self.blocks.truncate(VOLUME * sections);
-        self.levels.truncate(VOLUME * sections);
     }
 
     /// The chunk as uncompressed NBT.
@@ -77,11 +64,10 @@ impl Column {
         let sections = self
             .blocks
             .chunks_exact(VOLUME)
-            .zip(self.levels.chunks_exact(VOLUME))
             .enumerate()
-            .map(|(i, (blocks, levels))| Section {
+            .map(|(i, blocks)| Section {
                 y: (MIN_Y / SIDE as i32 + i as i32) as i8,
-                block_states: block_palette(blocks, levels),
+                block_states: block_palette(blocks),
                 biomes: biome_palette(&biomes),
             })
             .collect();
@@ -167,17 +153,13 @@ impl From<BlockState> for StateNbt {
     }
 }
 
-/// A section's blocks and their water levels as a palette (in order of first
-/// appearance) and indices packed at least 4 bits each.
-fn block_palette(blocks: &[Block], levels: &[u8]) -> Paletted<StateNbt> {
-    let (palette, indices) = index(blocks.iter().copied().zip(levels.iter().copied()));
-    let state = |(b, level): (Block, u8)| match level {
-        0 => block_state(b),
-        l => flowing_water(l),
-    };
+/// A section's blocks as a palette (in order of first appearance) and indices
+/// packed at least 4 bits each.
+fn block_palette(blocks: &[Block]) -> Paletted<StateNbt> {
+    let (palette, indices) = index(blocks.iter().copied());
     Paletted {
         data: (palette.len() > 1).then(|| pack(&indices, bits(palette.len()).max(4))),
-        palette: palette.into_iter().map(|c| state(c).into()).collect(),
+        palette: palette.into_iter().map(|b| block_state(b).into()).collect(),
     }
 }
 
@@ -244,13 +226,12 @@ mod tests {
 
     #[test]
     fn a_uniform_section_has_no_data() {
-        let none = [0; VOLUME];
-        let p = block_palette(&[Block::Stone; VOLUME], &none);
+        let p = block_palette(&[Block::Stone; VOLUME]);
         assert_eq!(p.palette.len(), 1);
         assert!(p.data.is_none());
         let mut mixed = [Block::Stone; VOLUME];
         mixed[VOLUME - 1] = Block::Water;
-        let p = block_palette(&mixed, &none);
+        let p = block_palette(&mixed);
         assert_eq!(p.palette.len(), 2);
         assert_eq!(
             p.data.unwrap().into_inner().len(),

@@ -318,9 +318,9 @@ fn pour(
                 if column.get(ux, uy, uz) != Block::Air {
                     falling = false;
                 } else if falling {
-                    column.set_flowing(ux, uy, uz, 8);
+                    column.set(ux, uy, uz, Block::FallingWater);
                 } else if water_beside(x, row, z) {
-                    column.set_flowing(ux, uy, uz, 1);
+                    column.set(ux, uy, uz, Block::FlowingWater1);
                     falling = true;
                 }
             }

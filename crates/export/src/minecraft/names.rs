@@ -1,7 +1,8 @@
 //! The one table from terravox's blocks and biomes to Minecraft Java Edition's
 //! names (1.21). Leaves are `persistent` so they never decay without their logs'
-//! distance rule; every other property takes the block's default (logs stand on
-//! `axis=y`, water is a source block).
+//! distance rule; flowing and falling water carry their `level`; every other
+//! property takes the block's default (logs stand on `axis=y`, water is a source
+//! block).
 
 use terravox_voxel::Block;
 use terravox_worldgen::Biome;
@@ -68,6 +69,14 @@ pub const fn block_state(b: Block) -> BlockState {
         Block::GoldOre => plain("minecraft:gold_ore"),
         // The blue-grey rock of the deep layers.
         Block::Slate => plain("minecraft:deepslate"),
+        Block::FlowingWater1 => flowing_water(1),
+        Block::FlowingWater2 => flowing_water(2),
+        Block::FlowingWater3 => flowing_water(3),
+        Block::FlowingWater4 => flowing_water(4),
+        Block::FlowingWater5 => flowing_water(5),
+        Block::FlowingWater6 => flowing_water(6),
+        Block::FlowingWater7 => flowing_water(7),
+        Block::FallingWater => flowing_water(8),
     }
 }
 
@@ -86,7 +95,7 @@ const LEVELS: [&[(&str, &str)]; 8] = [
 
 /// Minecraft's flowing water of `level` (1 to 7: flowing that many blocks from a
 /// source; 8: falling); a source (`minecraft:water`, [`block_state`]) otherwise.
-pub const fn flowing_water(level: u8) -> BlockState {
+const fn flowing_water(level: u8) -> BlockState {
     match level {
         1..=8 => BlockState {
             name: "minecraft:water",
@@ -117,6 +126,8 @@ pub const fn biome_name(b: Option<Biome>) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use terravox_voxel::Fluid;
+
     use super::*;
 
     /// Minecraft's namespaced ids: lower-case letters, digits and underscores.
@@ -136,9 +147,22 @@ mod tests {
             // Only air is air, only water is water.
             let air = ["minecraft:air", "minecraft:cave_air"].contains(&s.name);
             assert_eq!(air, b.is_air(), "{b:?}");
-            assert_eq!(s.name == "minecraft:water", b == Block::Water, "{b:?}");
+            assert_eq!(s.name == "minecraft:water", b.is_water(), "{b:?}");
+            let level = match b.fluid() {
+                Some(Fluid::Flowing(l)) => Some(l.to_string()),
+                Some(Fluid::Falling) => Some("8".to_owned()),
+                _ => None,
+            };
             assert_eq!(
-                s.name.ends_with("_leaves"),
+                s.properties
+                    .iter()
+                    .find(|(k, _)| *k == "level")
+                    .map(|(_, v)| v.to_string()),
+                level,
+                "{b:?}"
+            );
+            assert_eq!(
+                s.name.ends_with("_leaves") || level.is_some(),
                 !s.properties.is_empty(),
                 "{b:?}"
             );

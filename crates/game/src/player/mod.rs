@@ -110,9 +110,7 @@ fn apply_movement(
         return;
     };
     let dt = time.delta_secs().min(MAX_STEP);
-    step_in_world(&mut p, *input, dt, &|b| {
-        chunks.block(b).map(|b| b.is_solid())
-    });
+    step_in_world(&mut p, *input, dt, &|b| chunks.block(b));
     if p.position.y < WORLD_FLOOR as f64 {
         // Back at the spawn found for this world: no new search.
         p.position = feet;

@@ -45,7 +45,8 @@ pub(crate) struct ChunkExtension {
     #[texture(100, dimension = "2d_array")]
     #[sampler(101)]
     textures: Handle<Image>,
-    /// `x`: 1 for water, 0 for opaque blocks.
+    /// `x`: 1 for water, 0 for opaque blocks; `y`: the water texture's layer (a
+    /// water vertex carries its surface's drop in place of a layer).
     #[uniform(102)]
     params: Vec4,
 }
@@ -129,7 +130,7 @@ fn setup_materials(
         },
         extension: ChunkExtension {
             textures: textures.clone(),
-            params: Vec4::new(water as u8 as f32, 0.0, 0.0, 0.0),
+            params: Vec4::new(water as u8 as f32, Texture::Water.layer() as f32, 0.0, 0.0),
         },
     };
     commands.insert_resource(ChunkMaterials {

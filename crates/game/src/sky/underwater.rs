@@ -2,7 +2,7 @@
 //! (dome, sun, moon, stars, clouds) are hidden.
 
 use bevy::prelude::*;
-use terravox_voxel::Block;
+use terravox_voxel::{Block, Fluid};
 
 use crate::streaming::Chunks;
 use crate::world::Eye;
@@ -11,13 +11,22 @@ use crate::world::Eye;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Underwater(pub(crate) bool);
 
-/// Notes whether the player's eye is in a water block.
+/// Notes whether the player's eye is under water: in a source or falling water, or
+/// in flowing water with water above it (a thin flowing film at eye level is not
+/// over the eye).
 pub(super) fn detect_underwater(
     eye: Res<Eye>,
     chunks: Res<Chunks>,
     mut underwater: ResMut<Underwater>,
 ) {
-    underwater.set_if_neq(Underwater(chunks.block(eye.0) == Some(Block::Water)));
+    let under = match chunks.block(eye.0).and_then(Block::fluid) {
+        Some(Fluid::Source | Fluid::Falling) => true,
+        Some(Fluid::Flowing(_)) => chunks
+            .block(eye.0.offset([0, 1, 0]))
+            .is_some_and(Block::is_water),
+        None => false,
+    };
+    underwater.set_if_neq(Underwater(under));
 }
 
 /// Sky things (the dome, sun, moon, stars, clouds) that the water hides when the eye

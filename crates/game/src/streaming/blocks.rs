@@ -2,7 +2,8 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use terravox_voxel::{Block, BlockPos};
+use terravox_edits::fluid::{Cells, Pending, Waters};
+use terravox_voxel::{Block, BlockPos, ChunkPos};
 use thiserror::Error;
 
 use super::Chunks;
@@ -26,12 +27,18 @@ pub enum EditRefused {
     /// The world is a live draft of the panel, which keeps no edits.
     #[error("this is a draft of the world: Apply it to build")]
     Draft,
+    /// Water is not broken: it is taken with the bucket.
+    #[error("water is taken with the bucket, not broken")]
+    Water,
+    /// The bucket needs a source to take (flowing water is not one).
+    #[error("the bucket takes only a source of water")]
+    NoSource,
 }
 
 /// Reads blocks of the loaded world and changes them: a change updates every loaded
 /// chunk that holds the block (its own and the neighbours whose padding it is),
-/// schedules their remesh on worker tasks and records the edit in the overlay, so it
-/// is saved and survives unloading.
+/// schedules their remesh on worker tasks, records the edit in the overlay, so it
+/// is saved and survives unloading, and wakes the water around it.
 #[derive(SystemParam)]
 pub struct WorldBlocks<'w> {
     chunks: ResMut<'w, Chunks>,
@@ -59,6 +66,58 @@ impl WorldBlocks<'_> {
             return Err(EditRefused::NotLoaded);
         }
         self.edits.record(p, block);
+        self.edits.wake_around(p, &*self.chunks);
         Ok(())
+    }
+
+    /// The water that runs into the open block `p` at once (see
+    /// [`terravox_edits::fluid::fill`]).
+    pub(crate) fn fill(&self, p: BlockPos) -> Option<Block> {
+        terravox_edits::fluid::fill(&*self.chunks, p)
+    }
+
+    /// Wakes the water waiting for chunks that are loaded now.
+    pub(crate) fn resume_water(&mut self) {
+        let chunks = &self.chunks;
+        if self.edits.pending().waiting().len() > 0 {
+            self.edits
+                .pending_mut()
+                .resume(|c: ChunkPos| chunks.is_loaded(c));
+        }
+    }
+
+    /// How many water blocks are due to tick.
+    pub(crate) fn water_due(&self) -> usize {
+        self.edits.pending().due_count()
+    }
+
+    /// Takes the water blocks that tick in the next step (at most `most`).
+    pub(crate) fn take_water(&mut self, most: usize) -> Vec<BlockPos> {
+        self.edits.pending_mut().take(most)
+    }
+
+    /// The edits' lineage (see [`WorldEdits::lineage`]).
+    pub(crate) fn lineage(&self) -> u64 {
+        self.edits.lineage()
+    }
+}
+
+impl Cells for WorldBlocks<'_> {
+    fn block(&self, p: BlockPos) -> Option<Block> {
+        self.chunks.block(p)
+    }
+}
+
+/// The water's steps lay their writes through here: the loaded chunks and the
+/// overlay take them (the step wakes what they wake).
+impl Waters for WorldBlocks<'_> {
+    fn flow(&mut self, p: BlockPos, b: Block) {
+        if self.chunks.set_block(p, b) {
+            self.edits.record(p, b);
+        }
+    }
+
+    fn pending(&mut self) -> &mut Pending {
+        self.edits.pending_mut()
     }
 }

@@ -117,6 +117,13 @@ pub struct Chunks {
     changes: u64,
 }
 
+/// Water reads the loaded chunks: a block of a chunk not loaded is unknown to it.
+impl terravox_edits::fluid::Cells for Chunks {
+    fn block(&self, p: BlockPos) -> Option<Block> {
+        Chunks::block(self, p)
+    }
+}
+
 /// A full-detail chunk's key in the pipeline.
 pub(super) fn key(p: ChunkPos) -> LodPos {
     LodPos::new(0, p)

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use crate::editing::{HOTBAR, Hotbar};
+use crate::editing::{HOTBAR, Hotbar, Slot};
 use crate::mode::Mode;
 use crate::persistence::Saves;
 use crate::world::Notices;
@@ -80,13 +80,18 @@ pub(super) fn draw_hud(
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.vertical_centered(|ui| ui.label(hotbar.block().name()));
+                ui.vertical_centered(|ui| ui.label(hotbar.name()));
                 ui.horizontal(|ui| {
-                    for (i, b) in HOTBAR.iter().enumerate() {
+                    for (i, slot) in HOTBAR.iter().enumerate() {
                         let (rect, _) =
                             ui.allocate_exact_size(egui::vec2(40.0, 40.0), egui::Sense::hover());
                         let p = ui.painter();
-                        p.rect_filled(rect.shrink(3.0), 3.0, block_color(*b));
+                        match slot {
+                            Slot::Block(b) => {
+                                p.rect_filled(rect.shrink(3.0), 3.0, block_color(*b));
+                            }
+                            Slot::Bucket => draw_bucket(p, rect, hotbar.bucket_full),
+                        }
                         let selected = i == hotbar.selected;
                         let stroke = if selected {
                             egui::Stroke::new(3.0, egui::Color32::WHITE)
@@ -97,7 +102,7 @@ pub(super) fn draw_hud(
                         p.text(
                             rect.left_top() + egui::vec2(6.0, 4.0),
                             egui::Align2::LEFT_TOP,
-                            ((i + 1) % 10).to_string(),
+                            slot_key(i),
                             egui::FontId::proportional(12.0),
                             egui::Color32::BLACK,
                         );
@@ -106,4 +111,57 @@ pub(super) fn draw_hud(
             });
         });
     Ok(())
+}
+
+/// The key of hotbar slot `i`: 1 to 9, 0, then -.
+fn slot_key(i: usize) -> String {
+    match i {
+        0..=8 => (i + 1).to_string(),
+        9 => "0".to_owned(),
+        _ => "-".to_owned(),
+    }
+}
+
+/// A bucket in `rect`: a grey pail, with water in it when `full`.
+fn draw_bucket(p: &egui::Painter, rect: egui::Rect, full: bool) {
+    let r = rect.shrink(7.0);
+    let pail = |top: f32| {
+        let y = r.top() + top * r.height();
+        let inset = 0.18 * r.width() * (1.0 - top);
+        vec![
+            egui::pos2(r.left() + inset, y),
+            egui::pos2(r.right() - inset, y),
+            egui::pos2(r.right() - 0.18 * r.width(), r.bottom()),
+            egui::pos2(r.left() + 0.18 * r.width(), r.bottom()),
+        ]
+    };
+    let metal = egui::Color32::from_gray(170);
+    p.add(egui::Shape::convex_polygon(
+        pail(0.25),
+        metal,
+        egui::Stroke::new(1.5, egui::Color32::from_gray(60)),
+    ));
+    if full {
+        let [r, g, b] = terravox_voxel::Block::Water.color();
+        p.add(egui::Shape::convex_polygon(
+            pail(0.4),
+            egui::Color32::from_rgb(r, g, b),
+            egui::Stroke::NONE,
+        ));
+    }
+    // The handle: a half circle over the rim.
+    let (centre, radius) = (
+        egui::pos2(r.center().x, r.top() + 0.25 * r.height()),
+        0.36 * r.width(),
+    );
+    let handle = (0..=12)
+        .map(|k| {
+            let a = std::f32::consts::PI * k as f32 / 12.0;
+            centre + radius * egui::vec2(a.cos(), -a.sin())
+        })
+        .collect();
+    p.add(egui::Shape::line(
+        handle,
+        egui::Stroke::new(1.5, egui::Color32::from_gray(60)),
+    ));
 }

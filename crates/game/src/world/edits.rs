@@ -6,10 +6,11 @@ use std::collections::BTreeSet;
 
 use bevy::prelude::*;
 use terravox_edits::Edits;
+use terravox_edits::fluid::{Cells, Pending};
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 use terravox_worldgen::WorldConfig;
 
-/// The edits of the world being played.
+/// The edits of the world being played, with the water they woke.
 #[derive(Resource, Debug)]
 pub struct WorldEdits {
     world: WorldConfig,
@@ -17,6 +18,9 @@ pub struct WorldEdits {
     /// Bumped by every change, never reset (also not by a world switch), so a saved
     /// revision identifies one state of one world's edits.
     revision: u64,
+    /// Bumped when the edits are replaced or cleared: water stepped from the edits
+    /// before belongs to other edits.
+    lineage: u64,
     /// What changed since the horizon last asked ([`WorldEdits::take_changed`]).
     changed: Changed,
 }
@@ -41,7 +45,33 @@ impl WorldEdits {
             world,
             edits: Edits::new(),
             revision: 0,
+            lineage: 0,
             changed: Changed::Nothing,
+        }
+    }
+
+    /// Which edits these are: bumped when they are replaced or cleared.
+    pub(crate) fn lineage(&self) -> u64 {
+        self.lineage
+    }
+
+    /// The water waiting to tick.
+    pub fn pending(&self) -> &Pending {
+        self.edits.pending()
+    }
+
+    /// The water waiting to tick, to change (a change to save).
+    pub(crate) fn pending_mut(&mut self) -> &mut Pending {
+        self.revision += 1;
+        self.edits.pending_mut()
+    }
+
+    /// Wakes the water around `p`, which just changed.
+    pub(crate) fn wake_around(&mut self, p: BlockPos, cells: &(impl Cells + ?Sized)) {
+        let before = self.edits.pending().due_count();
+        self.edits.pending_mut().wake_around(p, cells);
+        if self.edits.pending().due_count() != before {
+            self.revision += 1;
         }
     }
 
@@ -93,6 +123,7 @@ impl WorldEdits {
         self.world = world;
         self.edits = edits;
         self.revision += 1;
+        self.lineage += 1;
         if any {
             self.changed = Changed::Everything;
         }
@@ -103,6 +134,7 @@ impl WorldEdits {
         let touched: Vec<ChunkPos> = self.edits.touched_chunks().into_iter().collect();
         self.edits = Edits::new();
         self.revision += 1;
+        self.lineage += 1;
         self.changed_in(touched.iter().copied());
         touched
     }

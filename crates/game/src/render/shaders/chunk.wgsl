@@ -16,8 +16,13 @@
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var block_textures: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var block_sampler: sampler;
-// x: 1 for water, 0 for opaque blocks.
+// x: 1 for water, 0 for opaque blocks; y: the water texture's layer (water vertices
+// carry their surface's drop where others carry their layer).
 @group(#{MATERIAL_BIND_GROUP}) @binding(102) var<uniform> chunk_params: vec4<f32>;
+
+// Units of a water surface's drop below its block's top, per block
+// (terravox_voxel::water::DROP_UNITS).
+const DROP_UNITS: f32 = 144.0;
 
 struct ChunkVertex {
     @builtin(instance_index) instance_index: u32,
@@ -72,11 +77,15 @@ fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
     let d = decode(v.packed);
     let world_from_local = mesh_functions::get_world_from_local(v.instance_index);
     var world = mesh_functions::mesh_position_local_to_world(world_from_local, vec4<f32>(d.position, 1.0));
-    if is_water() && d.face == 2u {
-        // The surface sits a little below the block's top. Every top vertex moves by
-        // the same amount: merged quads meet in T-junctions, where waves that moved
-        // vertices would open cracks. The waves move the surface's normals instead.
-        world.y -= 0.12;
+    var layer = d.layer;
+    if is_water() {
+        // The surface sits below the block's top by its drop: a ninth for a lake,
+        // lower where water runs thinner, none under water; a side face's upper
+        // corners with it. Corners shared by two quads have the same drop (merged
+        // quads meet in T-junctions only where the surface is flat), so the waves
+        // move the surface's normals, never its vertices.
+        world.y -= f32(d.layer) / DROP_UNITS;
+        layer = u32(chunk_params.y);
     }
     out.position = position_world_to_clip(world.xyz);
     out.world_position = world;
@@ -85,7 +94,7 @@ fn vertex(v: ChunkVertex) -> ChunkVertexOutput {
     out.uv = face_uv(d.face, d.position);
     out.tint = d.tint;
     out.shade = f32(d.ao);
-    out.layer = d.layer;
+    out.layer = layer;
     out.face = d.face;
     out.sky = d.sky;
     out.flow = flow_direction(d.flow);
