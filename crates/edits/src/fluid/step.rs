@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use terravox_voxel::water::SIDES;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
-use super::rules::{Read, Tick, Unloaded, World, tick};
+use super::rules::{Read, Tick, Unloaded, World, new_liquid, tick};
 
 /// The blocks of a world as water sees them.
 pub trait Cells {
@@ -138,4 +138,22 @@ pub fn fill(cells: &(impl Cells + ?Sized), p: BlockPos) -> Option<Block> {
         }
     }
     None
+}
+
+/// Whether the water at `p` is fed: a source, or flowing or falling water that the
+/// water around it makes just so (a settled flow holds only such water; a block of
+/// flowing water with nothing feeding it is not). `None` where `p` holds no water or
+/// the answer needs a chunk that is not loaded.
+pub fn fed(cells: &(impl Cells + ?Sized), p: BlockPos) -> Option<bool> {
+    let world = Stepping {
+        cells,
+        written: HashMap::new(),
+        writes: Vec::new(),
+    };
+    let fluid = cells.block(p)?.fluid()?;
+    if fluid.is_source() {
+        return Some(true);
+    }
+    let mut t = Tick::new(&world, p);
+    new_liquid(&mut t, p).ok().map(|made| made == Some(fluid))
 }
