@@ -19,6 +19,8 @@
 //! water    u64       the number of the next step (`fluid::Pending`)
 //!          u32 d, then d times, in the order they tick:
 //!            u64 step, i32 x, i32 y, i32 z      a block due to tick
+//!          u32 r, then r times, in order:
+//!            i32 x, i32 y, i32 z      a block of the step under way
 //!          u32 w, then w times, ascending by position:
 //!            i32 x, i32 y, i32 z, i32 cx, i32 cy, i32 cz
 //!                                      a block waiting for chunk (cx, cy, cz)
@@ -27,8 +29,9 @@
 //!
 //! Three bytes per edited block: a million edits are about 3 MB and load in tens of
 //! milliseconds. Flowing water is blocks like any other (its level is in the block's
-//! number); the water section keeps the blocks still to tick, so a flow saved in
-//! the middle goes on as it would have. The `world` must equal the world being
+//! number); the water section keeps the blocks still to tick and those of the step
+//! under way (taken again after a reload), so a flow saved in the middle goes on as
+//! it would have. The `world` must equal the world being
 //! played (a guard against a renamed file); the checksum catches truncation and
 //! corruption.
 //!
@@ -452,6 +455,12 @@ pub fn encode(world: &WorldConfig, edits: &Edits) -> Vec<u8> {
             out.extend_from_slice(&v.to_le_bytes());
         }
     }
+    out.extend_from_slice(&(pending.running().len() as u32).to_le_bytes());
+    for p in pending.running() {
+        for v in [p.x, p.y, p.z] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
     out.extend_from_slice(&(pending.waiting().len() as u32).to_le_bytes());
     for (p, c) in pending.waiting() {
         for v in [p.x, p.y, p.z, c.x, c.y, c.z] {
@@ -511,6 +520,10 @@ impl<'a> Reader<'a> {
             }
             due.push(entry);
         }
+        let r = self.u32()?;
+        let running = (0..r)
+            .map(|_| self.block_pos())
+            .collect::<Result<Vec<_>, _>>()?;
         let w = self.u32()?;
         let mut waiting = Vec::new();
         for _ in 0..w {
@@ -521,7 +534,7 @@ impl<'a> Reader<'a> {
             }
             waiting.push((p, ChunkPos::new(c.x, c.y, c.z)));
         }
-        Ok(Pending::from_parts(next, due, waiting))
+        Ok(Pending::from_parts(next, due, running, waiting))
     }
 }
 

@@ -15,7 +15,7 @@ use terravox_worldgen::{Generator, GeneratorConfig, Seed, WorldConfig, presets};
 
 /// A fresh, empty folder for one test.
 /// Bytes of the water section of a save with no water pending.
-const WATER: usize = 8 + 4 + 4;
+const WATER: usize = 8 + 4 + 4 + 4;
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("terravox-edits-{name}-{}", std::process::id()));
@@ -164,6 +164,7 @@ fn water_pending_in_a_save_comes_back_as_it_was_and_version_2_saves_still_read()
             (17, BlockPos::new(3, 40, 3)),
             (17, BlockPos::new(4, 40, 3)),
         ],
+        vec![BlockPos::new(3, 39, 3), BlockPos::new(-1, 39, 3)],
         [(BlockPos::new(90, 41, 0), ChunkPos::new(2, 1, 0))],
     );
     *edits.pending_mut() = pending.clone();
@@ -195,8 +196,8 @@ fn water_pending_in_a_save_comes_back_as_it_was_and_version_2_saves_still_read()
     let mut bytes = fs::read(dir.path_for(&cfg)).unwrap();
     let body = bytes.len() - 8;
     // The last due block's step (17) becomes 15, before the one ahead of it.
-    let waiting = 4 + 24;
-    let last = body - waiting - 20;
+    let after = 4 + 2 * 12 + 4 + 24;
+    let last = body - after - 20;
     bytes[last..last + 8].copy_from_slice(&15u64.to_le_bytes());
     let mut h = terravox_voxel::Fnv64::new();
     h.write(&bytes[..body]);

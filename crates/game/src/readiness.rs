@@ -14,9 +14,16 @@ use crate::streaming::Chunks;
 /// every wanted chunk loaded and meshed, and the world's saved edits read and laid
 /// over it.
 pub fn settled(world: &World) -> bool {
-    world.resource::<Spawn>().placed()
-        && world.resource::<Chunks>().fully_loaded()
-        && !world.resource::<Saves>().loading()
+    settled_with(
+        world.resource::<Spawn>(),
+        world.resource::<Chunks>(),
+        world.resource::<Saves>(),
+    )
+}
+
+/// [`settled`], from the resources it reads (for a system that holds them).
+pub(crate) fn settled_with(spawn: &Spawn, chunks: &Chunks, saves: &Saves) -> bool {
+    spawn.placed() && chunks.fully_loaded() && !saves.loading()
 }
 
 /// Whether the world is [`settled`] and the horizon complete too: every wanted

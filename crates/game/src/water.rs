@@ -5,8 +5,10 @@
 //! remeshing, at most once a chunk a step, and the overlay, so flowing water is
 //! saved). The world seen between two steps changes only at a step, so the same
 //! edits in the same steps give the same water at any frame rate or thread count. A
-//! world nobody edited does no fluid work at all; while its save is being read the
-//! water waits (the save holds the water that was flowing).
+//! world nobody edited does no fluid work at all. A world's water starts stepping
+//! once the world is settled after its edits were read (the save holds the water
+//! that was flowing, and the step that was under way), so a flow resumes exactly
+//! where it was.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +20,8 @@ use terravox_edits::fluid::{self, Cells, MAX_TICKS, STEP_SECONDS, Step};
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
 
 use crate::persistence::Saves;
+use crate::player::Spawn;
+use crate::readiness::settled_with;
 use crate::schedule::GameSystems;
 use crate::streaming::{Chunks, WorldBlocks};
 
@@ -94,6 +98,9 @@ pub struct Water {
     ticked: u64,
     /// The main thread's own time of the last frame's water work.
     frame_cost: Duration,
+    /// The edits ([`WorldBlocks::lineage`]) whose world was settled once: their
+    /// water steps.
+    ready: Option<u64>,
 }
 
 impl Water {
@@ -133,12 +140,22 @@ pub(crate) fn plugin(app: &mut App) {
 fn step_water(
     time: Res<Time>,
     saves: Res<Saves>,
+    spawn: Res<Spawn>,
     mut water: ResMut<Water>,
     mut blocks: WorldBlocks,
 ) {
     let started = Instant::now();
+    let lineage = blocks.lineage();
+    if water.ready != Some(lineage) {
+        if !settled_with(&spawn, blocks.chunks(), &saves) {
+            water.clock = 0.0;
+            water.frame_cost = started.elapsed();
+            return;
+        }
+        water.ready = Some(lineage);
+    }
     water.clock += time.delta_secs();
-    if water.clock >= STEP_SECONDS && !saves.loading() && lay_step(&mut water, &mut blocks) {
+    if water.clock >= STEP_SECONDS && lay_step(&mut water, &mut blocks) {
         // At most one step behind: a long frame does not make the water race.
         water.clock = (water.clock - STEP_SECONDS).min(STEP_SECONDS);
         start_step(&mut water, &mut blocks);
@@ -182,11 +199,11 @@ fn start_step(water: &mut Water, blocks: &mut WorldBlocks) {
         water.chunks_seen = changes;
         blocks.resume_water();
     }
-    if blocks.water_due() == 0 {
-        return;
-    }
     let lineage = blocks.lineage();
     let due = blocks.take_water(MAX_TICKS);
+    if due.is_empty() {
+        return;
+    }
     let picture = Picture::around(blocks.chunks(), &due);
     water.running = Some(AsyncComputeTaskPool::get().spawn(async move {
         let started = Instant::now();

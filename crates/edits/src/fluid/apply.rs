@@ -13,11 +13,11 @@ pub trait Waters: Cells {
     fn pending(&mut self) -> &mut Pending;
 }
 
-/// Lays `step` into `world`: every write whose block is still what the step read
-/// (an edit made since wins, and a chunk unloaded since takes nothing), the blocks
-/// that need an unloaded chunk put aside, and then the water around every block the
-/// step changed (or meant to) woken for the next step. Returns how many blocks
-/// changed.
+/// Lays `step` (the step under way) into `world`: every write whose block is still
+/// what the step read (an edit made since wins, and a chunk unloaded since takes
+/// nothing), the blocks that need an unloaded chunk put aside, and then the water
+/// around every block the step changed (or meant to) woken for the next step.
+/// Returns how many blocks changed.
 pub fn apply(step: &Step, world: &mut (impl Waters + ?Sized)) -> usize {
     let mut changed = 0;
     for w in &step.writes {
@@ -34,6 +34,7 @@ pub fn apply(step: &Step, world: &mut (impl Waters + ?Sized)) -> usize {
         wake.extend(Pending::woken_by(w.pos, &*world));
     }
     let pending = world.pending();
+    pending.finish();
     for p in wake {
         pending.wake(p);
     }

@@ -9,12 +9,16 @@ use super::rules::around;
 use super::step::Cells;
 
 /// The blocks due to tick, by the step they were woken for and then by position
-/// (so the order never depends on the order of wakes within a step), and the blocks
-/// waiting for a chunk. Empty in a world nobody changed: it does no fluid work.
+/// (so the order never depends on the order of wakes within a step), the blocks of
+/// the step under way, and the blocks waiting for a chunk. Empty in a world nobody
+/// changed: it does no fluid work.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pending {
     /// The number of the next step.
     next: u64,
+    /// The blocks of the step under way (taken, not yet laid): a save keeps them, so
+    /// the step is taken again after a reload.
+    running: Vec<BlockPos>,
     /// `(step, block)`: due to tick at that step (or the first step after it that
     /// has room).
     due: BTreeSet<(u64, BlockPos)>,
@@ -25,15 +29,18 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// Nothing pending, the next step being number `next`, the blocks `due` (with
-    /// their steps) and `waiting` (with the chunk each waits for): what a save holds.
+    /// The next step being number `next`, the blocks `due` (with their steps), those
+    /// of the step under way (`running`) and those `waiting` (with the chunk each
+    /// waits for): what a save holds.
     pub fn from_parts(
         next: u64,
         due: impl IntoIterator<Item = (u64, BlockPos)>,
+        running: Vec<BlockPos>,
         waiting: impl IntoIterator<Item = (BlockPos, ChunkPos)>,
     ) -> Self {
         let mut p = Self {
             next,
+            running,
             ..Self::default()
         };
         for (step, pos) in due {
@@ -58,14 +65,19 @@ impl Pending {
         self.due.iter().copied()
     }
 
+    /// The blocks of the step under way (taken and not yet laid), in order.
+    pub fn running(&self) -> &[BlockPos] {
+        &self.running
+    }
+
     /// The blocks waiting for a chunk, with that chunk.
     pub fn waiting(&self) -> impl ExactSizeIterator<Item = (BlockPos, ChunkPos)> + '_ {
         self.waiting.iter().map(|(p, c)| (*p, *c))
     }
 
-    /// Whether nothing is due or waiting.
+    /// Whether nothing is due, under way or waiting.
     pub fn is_empty(&self) -> bool {
-        self.due.is_empty() && self.waiting.is_empty()
+        self.due.is_empty() && self.running.is_empty() && self.waiting.is_empty()
     }
 
     /// How many blocks are due to tick.
@@ -74,7 +86,7 @@ impl Pending {
     }
 
     /// Wakes the block at `p` for the next step (a block already due or waiting
-    /// stays where it is).
+    /// stays where it is; one under way ticks again).
     pub fn wake(&mut self, p: BlockPos) {
         if self.waiting.contains_key(&p) || self.at.contains_key(&p) {
             return;
@@ -104,7 +116,8 @@ impl Pending {
     }
 
     /// Takes the blocks that tick in the next step: the first `most` due, in order;
-    /// the rest are carried over. The step after it becomes the next.
+    /// the rest are carried over. They are the step under way until it is laid
+    /// ([`Pending::finish`]); the step after it becomes the next.
     pub fn take(&mut self, most: usize) -> Vec<BlockPos> {
         let mut out = Vec::with_capacity(most.min(self.due.len()));
         while out.len() < most {
@@ -115,7 +128,13 @@ impl Pending {
             out.push(p);
         }
         self.next += 1;
+        self.running.clone_from(&out);
         out
+    }
+
+    /// The step under way was laid into the world.
+    pub fn finish(&mut self) {
+        self.running.clear();
     }
 
     /// Puts `p` aside until chunk `c` is loaded.

@@ -91,8 +91,17 @@ impl WorldBlocks<'_> {
         self.edits.pending().due_count()
     }
 
-    /// Takes the water blocks that tick in the next step (at most `most`).
+    /// The water blocks that tick in the next step: the step under way when a save
+    /// was read in the middle of one, else the next at most `most` due (none when
+    /// nothing is due).
     pub(crate) fn take_water(&mut self, most: usize) -> Vec<BlockPos> {
+        let pending = self.edits.pending();
+        if !pending.running().is_empty() {
+            return pending.running().to_vec();
+        }
+        if pending.due_count() == 0 {
+            return Vec::new();
+        }
         self.edits.pending_mut().take(most)
     }
 
