@@ -193,6 +193,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         e.p90,
         e.max
     );
+    print_dam_break(&terravox_game::bench::measure_dam_break(&mut app, 30.0, 4000)?);
     let r = terravox_game::bench::measure_live_reshaping(&mut app, Duration::from_secs(600))?;
     say!(
         "live reshaping (a new seed with Live on, view distance {}): every chunk replaced after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",
@@ -205,6 +206,41 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     );
     layer_maps(&g);
     save_figures(&cfg)
+}
+
+/// Prints the water's figures: a dam break beside the spawn.
+fn print_dam_break(d: &terravox_game::bench::DamBreakFigures) {
+    let settled = d
+        .settled_after
+        .map_or("still flowing after".to_owned(), |s| {
+            format!("settled after {s} steps of")
+        });
+    say!(
+        "water: a 5 x 5 hole broken in the wall of a 16 x 16 x 6 lake whose floor is {} blocks above the land beside it (at {:?}): {settled} {} ({} blocks of water made); a step ticked median {}, p99 {}, most {} blocks and changed median {}, p99 {}, most {}; a step's worker time median {:?}, p99 {:?}, max {:?}",
+        d.above,
+        d.floor,
+        d.steps,
+        d.water,
+        d.ticked[0],
+        d.ticked[1],
+        d.ticked[2],
+        d.changed[0],
+        d.changed[1],
+        d.changed[2],
+        d.step_cost[0],
+        d.step_cost[1],
+        d.step_cost[2],
+    );
+    say!(
+        "  while it flowed, 60 FPS for {} frames: main-thread time per frame median {:?}, p99 {:?}, max {:?}; of it the water's own: median {:?}, p99 {:?}, max {:?}",
+        d.frames.count,
+        d.frames.median,
+        d.frames.p99,
+        d.frames.max,
+        d.water_frames.median,
+        d.water_frames.p99,
+        d.water_frames.max,
+    );
 }
 
 /// Times a 256 x 256 px map of each field layer on one core, at the preview's scale

@@ -8,6 +8,8 @@
 
 use terravox_mesher::vertex::{Vertex, face_uv, occlusion_shade};
 use terravox_mesher::{Face, Surface};
+use terravox_voxel::textures::Texture;
+use terravox_voxel::water::DROP_UNITS;
 
 use super::atlas::Atlas;
 
@@ -33,9 +35,20 @@ struct Corner {
 }
 
 impl Corner {
-    fn of(v: &Vertex, origin: [f32; 3], tinted: bool) -> Self {
+    /// The corner of `v` moved by `origin`; a water vertex lowered by its surface's
+    /// drop (which it carries in place of a texture layer).
+    fn of(v: &Vertex, origin: [f32; 3], tinted: bool, water: bool) -> Self {
+        let drop = if water {
+            v.layer as f32 / DROP_UNITS as f32
+        } else {
+            0.0
+        };
         Corner {
-            pos: [0, 1, 2].map(|i| v.pos[i] as f32 + origin[i]),
+            pos: [
+                v.pos[0] as f32 + origin[0],
+                v.pos[1] as f32 + origin[1] - drop,
+                v.pos[2] as f32 + origin[2],
+            ],
             tint: if tinted { v.tint.map(linear) } else { [1.0; 3] },
             ao: v.ao as f32,
         }
@@ -55,14 +68,20 @@ impl Corner {
 impl Arrays {
     /// Adds `surface` (a chunk's opaque or water surface), its chunk-local
     /// positions moved by `origin`; `water` surfaces are not darkened by occlusion
-    /// (their `ao` is a depth).
+    /// (their `ao` is a depth), show the water texture and stand at their drop (a
+    /// lake's top a ninth below its blocks' tops, flowing water lower).
     pub(crate) fn add(&mut self, surface: &Surface, origin: [f32; 3], atlas: &Atlas, water: bool) {
         for quad in surface.vertices.chunks_exact(4) {
             let Some(v) = unpack(quad) else {
                 continue;
             };
-            let tinted = atlas.tinted(v[0].layer);
-            let [a, b, _, d] = v.map(|v| Corner::of(&v, origin, tinted));
+            let layer = if water {
+                Texture::Water.layer()
+            } else {
+                v[0].layer
+            };
+            let tinted = atlas.tinted(layer);
+            let [a, b, _, d] = v.map(|v| Corner::of(&v, origin, tinted, water));
             let normal = v[0].face.normal().map(|n| n as f32);
             let length = |p: &Corner| {
                 let d = [0, 1, 2].map(|i| p.pos[i] - a.pos[i]);
@@ -76,7 +95,7 @@ impl Arrays {
                         Corner::lerp(&a, &b, &d, s, t)
                     };
                     let cell = [at(0, 0), at(1, 0), at(1, 1), at(0, 1)];
-                    self.cell(&cell, normal, v[0].face, v[0].layer, water);
+                    self.cell(&cell, normal, v[0].face, layer, water);
                 }
             }
         }

@@ -1,5 +1,9 @@
 //! Measurements of a headless game for `terravox bench`: streaming the view distance
-//! around the spawn, and remeshing after block edits.
+//! around the spawn, remeshing after block edits, and (`water`) a dam break.
+
+mod water;
+
+pub use water::{DamBreakFigures, measure_dam_break};
 
 use std::time::{Duration, Instant};
 
