@@ -193,7 +193,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         e.p90,
         e.max
     );
-    print_dam_break(&terravox_game::bench::measure_dam_break(&mut app, 30.0, 4000)?);
+    print_dam_break(&terravox_game::bench::measure_dam_break(
+        &mut app, 30.0, 4000,
+    )?);
     let r = terravox_game::bench::measure_live_reshaping(&mut app, Duration::from_secs(600))?;
     say!(
         "live reshaping (a new seed with Live on, view distance {}): every chunk replaced after {:.2} s ({} frames); main-thread time per frame meanwhile: median {:?}, p99 {:?}, max {:?}",

@@ -103,6 +103,60 @@ fn amulet_reads_a_mountain_lake() {
     );
 }
 
+/// A channel dug 10 blocks out of that lake's bank (seed -7) and the water let
+/// settle in it: amulet reads its flowing water back with its levels, 1 to 7, block
+/// for block as terravox has it.
+#[test]
+#[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
+fn amulet_reads_the_levels_of_water_flowing_down_a_dug_channel() {
+    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
+        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
+    let g = common::continents("-7");
+    let (lake, shore) = ((-2700, 952), (-2730, 952));
+    let level = g
+        .column_top(lake.0, lake.1)
+        .water
+        .expect("the lake covers it");
+    // The first dry column west of the lake's middle, at the lake's level: the bank.
+    let bank = (shore.0..lake.0)
+        .rev()
+        .find(|&x| g.column_top(x, lake.1).water.is_none())
+        .expect("a bank west of the lake");
+    // A trench 10 blocks long out of the bank at the water's level, open above.
+    let mut dig = Vec::new();
+    for x in (bank - 9..=bank).rev() {
+        let top = g.surface_height(x, lake.1).max(level);
+        dig.extend((level..=top).rev().map(|y| BlockPos::new(x, y, lake.1)));
+    }
+    let mut world = common::Flowing::new(&g);
+    let steps = world.dig_and_settle(&dig);
+    let levels: Vec<Block> = (bank - 9..=bank)
+        .map(|x| {
+            world
+                .edits
+                .get(BlockPos::new(x, level, lake.1))
+                .unwrap_or(Block::Air)
+        })
+        .collect();
+    assert!(
+        levels.iter().any(|b| *b == Block::FlowingWater1)
+            && levels
+                .iter()
+                .any(|b| b.fluid().is_some_and(|f| f.amount() < 5)),
+        "the channel after {steps} steps: {levels:?}"
+    );
+    let edits = world.edits;
+    let source = Source::new(g, edits);
+    let area = Area::new([bank - 12, 940], [bank + 4, 964], minecraft::MAX_SIDE).unwrap();
+    let columns: Vec<(i32, i32)> = (bank - 9..=bank).map(|x| (x, lake.1)).collect();
+    let (report, compared) = export_and_compare(&python, &source, area, "amulet-channel", &columns);
+    assert_eq!(
+        compared,
+        columns.len() * (report.top - minecraft::MIN_Y) as usize,
+        "every block of every column read"
+    );
+}
+
 /// Exports `area` of `source` to a scratch folder `name`, reads `columns` back with
 /// amulet and compares them (see [`compare`]); the export's report and how many
 /// blocks were compared. The folder is removed afterwards.

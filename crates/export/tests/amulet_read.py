@@ -3,7 +3,7 @@ library), for crates/export/tests/amulet.rs.
 
 Usage: amulet_read.py WORLD X,Z [X,Z ...]
 Prints one line a block, bottom to top for each column: `x y z namespace:name`,
-and for leaves `|persistent=...`.
+for leaves `|persistent=...` and for flowing and falling water `|level=...`.
 """
 
 import sys
@@ -21,6 +21,9 @@ try:
             name = f"{block.namespace}:{block.base_name}"
             if name.endswith("_leaves"):
                 name += f"|persistent={block.properties['persistent'].py_str}"
+            flow = block.properties.get("level")
+            if name == "minecraft:water" and flow is not None and flow.py_str != "0":
+                name += f"|level={flow.py_str}"
             print(x, y, z, name)
 finally:
     level.close()

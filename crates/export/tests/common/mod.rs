@@ -61,3 +61,68 @@ impl<'a> Blocks<'a> {
             .get(lx, ly, lz)
     }
 }
+
+/// A world as its water sees it: `generator`'s blocks with `edits` laid over them,
+/// every chunk loaded; for letting a flow settle before an export.
+pub(crate) struct Flowing<'a> {
+    generator: &'a terravox_worldgen::Generator,
+    chunks: std::cell::RefCell<HashMap<ChunkPos, Chunk>>,
+    /// The edits, water included.
+    pub(crate) edits: terravox_edits::Edits,
+}
+
+impl terravox_edits::fluid::Cells for Flowing<'_> {
+    fn block(&self, p: BlockPos) -> Option<Block> {
+        if let Some(b) = self.edits.get(p) {
+            return Some(b);
+        }
+        let (pos, [x, y, z]) = p.to_chunk();
+        let mut chunks = self.chunks.borrow_mut();
+        let chunk = chunks
+            .entry(pos)
+            .or_insert_with(|| self.generator.generate(pos));
+        Some(chunk.get(x, y, z))
+    }
+}
+
+impl terravox_edits::fluid::Waters for Flowing<'_> {
+    fn flow(&mut self, p: BlockPos, b: Block) {
+        self.edits.set(p, b);
+    }
+
+    fn pending(&mut self) -> &mut terravox_edits::fluid::Pending {
+        self.edits.pending_mut()
+    }
+}
+
+impl<'a> Flowing<'a> {
+    /// `generator`'s world, no edits yet.
+    pub(crate) fn new(generator: &'a terravox_worldgen::Generator) -> Self {
+        Self {
+            generator,
+            chunks: Default::default(),
+            edits: terravox_edits::Edits::new(),
+        }
+    }
+
+    /// Digs out `blocks` in order (each emptied and woken around, as the game's
+    /// edits are), then steps the water until nothing is due; the steps taken.
+    pub(crate) fn dig_and_settle(&mut self, blocks: &[BlockPos]) -> usize {
+        use terravox_edits::fluid;
+        for &p in blocks {
+            self.edits.set(p, Block::Air);
+            let mut pending = std::mem::take(self.edits.pending_mut());
+            pending.wake_around(p, self);
+            *self.edits.pending_mut() = pending;
+        }
+        let mut steps = 0;
+        while self.edits.pending().due_count() > 0 {
+            assert!(steps < 1000, "the water never settled");
+            let due = self.edits.pending_mut().take(fluid::MAX_TICKS);
+            let step = fluid::step(self, &due);
+            fluid::apply(&step, self);
+            steps += 1;
+        }
+        steps
+    }
+}
