@@ -145,11 +145,17 @@ pub(crate) fn corners(q: &Quad) -> [[u8; 3]; 4] {
     [corner(0, 0), corner(0, w), corner(h, w), corner(h, 0)]
 }
 
-/// Emits quad `q`: four vertices and two triangles. Water's vertices carry the
-/// surface's drop where others carry their texture layer (water has one texture),
-/// and `flow` where the water's own way overrides its column's.
+/// Emits quad `q`, of water if `WATER`: four vertices and two triangles. Water's
+/// vertices carry the surface's drop where others carry their texture layer (water
+/// has one texture), and `flow` where the water's own way overrides its column's
+/// (other blocks do not flow).
 #[inline(always)]
-pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad, flow: Option<Flow>) {
+pub(crate) fn emit<const WATER: bool>(
+    out: &mut Surface,
+    tints: &Tints,
+    q: Quad,
+    flow: Option<Flow>,
+) {
     let mut verts = corners(&q);
     let mut ao = q.ao;
     let mut drop = q.drop;
@@ -158,23 +164,28 @@ pub(crate) fn emit(out: &mut Surface, tints: &Tints, q: Quad, flow: Option<Flow>
         ao.swap(1, 3);
         drop.swap(1, 3);
     }
-    let water = q.block.is_water();
-    let layer = q.block.texture(side(q.face)).layer();
+    let layer = if WATER {
+        0
+    } else {
+        q.block.texture(side(q.face)).layer()
+    };
     let start = out.vertices.len() as u32;
     for k in 0..4 {
         // Tinted blocks and water take the tint of the column at each corner, so
         // colours blend smoothly across a merged quad and across biome borders.
+        let [x, _, z] = verts[k];
         out.vertices.push(
             Vertex {
                 pos: verts[k],
                 face: q.face,
                 ao: ao[k],
-                layer: if water { drop[k] } else { layer },
-                tint: tints.at(q.block, verts[k][0], verts[k][2]),
+                layer: if WATER { drop[k] } else { layer },
+                tint: tints.at(q.block, x, z),
                 sky: q.sky,
-                flow: match flow {
-                    Some(f) => f.0,
-                    None => tints.flow_at(q.block, verts[k][0], verts[k][2]),
+                flow: match (WATER, flow) {
+                    (false, _) => 0,
+                    (true, Some(f)) => f.0,
+                    (true, None) => tints.flow_at(q.block, x, z),
                 },
             }
             .pack(),

@@ -204,8 +204,10 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
         let flat = (WATER && face == Face::PosY).then(|| flat_tops(masks, layer));
         // Keys: block in the low byte, the four occlusion levels (water: depth
         // levels) in the next, the sky light of the block in front above them.
-        for r in 0..N {
-            let mut b = rows[r];
+        // Water blocks drawn on their own (not merged), by row.
+        let mut own = [0u32; N];
+        for (r, &bits) in rows.iter().enumerate() {
+            let mut b = bits;
             while b != 0 {
                 let c = b.trailing_zeros() as usize;
                 b &= b - 1;
@@ -223,11 +225,16 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                 if WATER && !merges(masks, face, flat.as_ref(), p) {
                     // Drawn at its own corners' heights, block by block.
                     let (quad, flow) = water_cell(blocks, face, p, ao_bits, sky);
-                    emit(out, tints, quad, flow);
-                    rows[r] &= !(1 << c);
+                    emit::<true>(out, tints, quad, flow);
+                    own[r] |= 1 << c;
                     continue;
                 }
                 masks.keys[r][c] = block as u32 | (ao_bits as u32) << 8 | (sky as u32) << 16;
+            }
+        }
+        if WATER {
+            for (row, own) in rows.iter_mut().zip(own) {
+                *row &= !own;
             }
         }
         // Greedy merge: widen along the row, then grow down the rows.
@@ -268,7 +275,7 @@ pub(crate) fn mesh_faces<const F: usize, const WATER: bool>(
                 } else {
                     0
                 };
-                emit(
+                emit::<WATER>(
                     out,
                     tints,
                     Quad {

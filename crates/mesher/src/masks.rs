@@ -47,6 +47,11 @@ const PACK: u64 = 0x0102_0408_1020_4080;
 /// All 34 bits of a padded row.
 const ROW: u64 = (1 << P) - 1;
 
+// Flowing and falling water are the last blocks: every number from the first of
+// them up is water.
+const _: () = assert!(Block::FallingWater as usize == Block::ALL.len() - 1);
+const _: () = assert!(Block::FallingWater as u8 - Block::FlowingWater1 as u8 == 7);
+
 /// Every byte set to `b`.
 const fn splat(b: Block) -> u64 {
     0x0101_0101_0101_0101 * b as u64
@@ -61,48 +66,46 @@ const fn at_least(v: u64, n: u8) -> u64 {
 
 /// Bits of the opaque blocks (`>= 2` but neither cave air nor water), of all water
 /// (`== 1`, the source, or the flowing and falling water numbered from
-/// [`Block::FlowingWater1`] to [`Block::FallingWater`]), of the flowing and falling
-/// water alone and of cave air, among 8 block bytes.
+/// [`Block::FlowingWater1`] on: the last numbers), of the flowing and falling water
+/// alone and of cave air, among 8 block bytes.
 #[inline]
 fn classify8(v: u64) -> [u64; 4] {
     let cave = !((v ^ splat(Block::CaveAir)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
     let source = !((v ^ splat(Block::Water)) + 0x7f7f_7f7f_7f7f_7f7f) & HIGH;
-    let flowing =
-        at_least(v, Block::FlowingWater1 as u8) & !at_least(v, Block::FallingWater as u8 + 1);
+    // Flowing and falling water are the last block numbers (checked below).
+    let flowing = at_least(v, Block::FlowingWater1 as u8);
     let opaque = at_least(v, 2) & !cave & !flowing;
     let pack = |bits: u64| ((bits >> 7).wrapping_mul(PACK)) >> 56;
-    [
-        pack(opaque),
-        pack(source | flowing),
-        pack(flowing),
-        pack(cave),
-    ]
+    let flowing = pack(flowing);
+    [pack(opaque), pack(source) | flowing, flowing, pack(cave)]
 }
 
 impl Masks {
     pub(crate) fn fill(&mut self, blocks: &[Block]) {
         for (i, row) in blocks.chunks_exact(P).enumerate() {
-            let mut m = [0u64; 4];
+            let (mut o, mut w, mut f, mut c) = (0u64, 0u64, 0u64, 0u64);
             for (g, eight) in row.chunks_exact(8).enumerate() {
                 let v = u64::from_le_bytes(std::array::from_fn(|k| eight[k] as u8));
                 // Runs of air or stone (most of a chunk) need no classification.
-                let bits = match v {
+                let [og, wg, fg, cg] = match v {
                     0 => [0; 4],
                     0x0202_0202_0202_0202 => [0xff, 0, 0, 0],
                     _ => classify8(v),
                 };
-                for (m, b) in m.iter_mut().zip(bits) {
-                    *m |= b << (8 * g);
-                }
+                o |= og << (8 * g);
+                w |= wg << (8 * g);
+                f |= fg << (8 * g);
+                c |= cg << (8 * g);
             }
             // The last two blocks, zero-extended (zero bytes are air: no bit).
             let tail = row[32] as u64 | (row[33] as u64) << 8;
             if tail != 0 {
-                for (m, b) in m.iter_mut().zip(classify8(tail)) {
-                    *m |= b << 32;
-                }
+                let [ot, wt, ft, ct] = classify8(tail);
+                o |= ot << 32;
+                w |= wt << 32;
+                f |= ft << 32;
+                c |= ct << 32;
             }
-            let [o, w, f, c] = m;
             self.opaque[i] = o;
             self.water[i] = w;
             self.flowing[i] = f;

@@ -92,6 +92,17 @@ pub enum Block {
     FallingWater = 38,
 }
 
+/// Every block's colour, by number.
+const COLORS: [[u8; 3]; Block::ALL.len()] = {
+    let mut t = [[0; 3]; Block::ALL.len()];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = Block::ALL[i].decide_color();
+        i += 1;
+    }
+    t
+};
+
 impl Block {
     /// Every block, in discriminant order.
     pub const ALL: [Block; 39] = [
@@ -155,8 +166,15 @@ impl Block {
         self.is_opaque()
     }
 
-    /// The block's base colour, linear-ish sRGB bytes `[r, g, b]`.
+    /// The block's base colour, linear-ish sRGB bytes `[r, g, b]` (looked up: the
+    /// mesher asks it for every vertex of water and grass).
+    #[inline]
     pub const fn color(self) -> [u8; 3] {
+        COLORS[self as usize]
+    }
+
+    /// [`Block::color`], decided block by block (the table is built from it).
+    const fn decide_color(self) -> [u8; 3] {
         match self {
             Block::Air => [0, 0, 0],
             Block::Water => [40, 90, 170],
@@ -196,7 +214,7 @@ impl Block {
             | Block::FlowingWater5
             | Block::FlowingWater6
             | Block::FlowingWater7
-            | Block::FallingWater => Block::Water.color(),
+            | Block::FallingWater => Block::Water.decide_color(),
         }
     }
 

@@ -173,6 +173,15 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
         let ndv = max(dot(pbr_input.N, pbr_input.V), 0.0);
         let f = pow(1.0 - ndv, 5.0) * 0.85;
         out.color = vec4<f32>(mix(out.color.rgb, fog.base_color.rgb, f), mix(out.color.a, 1.0, f));
+    } else if is_water() && in.face == 2u {
+        // From below, the surface is the bright ceiling of the water, lit by the sky
+        // above it: the water's fog colour (dimmed at night with it) made light,
+        // rippling with the waves and the water's texture, fading into the fog with
+        // distance like everything under water.
+        let ripple = wave_slope(in.world_position.xz - in.flow * (globals.time * FLOW_SPEED), globals.time);
+        let shade = (0.55 + 0.6 * dot(tex.rgb, vec3<f32>(0.33))) * (1.0 + 2.5 * (ripple.x - ripple.y));
+        let lit = min((fog.base_color.rgb * 3.2 + vec3<f32>(0.08)) * shade, vec3<f32>(1.0));
+        out.color = vec4<f32>(mix(out.color.rgb, lit, 0.8), 0.9);
     }
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);
     return out;
