@@ -76,13 +76,8 @@ pub(crate) struct Columns {
 pub(crate) struct Common {
     #[command(flatten)]
     world: WorldArgs,
-    /// The folder the game saves edits in (default: the platform's data folder); the
-    /// world's edits are exported with it.
-    #[arg(long, conflicts_with = "no_edits")]
-    save_dir: Option<PathBuf>,
-    /// Export the generated world without the player's edits.
-    #[arg(long)]
-    no_edits: bool,
+    #[command(flatten)]
+    edits: SavedEdits,
     /// Replace an existing export at --out.
     #[arg(long)]
     force: bool,
@@ -226,16 +221,37 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
 impl Common {
     /// The world and its saved edits (read only: a game playing it is not disturbed).
     fn source(&self) -> Result<Source, String> {
-        let cfg = self.world.resolve()?;
-        let generator = Generator::new(&cfg).map_err(|e| e.to_string())?;
+        self.edits.source(&self.world.resolve()?)
+    }
+}
+
+/// Which of the player's edits a command lays over the generated world.
+#[derive(Args, Debug)]
+pub(crate) struct SavedEdits {
+    /// The folder the game saves edits in (default: the platform's data folder); the
+    /// world's edits (your builds and the water you set flowing) are read from it.
+    #[arg(long, conflicts_with = "no_edits")]
+    save_dir: Option<PathBuf>,
+    /// The generated world alone, without the player's edits.
+    #[arg(long)]
+    no_edits: bool,
+}
+
+impl SavedEdits {
+    /// World `cfg` with its saved edits (read only: a game playing it is not
+    /// disturbed).
+    pub(crate) fn source(&self, cfg: &terravox_worldgen::WorldConfig) -> Result<Source, String> {
+        let generator = Generator::new(cfg).map_err(|e| e.to_string())?;
         let dir = match (&self.save_dir, self.no_edits) {
             (_, true) => None,
             (Some(d), false) => Some(SaveDir::new(d)),
             (None, false) => terravox_edits::default_save_dir().map(SaveDir::new),
         };
         let edits = match dir {
-            Some(dir) => dir.load(&cfg).map_err(|e| {
-                format!("cannot read this world's saved edits: {e}; add --no-edits to export the world without them")
+            Some(dir) => dir.load(cfg).map_err(|e| {
+                format!(
+                    "cannot read this world's saved edits: {e}; add --no-edits to leave them out"
+                )
             })?,
             None => Edits::new(),
         };

@@ -190,6 +190,9 @@ struct MapArgs {
     /// steep land, local relief, lowlands, each with its target.
     #[arg(long)]
     stats: bool,
+    /// The world's saved edits, laid over the map (the fields aside).
+    #[command(flatten)]
+    edits: export::SavedEdits,
 }
 
 /// Runs a map's or a statistic's rows on rayon's threads (worldgen owns no threads:
@@ -397,7 +400,14 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
         stats_view(args)?.check()?;
     }
     if let Some(out) = &args.out {
-        let map = map::render_layer(&generator, &view, args.layer, &rayon_rows);
+        let map = match args.layer {
+            map::Layer::Field(_) => map::render_layer(&generator, &view, args.layer, &rayon_rows),
+            _ => {
+                let source = args.edits.source(&cfg)?;
+                let over = |x, z, top| source.column_top(x, z, top);
+                map::render_layer_over(&generator, &view, args.layer, &rayon_rows, &over)
+            }
+        };
         let img = &map.image;
         write_png(out, img.width, img.height, png::ColorType::Rgb, &img.rgb)?;
         say!(

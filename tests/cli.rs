@@ -488,3 +488,59 @@ fn view_distance_and_horizon_take_the_games_ranges() {
     let err = refused(&["play", "--horizon", &past]);
     assert!(err.contains("--horizon") && err.contains(&past), "{err}");
 }
+
+#[test]
+fn the_water_map_shows_water_the_player_set_flowing() {
+    use terravox_edits::{Edits, SaveDir};
+    use terravox_voxel::{Block, BlockPos};
+    use terravox_worldgen::{Generator, Seed, WorldConfig};
+    let world = WorldConfig::default().with_seed(Seed::new("cli-water"));
+    let g = Generator::new(&world).unwrap();
+    let [x, _, z] = g.land_near_origin().expect("land");
+    // Water flowing over the ground of 8 x 8 columns around (x, z), saved.
+    let mut edits = Edits::new();
+    for dz in -4..4 {
+        for dx in -4..4 {
+            let y = g.surface_height(x + dx, z + dz);
+            edits.set(BlockPos::new(x + dx, y + 1, z + dz), Block::FlowingWater2);
+        }
+    }
+    let tmp = std::env::temp_dir().join(format!("terravox-cli-water-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    SaveDir::new(&tmp).save(&world, &edits).unwrap();
+    let png = tmp.join("water.png");
+    let centre = format!("{x},{z}");
+    let map = |edits: &[&str]| {
+        let mut args = vec![
+            "map",
+            "--seed",
+            "cli-water",
+            "--layer",
+            "water",
+            "--size",
+            "16",
+        ];
+        args.extend(["--blocks-per-pixel", "1", "--center", &centre]);
+        args.extend(["--out", png.to_str().unwrap()]);
+        args.extend(edits);
+        let out = terravox(&args);
+        assert!(out.status.success(), "{out:?}");
+        let mut reader =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()))
+                .read_info()
+                .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buf).unwrap();
+        // The middle pixel: column (x, z).
+        let i = (8 * 16 + 8) * 3;
+        [buf[i], buf[i + 1], buf[i + 2]].map(i32::from)
+    };
+    let [r, _, b] = map(&["--save-dir", tmp.to_str().unwrap()]);
+    assert!(b > r + 60, "no water drawn where it flows: {r}, {b}");
+    let [r, _, b] = map(&["--no-edits"]);
+    assert!(
+        (b - r).abs() < 30,
+        "water drawn without the edits: {r}, {b}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -12,11 +12,13 @@
 //! [`WorldConfig`]: terravox_worldgen::WorldConfig
 
 mod coarse;
+mod columns;
 pub mod fluid;
 pub mod lock;
 pub mod overlay;
 pub mod save;
 
+pub use columns::EditedColumns;
 pub use lock::{LockError, WorldLock};
 pub use overlay::{Edits, LocalEdit, apply_local};
 pub use save::{

@@ -90,4 +90,53 @@ fn digging_hollows_a_cell_only_when_most_of_it_is_gone() {
     };
     assert!(dug(4).is_solid(), "half dug stays");
     assert_eq!(dug(5), Block::Air, "most dug is open");
+    // Most of it dug and water flowing in where it was dug: the cell holds water.
+    let flooded = |water: usize| {
+        let mut edits = Edits::new();
+        for (i, &p) in blocks[..6].iter().enumerate() {
+            let b = if i < water {
+                Block::FlowingWater3
+            } else {
+                Block::Air
+            };
+            edits.set(p, b);
+        }
+        let mut chunk = plain.clone();
+        edits.apply_coarse(lod, &mut chunk);
+        chunk.get(cell[0], cell[1], cell[2])
+    };
+    assert_eq!(flooded(4), Block::Water, "more water than air: water");
+    assert_eq!(flooded(2), Block::Air, "more air than water: air");
+}
+
+/// Water poured on open ground shows on the horizon, drawn as still water (a coarse
+/// cell has no level); a block built there wins over it.
+#[test]
+fn water_poured_in_the_open_shows_on_the_horizon() {
+    let g = Generator::new(&WorldConfig::default()).expect("valid");
+    let [x0, _, z0] = g.land_near_origin().expect("land");
+    let (x, z) = (x0.div_euclid(2) * 2, z0.div_euclid(2) * 2);
+    let above = g.surface_height(x, z) + 6;
+    let p = BlockPos::new(x, above.div_euclid(2) * 2, z);
+    let lod = LodPos::new(0, p.to_chunk().0).ancestor(1);
+    let (plain, _) = g.generate_coarse(lod);
+    let o = lod.origin();
+    let c = |v: i32, o: i64| ((v as i64 - o) / 2) as i32;
+    let cell = [c(p.x, o[0]), c(p.y, o[1]), c(p.z, o[2])];
+    assert!(
+        plain.get(cell[0], cell[1], cell[2]).is_air(),
+        "open air above ground"
+    );
+    let with = |blocks: &[Block]| {
+        let mut edits = Edits::new();
+        for (i, &b) in blocks.iter().enumerate() {
+            edits.set(p.offset([i as i32 & 1, 0, i as i32 >> 1]), b);
+        }
+        let mut chunk = plain.clone();
+        edits.apply_coarse(lod, &mut chunk);
+        chunk.get(cell[0], cell[1], cell[2])
+    };
+    assert_eq!(with(&[Block::FlowingWater6]), Block::Water);
+    assert_eq!(with(&[Block::Water, Block::FallingWater]), Block::Water);
+    assert_eq!(with(&[Block::Water, Block::Planks]), Block::Planks);
 }

@@ -1,19 +1,17 @@
 //! The world an export reads: the generator and the player's edits laid over it,
 //! exactly as the game shows them.
 
-use std::collections::{BTreeMap, HashMap};
-
-use terravox_edits::Edits;
-use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, ColumnTints};
-use terravox_worldgen::{Biome, Generator};
+use terravox_edits::{EditedColumns, Edits};
+use terravox_voxel::{Chunk, ChunkPos, ColumnTints};
+use terravox_worldgen::{Biome, ColumnTop, Generator};
 
 /// A generated world with the player's edits: what every export reads.
 #[derive(Clone, Debug)]
 pub struct Source {
     generator: Generator,
     edits: Edits,
-    /// The edits of each edited column, by height (for surface heights).
-    columns: HashMap<[i32; 2], BTreeMap<i32, Block>>,
+    /// The edits by column (for surface heights and the water over them).
+    columns: EditedColumns,
 }
 
 /// What a heightmap needs of a column ([`Source::surfaces`]).
@@ -31,10 +29,7 @@ impl Source {
     /// The world `generator` makes, with `edits` (the world's saved edits, or none)
     /// laid over it.
     pub fn new(generator: Generator, edits: Edits) -> Self {
-        let mut columns: HashMap<[i32; 2], BTreeMap<i32, Block>> = HashMap::new();
-        for (p, b) in edits.iter() {
-            columns.entry([p.x, p.z]).or_default().insert(p.y, b);
-        }
+        let columns = EditedColumns::new(&edits);
         Self {
             generator,
             edits,
@@ -45,8 +40,8 @@ impl Source {
     /// A height no block of this world rises above, trees aside: the generator's
     /// bound ([`Generator::highest_possible`]) or the highest edit.
     pub fn highest_possible(&self) -> i32 {
-        let edits = self.columns.values().filter_map(|c| c.keys().next_back());
-        edits.fold(self.generator.highest_possible(), |h, &y| h.max(y))
+        let highest = self.generator.highest_possible();
+        self.columns.highest().map_or(highest, |y| y.max(highest))
     }
 
     /// The generator.
@@ -73,75 +68,45 @@ impl Source {
     }
 
     /// The height of the highest solid block of column `(x, z)`, trees aside, with
-    /// the player's edits: [`Generator::surface_height`] where the column was not
-    /// edited; else the highest solid block of the edited column (a placed block
-    /// counts, a tree's block does not), read from the generated chunks.
+    /// the player's edits ([`EditedColumns::surface`]).
     pub fn surface_height(&self, x: i32, z: i32) -> i32 {
-        self.edited_height(x, z, self.generator.surface_height(x, z))
+        let ground = self.generator.surface_height(x, z);
+        self.columns.surface(&self.generator, x, z, ground)
     }
 
-    /// [`Source::surface_height`], the biome and the surface of the river or lake
-    /// above the sea over it (version 5; none where the player built up to or above
-    /// it) of the `w` x `h` columns from `(x0, z0)`, row by row (neighbouring columns
-    /// share the generator's work: [`Generator::column_tops`]).
+    /// The top of column `(x, z)` as the generator makes it ([`Generator::column_top`])
+    /// with the player's edits laid over it: the surface and the water over it
+    /// ([`EditedColumns::top`]).
+    pub fn column_top(&self, x: i32, z: i32, top: ColumnTop) -> ColumnTop {
+        self.columns.top(&self.generator, x, z, top)
+    }
+
+    /// [`Source::surface_height`], the biome and the surface of the water over it
+    /// (a river or lake above the sea where the player built nothing up to it, or
+    /// water the player poured or set flowing) of the `w` x `h` columns from
+    /// `(x0, z0)`, row by row (neighbouring columns share the generator's work:
+    /// [`Generator::column_tops`]).
     pub fn surfaces(&self, x0: i32, z0: i32, w: u32, h: u32) -> Vec<Surface> {
         let tops = self.generator.column_tops(x0, z0, w, h);
         tops.iter()
             .enumerate()
-            .map(|(i, top)| {
+            .map(|(i, &top)| {
                 let (x, z) = (x0 + (i as u32 % w) as i32, z0 + (i as u32 / w) as i32);
-                let y = self.edited_height(x, z, top.y);
+                let top = self.column_top(x, z, top);
                 Surface {
-                    y,
+                    y: top.y,
                     biome: top.biome,
-                    water: top.water.filter(|&l| l > y),
+                    water: top.water,
                 }
             })
             .collect()
-    }
-
-    /// The surface height of column `(x, z)` whose generated ground is `ground`,
-    /// with the player's edits.
-    fn edited_height(&self, x: i32, z: i32, ground: i32) -> i32 {
-        let Some(edits) = self.columns.get(&[x, z]) else {
-            return ground;
-        };
-        let top = edits.keys().next_back().map_or(ground, |&y| y.max(ground));
-        let mut chunk: Option<(ChunkPos, Chunk)> = None;
-        // Down from the highest edit; unedited blocks above the ground are air or a
-        // tree's, the ground itself is solid unless edited away.
-        for y in (ground.min(top) - 4 * CHUNK..=top).rev() {
-            if let Some(b) = edits.get(&y) {
-                if b.is_solid() {
-                    return y;
-                }
-                continue;
-            }
-            if y > ground {
-                continue;
-            }
-            if y == ground {
-                return y;
-            }
-            // Below an edited-away surface: the generated blocks (caves included).
-            let (pos, [lx, ly, lz]) = BlockPos::new(x, y, z).to_chunk();
-            if chunk.as_ref().is_none_or(|(p, _)| *p != pos) {
-                chunk = Some((pos, self.generator.generate(pos)));
-            }
-            let b = chunk
-                .as_ref()
-                .map_or(Block::Air, |(_, c)| c.get(lx, ly, lz));
-            if b.is_solid() && !b.is_tree() {
-                return y;
-            }
-        }
-        ground.min(top) - 4 * CHUNK
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use terravox_voxel::{Block, BlockPos};
     use terravox_worldgen::WorldConfig;
 
     #[test]
@@ -160,5 +125,27 @@ mod tests {
         assert!(dug < below, "digging lowers the column: {dug} < {below}");
         let (pos, l) = BlockPos::new(x + 1, dug, z).to_chunk();
         assert!(s.chunk(pos).get(l[0], l[1], l[2]).is_solid());
+    }
+
+    #[test]
+    fn water_set_flowing_covers_its_column() {
+        let g = Generator::new(&WorldConfig::default()).unwrap();
+        let [x, _, z] = g.land_near_origin().unwrap();
+        let ground = g.surface_height(x, z);
+        let mut edits = Edits::new();
+        // A trench a block deep, water flowing in it; beside it a block of water on
+        // the ground, under a plank built over it.
+        edits.set(BlockPos::new(x, ground, z), Block::FlowingWater2);
+        edits.set(BlockPos::new(x + 1, ground + 1, z), Block::Water);
+        edits.set(BlockPos::new(x + 1, ground + 3, z), Block::Planks);
+        let s = Source::new(g.clone(), edits);
+        let [trench, covered] = [x, x + 1].map(|x| s.column_top(x, z, g.column_top(x, z)));
+        assert_eq!((trench.y, trench.water), (ground - 1, Some(ground)));
+        assert_eq!(
+            (covered.y, covered.block, covered.water),
+            (ground + 3, Block::Planks, None)
+        );
+        let far = g.column_top(x + 9, z);
+        assert_eq!(s.column_top(x + 9, z, far), far);
     }
 }

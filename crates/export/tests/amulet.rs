@@ -139,7 +139,7 @@ fn amulet_reads_the_levels_of_water_flowing_down_a_dug_channel() {
         })
         .collect();
     assert!(
-        levels.iter().any(|b| *b == Block::FlowingWater1)
+        levels.contains(&Block::FlowingWater1)
             && levels
                 .iter()
                 .any(|b| b.fluid().is_some_and(|f| f.amount() < 5)),

@@ -239,8 +239,30 @@ fn flow_errors(src: &str) -> Vec<String> {
     .collect()
 }
 
+/// Where the chunk shader's water disagrees with the mesher's: it must lower a water
+/// vertex by its drop (carried in the layer field) in
+/// [`terravox_voxel::water::DROP_UNITS`] a block.
+fn drop_errors(chunk: &str) -> Vec<String> {
+    let units = terravox_voxel::water::DROP_UNITS;
+    [
+        (
+            format!("const DROP_UNITS: f32 = {units}.0;"),
+            "the drop's units",
+        ),
+        (
+            "world.y -= f32(d.layer) / DROP_UNITS;".to_string(),
+            "the drop lowering the vertex",
+        ),
+    ]
+    .into_iter()
+    .filter(|(form, _)| !chunk.contains(form.as_str()))
+    .map(|(form, what)| format!("chunk.wgsl does not read `{form}` ({what})"))
+    .collect()
+}
+
 #[test]
 fn the_shaders_follow_the_vertex_conventions() {
+    assert_eq!(drop_errors(CHUNK), Vec::<String>::new());
     assert_eq!(flow_errors(PACKED_VERTEX), Vec::<String>::new());
     assert_eq!(layout_errors(PACKED_VERTEX), Vec::<String>::new());
     assert_eq!(face_errors(PACKED_VERTEX), Vec::<String>::new());
@@ -275,4 +297,10 @@ fn each_check_fails_on_a_shader_that_disagrees() {
     let eight_ways = PACKED_VERTEX.replace("f32(code - 1u) / 15.0", "f32(code - 1u) / 8.0");
     assert_ne!(eight_ways, PACKED_VERTEX);
     assert!(!flow_errors(&eight_ways).is_empty());
+    let ninths = CHUNK.replace(
+        "const DROP_UNITS: f32 = 144.0;",
+        "const DROP_UNITS: f32 = 9.0;",
+    );
+    assert_ne!(ninths, CHUNK);
+    assert!(!drop_errors(&ninths).is_empty());
 }

@@ -1,16 +1,18 @@
 //! The cross-section: a side view of the pending world along the player's look
 //! direction, 1 to 4 km long ([`terravox_worldgen::section`]): terrain in its biome's
-//! colour, water, caves, the player and the heights. Computed on a worker task; an
-//! outdated one is told to stop and dropped.
+//! colour, water, caves, the player and the heights, with the player's edits (their
+//! builds and the water they set flowing) where the pending world is the one played.
+//! Computed on a worker task; an outdated one is told to stop and dropped.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
+use terravox_edits::{EditedColumns, Edits};
 use terravox_worldgen::section::Section;
-use terravox_worldgen::{Generator, WorldConfig};
+use terravox_worldgen::{ColumnTop, Generator, WorldConfig};
 
 use crate::latest::Latest;
 use crate::player::Player;
-use crate::world::Draft;
+use crate::world::{Draft, WorldEdits};
 
 /// Sample columns of a section.
 const SAMPLES: usize = 256;
@@ -22,9 +24,10 @@ const YAW_STEP: f32 = 5.0;
 const WIDTH: f32 = 340.0;
 const HEIGHT: f32 = 150.0;
 
-/// What a section shows: a config, its start, its direction (in yaw steps) and its
-/// length in km.
-type Key = (WorldConfig, [i64; 2], i32, u32);
+/// What a section shows: a config, its start, its direction (in yaw steps), its
+/// length in km and the revision of the edits laid over it (none where the config
+/// is not the world played).
+type Key = (WorldConfig, [i64; 2], i32, u32, Option<u64>);
 
 /// The cross-section and the work on it.
 #[derive(Resource)]
@@ -60,6 +63,7 @@ fn forward(yaw: f32) -> [f64; 2] {
 /// in the panel): takes in a finished one, starts a new one when it is outdated.
 pub(super) fn update_cross_section(
     draft: Res<Draft>,
+    edits: Res<WorldEdits>,
     player: Query<&Player>,
     mut section: ResMut<CrossSection>,
 ) {
@@ -73,15 +77,19 @@ pub(super) fn update_cross_section(
     }
     let snap = |v: f64| (v / SNAP).floor() as i64;
     let steps = (p.yaw.to_degrees() / YAW_STEP).round() as i32;
+    let played = draft.pending() == edits.world();
     let key: Key = (
         draft.pending().clone(),
         [snap(p.position.x), snap(p.position.z)],
         steps.rem_euclid((360.0 / YAW_STEP) as i32),
         s.km,
+        played.then(|| edits.revision()),
     );
     if s.job.is_latest(&key) {
         return;
     }
+    // A snapshot, as a save takes (the same cost at any size).
+    let edits = played.then(|| edits.edits().clone());
     let from = [p.position.x, p.position.z];
     let dir = forward((key.2 as f32 * YAW_STEP).to_radians());
     let length = key.3 as f64 * 1000.0;
@@ -89,10 +97,37 @@ pub(super) fn update_cross_section(
     // section is told to stop.
     s.job.start(key.clone(), |stop| async move {
         let generator = Generator::new(&key.0).ok()?;
-        generator
-            .cross_section(from, dir, length, SAMPLES, &stop)
-            .map(|s| (key, s))
+        let mut section = generator.cross_section(from, dir, length, SAMPLES, &stop)?;
+        if let Some(edits) = edits {
+            lay_edits(&generator, &edits, &mut section);
+        }
+        Some((key, section))
     });
+}
+
+/// Lays `edits` over the columns of `section`: their surfaces and the water over
+/// them ([`EditedColumns::top`]).
+fn lay_edits(generator: &Generator, edits: &Edits, section: &mut Section) {
+    let (xs, zs) = section.columns.iter().fold(
+        ([i32::MAX, i32::MIN], [i32::MAX, i32::MIN]),
+        |(xs, zs), c| {
+            (
+                [xs[0].min(c.at[0]), xs[1].max(c.at[0])],
+                [zs[0].min(c.at[1]), zs[1].max(c.at[1])],
+            )
+        },
+    );
+    let columns = EditedColumns::within(edits, [xs[0], zs[0]], [xs[1], zs[1]]);
+    for c in &mut section.columns {
+        let top = ColumnTop {
+            y: c.surface,
+            block: c.top,
+            biome: c.biome,
+            water: c.water,
+        };
+        let laid = columns.top(generator, c.at[0], c.at[1], top);
+        (c.surface, c.top, c.water) = (laid.y, laid.block, laid.water);
+    }
 }
 
 /// Draws the section (a collapsing part of the panel) with the player's feet at

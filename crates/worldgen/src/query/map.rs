@@ -159,6 +159,22 @@ pub fn render(generator: &Generator, view: &MapView, rows: ForEach<'_>) -> MapIm
 
 /// Renders one layer of `view`, its rows run by `rows`, counting biomes.
 pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer, rows: ForEach<'_>) -> Map {
+    render_layer_over(generator, view, layer, rows, &|_, _, top| top)
+}
+
+/// Something laid over the generator's column tops, `(x, z, top) -> top` (the
+/// player's edits: their builds and the water they set flowing).
+pub type Over<'a> = &'a (dyn Fn(i32, i32, ColumnTop) -> ColumnTop + Sync);
+
+/// [`render_layer`] with `over` laid over every column top (the field layers read
+/// no column top, so nothing is laid over them).
+pub fn render_layer_over(
+    generator: &Generator,
+    view: &MapView,
+    layer: Layer,
+    rows: ForEach<'_>,
+    over: Over<'_>,
+) -> Map {
     if let Layer::Field(field) = layer {
         return render_field(generator, view, field, rows);
     }
@@ -169,7 +185,7 @@ pub fn render_layer(generator: &Generator, view: &MapView, layer: Layer, rows: F
         (0..gw)
             .map(|gx| {
                 let [x, z] = view.column_at(gx as i64 - 1, gy as i64 - 1);
-                generator.column_top(x, z)
+                over(x, z, generator.column_top(x, z))
             })
             .collect::<Vec<_>>()
     })
