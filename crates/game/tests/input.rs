@@ -285,3 +285,37 @@ fn flying_at_the_far_edge_of_the_world_is_exact_and_drawn_near_the_origin() {
     let t = q.single(app.world()).unwrap().translation;
     assert!(t.abs().max_element() < 1024.0, "{t}");
 }
+
+#[test]
+fn the_bucket_pours_a_source_and_takes_it_back() {
+    let mut app = game();
+    with_player(&mut app, |p| p.pitch = -0.8);
+    app.update();
+    click(&mut app, MouseButton::Left);
+    assert_eq!(mode(&app), Mode::Playing);
+    app.world_mut().resource_mut::<Hotbar>().bucket_full = true;
+    tap(&mut app, KeyCode::Minus);
+    assert_eq!(app.world().resource::<Hotbar>().slot(), Slot::Bucket);
+    let ground = app.world().resource::<Target>().0.expect("ground below");
+    let spot = ground.adjacent().expect("a face to pour against");
+    let at = |app: &App| app.world().resource::<Chunks>().block(spot);
+    click(&mut app, MouseButton::Right);
+    assert_eq!(at(&app), Some(Block::Water), "poured");
+    assert!(!app.world().resource::<Hotbar>().bucket_full);
+    // Empty, the bucket aims at the source (not through it) and takes it back.
+    app.update();
+    let aimed = app.world().resource::<Target>().0.expect("the source");
+    assert_eq!(aimed.pos, spot);
+    click(&mut app, MouseButton::Right);
+    assert!(
+        at(&app).is_some_and(|b| b.is_air()),
+        "taken: {:?}",
+        at(&app)
+    );
+    assert!(app.world().resource::<Hotbar>().bucket_full);
+    // Water is not broken with a click.
+    click(&mut app, MouseButton::Right);
+    assert_eq!(at(&app), Some(Block::Water));
+    click(&mut app, MouseButton::Left);
+    assert_eq!(at(&app), Some(Block::Water), "a left click broke water");
+}

@@ -124,7 +124,7 @@ pub(super) fn draw_stats(
                     time.clock(),
                     if time.paused { " (paused)" } else { "" }
                 ));
-                ui.label("Tab: panel   LMB break  RMB place  1-0 / wheel: block");
+                ui.label("Tab: panel   LMB break  RMB place  1-0, - / wheel: block, bucket");
             });
         });
     Ok(())
