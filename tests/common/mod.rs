@@ -137,15 +137,7 @@ pub(crate) fn pixels(
 pub(crate) fn dig(edits: &mut Edits, p: BlockPos) {
     edits.set(p, Block::Air);
     let pending = edits.pending_mut();
-    pending.wake(p);
-    for d in [
-        [1, 0, 0],
-        [-1, 0, 0],
-        [0, 1, 0],
-        [0, -1, 0],
-        [0, 0, 1],
-        [0, 0, -1],
-    ] {
-        pending.wake(p.offset(d));
+    for q in std::iter::once(p).chain(p.neighbours()) {
+        pending.wake(q);
     }
 }

@@ -1,7 +1,7 @@
 //! Water after digs in generated worlds: a hundred digs on each of three seeds
 //! (under rivers and lakes, beside them, into the sea floor), each a random shaft,
 //! tunnel and shaft dug from there block by block as the game digs (the block
-//! emptied, then filled at once with the water around it), the water stepped until
+//! filled at once with the water around it, else emptied), the water stepped until
 //! it settles over the loaded chunks around the dig. Afterwards: no air right under
 //! water, no flowing or falling water that nothing feeds, no water written outside
 //! the loaded chunks.
@@ -64,22 +64,11 @@ impl World {
         *self.edits.pending_mut() = pending;
     }
 
-    /// Breaks the block at `p` as the game does: emptied, then the water around it
-    /// fills it at once.
+    /// Breaks the block at `p` as the game does: the water around it fills it at
+    /// once, else it is emptied.
     fn dig(&mut self, p: BlockPos) {
-        let around = [
-            [1, 0, 0],
-            [-1, 0, 0],
-            [0, 1, 0],
-            [0, -1, 0],
-            [0, 0, 1],
-            [0, 0, -1],
-        ]
-        .map(|d| self.block(p.offset(d)).unwrap_or(Block::Stone));
-        self.edit(p, fluid::emptied(around));
-        if let Some(water) = fluid::fill(self, p) {
-            self.edit(p, water);
-        }
+        let broken = fluid::broken(self, p);
+        self.edit(p, broken);
     }
 
     /// Steps the water until nothing is due; the steps taken.

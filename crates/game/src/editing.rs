@@ -137,43 +137,30 @@ fn block_corner(b: BlockPos) -> DVec3 {
     DVec3::new(b.x as f64, b.y as f64, b.z as f64)
 }
 
-/// Empties block `p`: it becomes air, or cave air inside a cave
-/// ([`emptied`]).
-fn empty(blocks: &mut WorldBlocks, p: BlockPos) -> Result<(), EditRefused> {
-    let around = [
-        [1, 0, 0],
-        [-1, 0, 0],
-        [0, 1, 0],
-        [0, -1, 0],
-        [0, 0, 1],
-        [0, 0, -1],
-    ]
-    .map(|d| blocks.block(p.offset(d)).unwrap_or(Block::Stone));
-    blocks.set(p, emptied(around))
-}
-
-/// Breaks the targeted block: it becomes air, or cave air inside a cave, or at once
-/// the water that runs into it from beside or above. Water is not broken.
+/// Breaks the targeted block: at once the water that runs into it from beside or
+/// above fills it, else it becomes air, or cave air inside a cave
+/// (`terravox_edits::fluid::broken`). Water is not broken.
 pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
     let p = target.pos;
     if blocks.block(p).is_some_and(Block::is_water) {
         return Err(EditRefused::Water);
     }
-    empty(blocks, p)?;
-    if let Some(water) = blocks.fill(p) {
-        blocks.set(p, water)?;
-    }
-    Ok(p)
+    let broken = blocks.broken(p);
+    blocks.set(p, broken).map(|()| p)
 }
 
-/// Takes the targeted source of water into the bucket: it is gone, and what it fed
-/// recedes (in a lake, the sources around fill it again, as in Minecraft).
+/// Takes the targeted source of water into the bucket: it leaves air (or cave air
+/// inside a cave, [`emptied`]) and what it fed recedes (in a lake, the sources
+/// around fill it again at the next step, as in Minecraft).
 pub fn take_water(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
     let p = target.pos;
     if blocks.block(p) != Some(Block::Water) {
         return Err(EditRefused::NoSource);
     }
-    empty(blocks, p).map(|()| p)
+    let around = p
+        .neighbours()
+        .map(|q| blocks.block(q).unwrap_or(Block::Stone));
+    blocks.set(p, emptied(around)).map(|()| p)
 }
 
 /// Places `block` against the targeted face, unless the space holds something solid

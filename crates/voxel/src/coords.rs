@@ -91,6 +91,18 @@ impl BlockPos {
         })
     }
 
+    /// The six blocks that share a face with this one: +x, -x, +y, -y, +z, -z.
+    pub const fn neighbours(self) -> [BlockPos; 6] {
+        [
+            self.offset([1, 0, 0]),
+            self.offset([-1, 0, 0]),
+            self.offset([0, 1, 0]),
+            self.offset([0, -1, 0]),
+            self.offset([0, 0, 1]),
+            self.offset([0, 0, -1]),
+        ]
+    }
+
     /// This position moved by `d` (saturating at the `i32` range, far outside the
     /// world: never wrapping to its other side).
     pub const fn offset(self, d: [i32; 3]) -> Self {

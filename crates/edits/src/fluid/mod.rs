@@ -38,7 +38,7 @@ mod step;
 pub use apply::{Waters, apply};
 pub use pending::Pending;
 pub use rules::emptied;
-pub use step::{Cells, Step, Write, fed, fill, step};
+pub use step::{Cells, Step, Write, broken, fed, fill, step};
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use terravox_voxel::{BlockPos, ChunkPos};
 
-use super::rules::around;
 use super::step::Cells;
 
 /// The blocks due to tick, by the step they were woken for and then by position
@@ -111,7 +110,7 @@ impl Pending {
         cells: &(impl Cells + ?Sized),
     ) -> impl Iterator<Item = BlockPos> + '_ {
         std::iter::once(p)
-            .chain(around(p))
+            .chain(p.neighbours())
             .filter(|&q| cells.block(q).is_none_or(|b| b.is_water()))
     }
 

@@ -131,19 +131,6 @@ pub fn emptied(neighbours: impl IntoIterator<Item = Block>) -> Block {
     }
 }
 
-/// The six blocks around `p`.
-pub(super) fn around(p: BlockPos) -> [BlockPos; 6] {
-    [
-        [1, 0, 0],
-        [-1, 0, 0],
-        [0, 1, 0],
-        [0, -1, 0],
-        [0, 0, 1],
-        [0, 0, -1],
-    ]
-    .map(|d| p.offset(d))
-}
-
 /// The water the blocks around `p` make there (`getNewLiquid`): two sources beside
 /// it over solid ground or a source make a source; water above makes falling water;
 /// else one level more than the lowest level beside it, and none past level 7.
@@ -192,7 +179,7 @@ pub(super) fn tick<W: World + ?Sized>(t: &mut Tick<W>, p: BlockPos) -> Read<()> 
         match new_liquid(t, p)? {
             None => {
                 let mut neighbours = [Block::Air; 6];
-                for (n, q) in neighbours.iter_mut().zip(around(p)) {
+                for (n, q) in neighbours.iter_mut().zip(p.neighbours()) {
                     *n = t.get(q)?;
                 }
                 t.set(p, emptied(neighbours));

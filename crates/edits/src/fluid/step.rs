@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use terravox_voxel::water::SIDES;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
-use super::rules::{Read, Tick, Unloaded, World, new_liquid, tick};
+use super::rules::{Read, Tick, Unloaded, World, emptied, new_liquid, tick};
 
 /// The blocks of a world as water sees them.
 pub trait Cells {
@@ -138,6 +138,17 @@ pub fn fill(cells: &(impl Cells + ?Sized), p: BlockPos) -> Option<Block> {
         }
     }
     None
+}
+
+/// What block `p` holds once it is broken: at once the water that runs into it
+/// ([`fill`]), else air, or cave air inside a cave ([`emptied`]).
+pub fn broken(cells: &(impl Cells + ?Sized), p: BlockPos) -> Block {
+    let open = emptied(
+        p.neighbours()
+            .map(|q| cells.block(q).unwrap_or(Block::Stone)),
+    );
+    let opened = |q: BlockPos| if q == p { Some(open) } else { cells.block(q) };
+    fill(&opened, p).unwrap_or(open)
 }
 
 /// Whether the water at `p` is fed: a source, or flowing or falling water that the

@@ -321,20 +321,29 @@ fn a_hole_broken_in_a_lake_floor_pours_into_the_cave_below_and_the_lake_stays_fu
 fn a_broken_block_fills_at_once_under_or_beside_water() {
     let mut land = lake();
     // Beside one source: level 1.
-    land.lay(at(0, 0, 0), Block::Air);
-    assert_eq!(fill(&land, at(0, 0, 0)), Some(Block::FlowingWater1));
+    assert_eq!(broken(&land, at(0, 0, 0)), Block::FlowingWater1);
     // Between two sources on stone: a source.
-    land.lay(at(-4, 0, 5), Block::Air);
     land.lay(at(-3, 0, 5), Block::Water);
     land.lay(at(-5, 0, 5), Block::Water);
-    assert_eq!(fill(&land, at(-4, 0, 5)), Some(Block::Water));
+    assert_eq!(broken(&land, at(-4, 0, 5)), Block::Water);
     // Under the lake: falling water.
-    land.lay(at(-4, -1, 0), Block::Air);
-    assert_eq!(fill(&land, at(-4, -1, 0)), Some(Block::FallingWater));
-    // Away from water, or solid: nothing.
-    land.lay(at(5, 1, 5), Block::Air);
-    assert_eq!(fill(&land, at(5, 1, 5)), None);
+    assert_eq!(broken(&land, at(-4, -1, 0)), Block::FallingWater);
+    // Away from water: air, or cave air inside a cave.
+    assert_eq!(broken(&land, at(5, 0, 5)), Block::Air);
+    for p in [
+        at(5, -4, 5),
+        at(5, -6, 5),
+        at(4, -5, 5),
+        at(6, -5, 5),
+        at(5, -5, 4),
+    ] {
+        land.lay(p, Block::CaveAir);
+    }
+    assert_eq!(broken(&land, at(5, -5, 5)), Block::CaveAir);
+    // `fill` asks only of open blocks.
     assert_eq!(fill(&land, at(5, -3, 5)), None);
+    land.lay(at(0, 0, 0), Block::Air);
+    assert_eq!(fill(&land, at(0, 0, 0)), Some(Block::FlowingWater1));
 }
 
 #[test]

@@ -70,10 +70,10 @@ impl WorldBlocks<'_> {
         Ok(())
     }
 
-    /// The water that runs into the open block `p` at once (see
-    /// [`terravox_edits::fluid::fill`]).
-    pub(crate) fn fill(&self, p: BlockPos) -> Option<Block> {
-        terravox_edits::fluid::fill(&*self.chunks, p)
+    /// What block `p` holds once broken: the water that runs into it at once, else
+    /// air or cave air ([`terravox_edits::fluid::broken`]).
+    pub(crate) fn broken(&self, p: BlockPos) -> Block {
+        terravox_edits::fluid::broken(&*self.chunks, p)
     }
 
     /// Wakes the water waiting for chunks that are loaded now.
