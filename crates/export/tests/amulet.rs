@@ -18,8 +18,7 @@ use terravox_worldgen::{Generator, WorldConfig};
 #[test]
 #[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
 fn amulet_reads_every_block_of_sampled_columns() {
-    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
-        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
+    let python = python();
     let g = Generator::new(&WorldConfig::default()).unwrap();
     let tower = (12, 9);
     let top = g.surface_height(tower.0, tower.1);
@@ -55,8 +54,7 @@ fn amulet_reads_every_block_of_sampled_columns() {
 #[test]
 #[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
 fn amulet_reads_a_raised_world_to_its_top() {
-    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
-        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
+    let python = python();
     let g = common::continents("-99");
     let (peak, x, z) = common::highest_peak(&g);
     let source = Source::new(g, Edits::new());
@@ -80,18 +78,8 @@ fn amulet_reads_a_raised_world_to_its_top() {
 #[test]
 #[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
 fn amulet_reads_a_mountain_lake() {
-    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
-        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
-    let g = common::continents("-7");
-    let (lake, shore) = ((-2700, 952), (-2730, 952));
-    let level = g
-        .column_top(lake.0, lake.1)
-        .water
-        .expect("the lake covers it");
-    assert!(
-        level > g.sea_level() + 100,
-        "a lake high above the sea: {level}"
-    );
+    let python = python();
+    let (g, lake, shore, _) = mountain_lake();
     let source = Source::new(g, Edits::new());
     let area = Area::new([-2740, 936], [-2688, 968], minecraft::MAX_SIDE).unwrap();
     let columns = [lake, shore, (-2715, 940)];
@@ -109,14 +97,8 @@ fn amulet_reads_a_mountain_lake() {
 #[test]
 #[ignore = "needs Python with amulet-core in TERRAVOX_AMULET_PYTHON (.ci/run sets it up)"]
 fn amulet_reads_the_levels_of_water_flowing_down_a_dug_channel() {
-    let python = std::env::var("TERRAVOX_AMULET_PYTHON")
-        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed");
-    let g = common::continents("-7");
-    let (lake, shore) = ((-2700, 952), (-2730, 952));
-    let level = g
-        .column_top(lake.0, lake.1)
-        .water
-        .expect("the lake covers it");
+    let python = python();
+    let (g, lake, shore, level) = mountain_lake();
     // The first dry column west of the lake's middle, at the lake's level: the bank.
     let bank = (shore.0..lake.0)
         .rev()
@@ -155,6 +137,28 @@ fn amulet_reads_the_levels_of_water_flowing_down_a_dug_channel() {
         columns.len() * (report.top - minecraft::MIN_Y) as usize,
         "every block of every column read"
     );
+}
+
+/// The Python with amulet-core the tests read with.
+fn python() -> String {
+    std::env::var("TERRAVOX_AMULET_PYTHON")
+        .expect("TERRAVOX_AMULET_PYTHON names a Python with amulet-core installed")
+}
+
+/// Seed -7's world, a column of its lake 149 blocks above the sea, a column of the
+/// shore west of it, and the lake's level.
+fn mountain_lake() -> (Generator, (i32, i32), (i32, i32), i32) {
+    let g = common::continents("-7");
+    let (lake, shore) = ((-2700, 952), (-2730, 952));
+    let level = g
+        .column_top(lake.0, lake.1)
+        .water
+        .expect("the lake covers it");
+    assert!(
+        level > g.sea_level() + 100,
+        "a lake high above the sea: {level}"
+    );
+    (g, lake, shore, level)
 }
 
 /// Exports `area` of `source` to a scratch folder `name`, reads `columns` back with
