@@ -10,6 +10,7 @@
 //! that was flowing, and the step that was under way), so a flow resumes exactly
 //! where it was.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,7 +26,7 @@ use crate::readiness::settled_with;
 use crate::schedule::GameSystems;
 use crate::streaming::{Chunks, WorldBlocks};
 
-/// Steps kept in [`Water::history`] at most.
+/// Steps whose figures are kept at most (the latest).
 const HISTORY: usize = 100_000;
 
 /// The chunks a step's ticks may read, shared with its worker: those loaded around
@@ -92,8 +93,10 @@ pub struct Water {
     running: Option<Task<Stepped>>,
     /// [`Chunks::changes`] when the waiting water last looked for its chunks.
     chunks_seen: u64,
-    /// Every step laid into the world (the latest [`HISTORY`]).
-    history: Vec<StepFigures>,
+    /// Steps laid into the world.
+    steps: usize,
+    /// The figures of the latest [`HISTORY`] of them.
+    history: VecDeque<StepFigures>,
     /// Blocks ticked in all.
     ticked: u64,
     /// The main thread's own time of the last frame's water work.
@@ -111,12 +114,17 @@ impl Water {
 
     /// Steps laid into the world since the game started.
     pub fn steps(&self) -> usize {
-        self.history.len()
+        self.steps
     }
 
-    /// The figures of the steps laid into the world, oldest first.
-    pub fn history(&self) -> &[StepFigures] {
-        &self.history
+    /// The figures of the steps laid into the world since step `start` (the
+    /// latest 100,000 of them at most), oldest first.
+    pub fn figures_since(&self, start: usize) -> Vec<StepFigures> {
+        let kept = self.history.len().min(self.steps - start.min(self.steps));
+        self.history
+            .range(self.history.len() - kept..)
+            .copied()
+            .collect()
     }
 
     /// Whether a step is under way.
@@ -179,11 +187,12 @@ fn lay_step(water: &mut Water, blocks: &mut WorldBlocks) -> bool {
     }
     let changed = fluid::apply(&stepped.step, blocks);
     water.ticked += stepped.step.ticked as u64;
+    water.steps += 1;
     if water.history.len() == HISTORY {
-        water.history.remove(0);
+        water.history.pop_front();
     }
     let due_after = blocks.water_due();
-    water.history.push(StepFigures {
+    water.history.push_back(StepFigures {
         ticked: stepped.step.ticked,
         changed,
         due_after,

@@ -100,7 +100,7 @@ pub fn measure_dam_break(
     })?;
     let (frames, water_frames) = paced_frames(app, paced);
     let settled_after = settle(app, start, limit);
-    let history = &app.world().resource::<Water>().history()[start..];
+    let history = app.world().resource::<Water>().figures_since(start);
     let spread = |v: Vec<usize>| {
         let mut v = v;
         v.sort_unstable();
