@@ -56,7 +56,7 @@ impl Fluid {
     }
 
     /// Minecraft's amount: 8 for a source and falling water, `8 - level` for
-    /// flowing water.
+    /// flowing water; also its height in the block in ninths, with no water above.
     pub const fn amount(self) -> u8 {
         match self {
             Fluid::Source | Fluid::Falling => 8,
@@ -67,11 +67,6 @@ impl Fluid {
     /// Whether it is a source.
     pub const fn is_source(self) -> bool {
         matches!(self, Fluid::Source)
-    }
-
-    /// Its height in the block, in ninths, without water above (`amount`).
-    pub const fn own_ninths(self) -> u8 {
-        self.amount()
     }
 }
 
@@ -102,7 +97,7 @@ impl Block {
 /// How high the water stands in a column at the height of the surface being drawn:
 /// what the corners of a surface average over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Column {
+enum Column {
     /// A solid block: it does not count.
     Solid,
     /// Open (air, cave air): counts as no water.
@@ -113,10 +108,10 @@ pub enum Column {
 
 impl Column {
     /// The column of `block`, with `above` the block over it.
-    pub const fn of(block: Block, above: Block) -> Self {
+    const fn of(block: Block, above: Block) -> Self {
         match block.fluid() {
             Some(_) if above.is_water() => Column::Water(9),
-            Some(f) => Column::Water(f.own_ninths()),
+            Some(f) => Column::Water(f.amount()),
             None if block.is_solid() => Column::Solid,
             None => Column::Open,
         }
@@ -137,7 +132,7 @@ impl Column {
 /// [`DROP_UNITS`]: 0 is the block's top, 144 its bottom. Minecraft's
 /// `calculateAverageHeight`, in whole ninths so every chunk drawing a corner gets the
 /// same answer.
-pub fn corner_drop(own: Column, sides: [Column; 2], diagonal: Column) -> u8 {
+fn corner_drop(own: Column, sides: [Column; 2], diagonal: Column) -> u8 {
     let full = |c: Column| matches!(c, Column::Water(9));
     if full(own) || full(sides[0]) || full(sides[1]) {
         return 0;
@@ -196,7 +191,7 @@ pub fn flow(at: impl Fn(i32, i32, i32) -> Block) -> [f32; 3] {
     let Some(own) = at(0, 0, 0).fluid() else {
         return [0.0; 3];
     };
-    let height = |f: Fluid| f.own_ninths() as f32 / 9.0;
+    let height = |f: Fluid| f.amount() as f32 / 9.0;
     let mine = height(own);
     let (mut x, mut z) = (0.0f32, 0.0f32);
     for [dx, dz] in SIDES {

@@ -126,11 +126,7 @@ pub fn wet(feet: Vec3, blocks: Blocks) -> Wet {
                     continue;
                 };
                 let full = blocks(p.offset([0, 1, 0])).is_some_and(Block::is_water);
-                let height = if full {
-                    1.0
-                } else {
-                    f.own_ninths() as f32 / 9.0
-                };
+                let height = if full { 1.0 } else { f.amount() as f32 / 9.0 };
                 if y as f32 + height <= feet.y {
                     continue;
                 }
