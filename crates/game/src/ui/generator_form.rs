@@ -52,11 +52,11 @@ pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
         && let Some(s) = &mut d.shape
     {
         group(ui, "Rivers", false, |ui| sliders(ui, &params::RIVERS, s));
-        group(ui, "Relief", false, |ui| relief(ui, &mut cfg.version, s));
+        group(ui, "Relief", false, |ui| relief(ui, s));
         if let Some(r) = &mut s.relief {
             group(ui, "Erosion", false, |ui| erosion(ui, r));
         }
-        group(ui, "Water", false, |ui| water(ui, &mut cfg.version, s));
+        group(ui, "Water", false, |ui| water(ui, s));
     }
     if matches!(cfg.generator, GeneratorConfig::Density(_)) {
         group(ui, "Caves", false, |ui| caves(ui, cfg));
@@ -67,36 +67,28 @@ pub(super) fn edit_generator(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
     }
 }
 
-/// Caves on or off (on makes the world version 3, the first with caves) and their
-/// parameters.
+/// Caves on or off, and their parameters (an edited world is of the current
+/// generator version: `Draft::set`).
 fn caves(ui: &mut egui::Ui, cfg: &mut WorldConfig) {
-    let version = &mut cfg.version;
     let GeneratorConfig::Density(d) = &mut cfg.generator else {
         return;
     };
     let mut on = d.caves.is_some();
-    let tip = "Caverns, tunnels and thin passages under the surface (version 3 worlds).";
+    let tip = "Caverns, tunnels and thin passages under the surface.";
     if ui.checkbox(&mut on, "caves").on_hover_text(tip).changed() {
         d.caves = if on { default_caves() } else { None };
-        if on {
-            *version = (*version).max(3);
-        }
     }
     if let Some(c) = &mut d.caves {
         sliders(ui, &params::CAVES, c);
     }
 }
 
-/// Mountain ranges on or off (on makes the world version 4, the first with ranges)
-/// and their parameters.
-fn relief(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
+/// Mountain ranges on or off, and their parameters.
+fn relief(ui: &mut egui::Ui, s: &mut ShapeConfig) {
     let mut on = s.relief.is_some();
-    let tip = "Long mountain ranges with jagged peaks and eroded gullies (version 4 worlds).";
+    let tip = "Long mountain ranges with jagged peaks and eroded gullies.";
     if ui.checkbox(&mut on, "ranges").on_hover_text(tip).changed() {
         s.relief = if on { default_relief() } else { None };
-        if on {
-            *version = (*version).max(4);
-        }
     }
     if let Some(r) = &mut s.relief {
         sliders(ui, &params::RELIEF, r);
@@ -106,12 +98,12 @@ fn relief(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
     }
 }
 
-/// Water that runs downhill on or off (on makes the world version 5, the first with
-/// it, and turns version 2's noise rivers off) and its parameters.
-fn water(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
+/// Water that runs downhill on or off (on turns version 2's noise rivers off), and
+/// its parameters.
+fn water(ui: &mut egui::Ui, s: &mut ShapeConfig) {
     let mut on = s.water.is_some();
     let tip = "Springs on high ground, rivers that always run downhill to the sea, lakes \
-               above sea level and waterfalls (version 5 worlds).";
+               above sea level and waterfalls.";
     if ui
         .checkbox(&mut on, "rivers and lakes")
         .on_hover_text(tip)
@@ -119,7 +111,6 @@ fn water(ui: &mut egui::Ui, version: &mut u32, s: &mut ShapeConfig) {
     {
         s.water = if on { default_water() } else { None };
         if on {
-            *version = (*version).max(5);
             s.rivers.width = 0.0;
         }
     }

@@ -18,16 +18,25 @@ use crate::player::Player;
 use crate::sky::TimeOfDay;
 use crate::world::{ActiveWorld, Draft, ReshapeWorld, SwitchWorld};
 
-/// What a world's generator version means, for the panel.
-fn version_note(version: u32) -> String {
-    if version < terravox_worldgen::GENERATOR_VERSION {
+/// What the pending world's generator version means, for the panel, given the
+/// version of the world last loaded (`loaded`).
+fn version_note(version: u32, loaded: u32) -> String {
+    let current = terravox_worldgen::GENERATOR_VERSION;
+    if version < current {
         format!(
             "Generator version {version}: a world code from an older terravox, generated \
-             exactly as it was then (presets are version {}).",
-            terravox_worldgen::GENERATOR_VERSION
+             exactly as it was then (an edit makes it a version-{current} world)."
+        )
+    } else if loaded < current {
+        format!(
+            "Generator version {version}: edited, this world of version {loaded} is made as \
+             terravox makes worlds now (Reset or Undo brings the version-{loaded} world back)."
         )
     } else {
-        format!("Generator version {version}: biomes, rivers, trees, caves and mountain ranges.")
+        format!(
+            "Generator version {version}: biomes, trees, caves, mountain ranges, and water \
+             that runs downhill: rivers, lakes high in the ranges, waterfalls."
+        )
     }
 }
 
@@ -168,7 +177,7 @@ pub(super) fn draw_panel(
                             draft.set_live(live, now);
                         }
                     });
-                    ui.label(version_note(pending.version));
+                    ui.label(version_note(pending.version, draft.base().version));
                     // A panel opening lays out a part a frame (see `PanelState::opening`).
                     if stage >= 1 {
                         generator_form::sliders(ui, &params::WORLD, &mut pending);

@@ -1,8 +1,9 @@
 //! The world being designed: the pending config the panel edits, its history (undo,
 //! redo, reset to what was loaded) and *Live*: with it on, the world around the player
 //! regenerates in place [`DEBOUNCE`] after the last change, as a draft that writes no
-//! save ([`ReshapeWorld`]). Plain state and functions; the panel drives them, and so
-//! can tests.
+//! save ([`ReshapeWorld`]). An edit of a world of an older generator version moves it
+//! to the current one (a world code loaded, or reset to, keeps its version until it
+//! is edited). Plain state and functions; the panel drives them, and so can tests.
 //!
 //! ```text
 //! panel edit ─▶ Draft::set ─▶ (undo step; coalesced within COALESCE)
@@ -15,7 +16,7 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use terravox_worldgen::WorldConfig;
+use terravox_worldgen::{GENERATOR_VERSION, WorldConfig};
 
 use super::{ActiveWorld, ReshapeWorld};
 
@@ -61,6 +62,11 @@ impl Draft {
         &self.pending
     }
 
+    /// The config last loaded (what Reset goes back to).
+    pub fn base(&self) -> &WorldConfig {
+        &self.base
+    }
+
     /// Whether the world follows the edits live.
     pub fn live(&self) -> bool {
         self.live
@@ -86,8 +92,21 @@ impl Draft {
     }
 
     /// An edit of the pending config at `now`: one undo step, unless it follows the
-    /// last one within [`COALESCE`] (a drag). Returns whether anything changed.
-    pub fn set(&mut self, config: WorldConfig, now: Duration) -> bool {
+    /// last one within [`COALESCE`] (a drag). A world of an older generator version
+    /// moves to the current one ([`GENERATOR_VERSION`]): an edited world is a new
+    /// world, made as terravox makes worlds now (never the oldest version that has
+    /// the feature just turned on). Returns whether anything changed.
+    pub fn set(&mut self, mut config: WorldConfig, now: Duration) -> bool {
+        if config == self.pending {
+            return false;
+        }
+        config.version = config.version.max(GENERATOR_VERSION);
+        self.push(config, now)
+    }
+
+    /// Makes `config` the pending one at `now`, as it is (one undo step, unless
+    /// within [`COALESCE`] of the last).
+    fn push(&mut self, config: WorldConfig, now: Duration) -> bool {
         if config == self.pending {
             return false;
         }
@@ -109,14 +128,14 @@ impl Draft {
     pub fn load(&mut self, config: WorldConfig, now: Duration) {
         self.base = config.clone();
         self.step_at = None;
-        self.set(config, now);
+        self.push(config, now);
         self.step_at = None;
     }
 
     /// Goes back to the config last loaded (an undo step of its own).
     pub fn reset(&mut self, now: Duration) {
         self.step_at = None;
-        self.set(self.base.clone(), now);
+        self.push(self.base.clone(), now);
         self.step_at = None;
     }
 
@@ -232,5 +251,32 @@ mod tests {
         broken.sea_level = i32::MAX;
         d.set(broken, ms(4000));
         assert_eq!(d.due(ms(5000), &start), None, "invalid");
+    }
+
+    /// A world code of an older version keeps its version while it is only looked
+    /// at (loaded, reset to, undone to); an edit moves it to the current version.
+    #[test]
+    fn an_edit_moves_an_older_world_to_the_current_version() {
+        let v5 = presets::load_file(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../worldgen/tests/v5/continents.ron"
+        )))
+        .unwrap();
+        assert_eq!(v5.version, 5);
+        let mut d = Draft::new(&presets::builtin("continents").unwrap());
+        d.load(v5.clone(), ms(0));
+        assert_eq!(d.pending(), &v5, "loaded as it is");
+        let mut edited = v5.clone();
+        edited.seed = Seed::new("edited");
+        assert!(d.set(edited.clone(), ms(1000)));
+        assert_eq!(d.pending().version, GENERATOR_VERSION);
+        assert_eq!(d.pending().seed, edited.seed);
+        assert_eq!(d.base().version, 5, "what was loaded");
+        d.reset(ms(2000));
+        assert_eq!(d.pending(), &v5, "reset to the world as loaded");
+        assert!(d.undo(ms(3000)));
+        assert_eq!(d.pending().version, GENERATOR_VERSION);
+        assert!(d.undo(ms(4000)));
+        assert_eq!(d.pending(), &v5);
     }
 }
