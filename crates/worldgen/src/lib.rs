@@ -16,14 +16,14 @@
 //! The stages, from the bottom up: each module uses only those listed before it.
 //!
 //! ```text
-//! bounds, seed, store  the world's bounds; fixed mixing of seeds; values made once
+//! bounds, mix, store  the world's bounds; fixed mixing of seeds; values made once
 //!            per key and shared by threads (bounded)
 //! noise      seeded fractal noise (fbm) and the erosion filter (MPL-2.0)
 //! config     the world config: the seed, every parameter once (`params`),
 //!            validation, presets, the generated parameter reference
 //! shape      the land's shape: climate fields -> each column's density formula,
 //!            version 4's mountain ranges (relief), the fields one at a time
-//! hydrology  the drainage network (version 5): springs, rivers downhill, lakes,
+//! hydrology  the drainage network (versions 5-7): springs, rivers downhill, lakes,
 //!            and the ground shaped to them
 //! surface    biomes, the faces slopes give the ground, block rules, caves
 //! nature     trees: species and shapes, planting them by biome
@@ -37,7 +37,7 @@
 //!
 //! Every public name is reachable by one path: this root, or one of the namespaces
 //! [`erosion`], [`fields`], [`map`], [`params`], [`presets`], [`reference`](mod@reference),
-//! [`section`], [`seed`], [`stats`] and [`water`]. The feature `test-support` adds measuring
+//! [`section`], [`mix`], [`stats`] and [`water`]. The feature `test-support` adds measuring
 //! hooks for the crate's own tests and benchmarks (`noise_work`,
 //! `forget_recent_columns`).
 
@@ -48,10 +48,10 @@ mod generator;
 mod hydrology;
 mod islands;
 mod lod;
+pub mod mix;
 mod nature;
 mod noise;
 mod query;
-pub mod seed;
 mod shape;
 mod store;
 mod surface;

@@ -27,7 +27,10 @@ use terravox_mesher::Surface;
 use terravox_voxel::textures::{SIZE, Texture};
 
 /// The committed block textures: a vertical strip of 16x16 RGBA tiles.
-const BLOCKS_PNG: &[u8] = include_bytes!("../../../../assets/textures/blocks.png");
+const BLOCKS_PNG: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../assets/textures/blocks.png"
+));
 
 const SHADER: &str = "embedded://terravox_game/render/shaders/chunk.wgsl";
 const PREPASS_SHADER: &str = "embedded://terravox_game/render/shaders/chunk_prepass.wgsl";

@@ -11,7 +11,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::math::DVec3;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
-use terravox_worldgen::seed::mix64;
+use terravox_worldgen::mix::mix64;
 
 use super::clock::TimeOfDay;
 use super::light::sky_at;

@@ -371,7 +371,7 @@ fn random_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    terravox_worldgen::seed::mix64(t as u64) % 1_000_000_000
+    terravox_worldgen::mix::mix64(t as u64) % 1_000_000_000
 }
 
 /// Writes `config` as pretty RON to `file` in `folder` atomically (a crash leaves the

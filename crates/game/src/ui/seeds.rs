@@ -59,7 +59,7 @@ fn thumb_view(cfg: &WorldConfig) -> MapView {
 fn random_seeds(salt: u64) -> Vec<String> {
     (0..CELLS as u64)
         .map(|i| {
-            let v = terravox_worldgen::seed::mix64(salt ^ i.wrapping_mul(0x9e37_79b9));
+            let v = terravox_worldgen::mix::mix64(salt ^ i.wrapping_mul(0x9e37_79b9));
             (v % 1_000_000_000).to_string()
         })
         .collect()

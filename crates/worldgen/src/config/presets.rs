@@ -11,23 +11,38 @@ use crate::config::world::{ConfigError, WorldConfig};
 pub const BUILTIN: [(&str, &str); 5] = [
     (
         "continents",
-        include_str!("../../../../assets/presets/continents.ron"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/presets/continents.ron"
+        )),
     ),
     (
         "cliffs",
-        include_str!("../../../../assets/presets/cliffs.ron"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/presets/cliffs.ron"
+        )),
     ),
     (
         "amplified",
-        include_str!("../../../../assets/presets/amplified.ron"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/presets/amplified.ron"
+        )),
     ),
     (
         "islands",
-        include_str!("../../../../assets/presets/islands.ron"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/presets/islands.ron"
+        )),
     ),
     (
         "archipelago",
-        include_str!("../../../../assets/presets/archipelago.ron"),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/presets/archipelago.ron"
+        )),
     ),
 ];
 

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use crate::store::Store;
 
 use crate::config::world::{DensityConfig, ShapeConfig};
+use crate::mix::mix64;
 use crate::noise::open_simplex::lanes::LANES;
-use crate::seed::mix64;
 use crate::shape::climate::{COARSE, ColumnShape, FieldNoise, Lift};
 use crate::shape::relief::Relief;
 

@@ -1,4 +1,4 @@
-//! Hydrology (generator version 5): water that runs downhill. Between the land's shape
+//! Hydrology (generator versions 5 to 7): water that runs downhill. Between the land's shape
 //! (`shape`) and the surface (`surface`): a drainage network that is a property of the
 //! world, and the ground shaped to it.
 //!

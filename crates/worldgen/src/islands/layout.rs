@@ -5,7 +5,7 @@
 
 use crate::config::world::IslandLayout;
 use crate::islands::IslandGen;
-use crate::seed::mix64;
+use crate::mix::mix64;
 
 /// An island centre and how far its land can reach.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -114,9 +114,9 @@ impl HeightNoise {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mix::mix64;
     use crate::noise::fbm::NoiseKind;
     use crate::noise::open_simplex::SQUISH;
-    use crate::seed::mix64;
 
     /// A point from hash bits: near the origin, far out, whole or fractional, on
     /// either side of zero.

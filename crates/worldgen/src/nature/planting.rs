@@ -13,8 +13,8 @@
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk};
 
 use crate::config::world::NatureConfig;
+use crate::mix::mix64;
 use crate::nature::trees::{Planted, Species, TALLEST, Trunk, stamp, trunks};
-use crate::seed::mix64;
 use crate::shape::climate::smoothstep;
 use crate::shape::relief::{Ground, Relief};
 use crate::surface::biome::{self, Biome, Kind, column_hash};

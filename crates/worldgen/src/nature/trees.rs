@@ -19,7 +19,7 @@
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk};
 
-use crate::seed::mix64;
+use crate::mix::mix64;
 
 /// How far a tree reaches sideways from its trunk.
 pub(crate) const CROWN: i32 = 2;

@@ -126,7 +126,7 @@
 
 use std::f64::consts::TAU;
 
-use crate::seed::{SplitMix64, mix64};
+use crate::mix::{SplitMix64, mix64};
 
 /// Separates the erosion pivots' keys from the other fields drawn from a world seed.
 const SALT: u64 = 0x6572_6f73_696f_6e31; // "erosion1"

@@ -14,7 +14,7 @@ use super::open_simplex::lanes::{self, LANES, SimplexOctave};
 use super::perlin::perlin3;
 use super::table::{Table, fold};
 
-use crate::seed::SplitMix64;
+use crate::mix::SplitMix64;
 
 /// The base noise an fBm sums.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -80,8 +80,8 @@ mod tests {
     use noise::{NoiseFn, Perlin};
 
     use super::*;
+    use crate::mix::SplitMix64;
     use crate::noise::table::test_point;
-    use crate::seed::SplitMix64;
 
     #[test]
     fn it_is_the_crates_perlin_noise_bit_for_bit() {

@@ -73,7 +73,7 @@ fn fold_far(v: f64) -> f64 {
 /// change), on whole numbers (where the crate's floor steps down at or below 0), and
 /// far out (where coordinates are whole).
 #[cfg(test)]
-pub(crate) fn test_point<const N: usize>(rng: &mut crate::seed::SplitMix64, n: usize) -> [f64; N] {
+pub(crate) fn test_point<const N: usize>(rng: &mut crate::mix::SplitMix64, n: usize) -> [f64; N] {
     match n % 4 {
         0 => std::array::from_fn(|_| rng.range_f64(-3e5, 3e5)),
         1 => std::array::from_fn(|_| rng.range_f64(-3.0, 3.0)),

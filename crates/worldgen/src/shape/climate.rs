@@ -21,9 +21,9 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::config::world::{DensityConfig, NatureConfig, ShapeConfig};
+use crate::mix::mix64;
 use crate::noise::fbm::{Fbm, NoiseKind};
 use crate::noise::open_simplex::lanes::{Cell, LANES};
-use crate::seed::mix64;
 
 /// Spacing of the coarse grid, in blocks.
 pub(crate) const COARSE: i32 = 32;

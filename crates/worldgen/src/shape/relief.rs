@@ -21,10 +21,10 @@
 //! turn a gully.
 
 use crate::config::world::{ReliefConfig, ShapeConfig, Spline};
+use crate::mix::SplitMix64;
 use crate::noise::erosion::Erosion;
 use crate::noise::fbm::{Fbm, NoiseKind};
 use crate::noise::open_simplex::lanes::{Cell, LANES};
-use crate::seed::SplitMix64;
 use crate::shape::climate::{CoarseGrid, ColumnShape, Fields, Lift, smoothstep};
 
 /// Half-width of a crest on the ridge noise: the crest falls to 0 where `|n|` reaches

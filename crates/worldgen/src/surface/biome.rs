@@ -11,7 +11,7 @@
 
 use terravox_voxel::{Block, CHUNK, ColumnTints, PADDED};
 
-use crate::seed::mix64;
+use crate::mix::mix64;
 use crate::shape::climate::Fields;
 
 /// One biome. The order is the table's and the map legend's.

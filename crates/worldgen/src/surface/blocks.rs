@@ -17,7 +17,7 @@ const SLATE_SHARE: u64 = 80;
 /// hash of it says so, so beds of 3, 6 or more blocks lie at uneven spacing.
 fn slate_bed(y: i32) -> bool {
     let layer = y.div_euclid(3) as u32 as u64;
-    crate::seed::mix64(layer ^ 0x51a7_e000) & 0xff < SLATE_SHARE
+    crate::mix::mix64(layer ^ 0x51a7_e000) & 0xff < SLATE_SHARE
 }
 
 /// The block rules of a world's surface: which block a solid or a fluid is at a height.

@@ -12,8 +12,8 @@
 use terravox_voxel::Block;
 
 use crate::config::world::CaveConfig;
+use crate::mix::mix64;
 use crate::noise::fbm::{Fbm, NoiseKind};
-use crate::seed::mix64;
 
 /// The carve field is clamped from below at `-CLAMP`, so far from any cave it is
 /// exactly `-CLAMP` and needs no noise.

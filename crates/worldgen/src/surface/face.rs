@@ -4,7 +4,7 @@
 //! column, so the edge of a rock face frays. The blocks a face is made of are
 //! [`Surface::face_block`](crate::surface::blocks::Surface::face_block)'s.
 
-use crate::seed::mix64;
+use crate::mix::mix64;
 use crate::shape::climate::ColumnShape;
 use crate::shape::relief::{Ground, Relief};
 

@@ -75,8 +75,8 @@ mod tests {
     use noise::{NoiseFn, OpenSimplex};
 
     use super::*;
+    use crate::mix::SplitMix64;
     use crate::noise::table::test_point;
-    use crate::seed::SplitMix64;
 
     #[test]
     fn it_is_the_crates_open_simplex_noise_bit_for_bit() {
