@@ -5,6 +5,7 @@
 use crate::bounds::{HEIGHT_LIMIT, PLAYABLE_MARGIN, SURFACE_HEIGHTS, WORLD_FLOOR};
 use crate::config::params::{self, Param};
 use crate::config::seed::Seed;
+use crate::config::versions::Section;
 use crate::config::world::{
     ConfigError, DensityConfig, GeneratorConfig, IslandLayout, ReliefConfig, SUPPORTED_VERSIONS,
     Spline, WorldConfig,
@@ -224,48 +225,17 @@ impl WorldConfig {
                 ),
             );
         }
-        let shape = match &self.generator {
-            GeneratorConfig::Density(d) => d.shape.as_ref(),
-            GeneratorConfig::Islands(_) => None,
-        };
-        if self.version < 2 {
-            if self.nature.is_some() {
+        for section in Section::ALL {
+            let since = section.since();
+            if self.version < since && section.present_in(self) {
+                let (path, what) = section.path();
+                let name = path.rsplit('.').next().unwrap_or(path);
                 c.fail(
-                    "nature",
-                    "(climate, biomes, trees)",
-                    "no `nature` in a version-1 world (biomes and trees need `version: 2`)",
+                    path,
+                    format!("({what})"),
+                    &format!("no `{name}` before version {since} ({what} need `version: {since}`)"),
                 );
             }
-            if shape.is_some() {
-                c.fail(
-                    "generator.shape",
-                    "(terrain shape)",
-                    "no `shape` in a version-1 world (it needs `version: 2`)",
-                );
-            }
-        }
-        if self.version < 4 && shape.is_some_and(|s| s.relief.is_some()) {
-            c.fail(
-                "generator.shape.relief",
-                "(mountain ranges)",
-                "no `relief` before version 4 (mountain ranges need `version: 4`)",
-            );
-        }
-        if self.version < 5 && shape.is_some_and(|s| s.water.is_some()) {
-            c.fail(
-                "generator.shape.water",
-                "(water that runs downhill)",
-                "no `water` before version 5 (rivers, lakes and waterfalls need `version: 5`)",
-            );
-        }
-        if self.version < 3
-            && let GeneratorConfig::Density(DensityConfig { caves: Some(_), .. }) = &self.generator
-        {
-            c.fail(
-                "generator.caves",
-                "(caves)",
-                "no `caves` before version 3 (caves need `version: 3`)",
-            );
         }
         c.params("", &params::WORLD, self);
         if let Some(n) = &self.nature {

@@ -52,6 +52,7 @@ use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
 use water::ColumnWater;
 
+use crate::config::versions::{Behaviour, Change};
 use crate::config::world::{DensityConfig, NatureConfig};
 use crate::hydrology::channel::{LocalWater, Wall};
 use crate::hydrology::network::Hydrology;
@@ -159,6 +160,7 @@ impl DensityGen {
         version: u32,
         nature: Option<&NatureConfig>,
     ) -> Self {
+        let behaviour = Behaviour::of(version);
         let n = &cfg.noise;
         let fbm = Fbm::new(
             n.kind,
@@ -192,9 +194,9 @@ impl DensityGen {
                 .as_ref()
                 .map(|c| Box::new(Caves::new(c, seed, sea_level))),
             id: column::new_id(),
-            trees_shun_cave_mouths: version >= 4,
-            shores: version >= 6,
-            wall_gullies: version >= 7,
+            trees_shun_cave_mouths: behaviour.has(Change::TreesShunCaveMouths),
+            shores: behaviour.has(Change::Shores),
+            wall_gullies: behaviour.has(Change::WallGullies),
             relief: cfg
                 .shape
                 .as_ref()
@@ -203,7 +205,10 @@ impl DensityGen {
             hydrology: cfg
                 .shape
                 .as_ref()
-                .and_then(|s| Hydrology::new(cfg, s, seed, sea_level, version >= 6))
+                .and_then(|s| {
+                    let winding = behaviour.has(Change::WindingRivers);
+                    Hydrology::new(cfg, s, seed, sea_level, winding)
+                })
                 .map(Arc::new),
             stacks: Arc::new(Store::new(KEPT_STACKS)),
             columns: Arc::new(Store::new(KEPT_COLUMNS)),

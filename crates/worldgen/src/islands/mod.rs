@@ -49,6 +49,7 @@ pub(crate) mod layout;
 mod noise;
 mod settle;
 
+use crate::config::versions::{Behaviour, Change};
 use crate::config::world::{IslandConfig, NatureConfig};
 use crate::islands::noise::HeightNoise;
 use crate::nature::planting::TreeGrid;
@@ -121,7 +122,7 @@ impl IslandGen {
                 snow_line: i32::MAX,
             },
             reach: cfg.island_size * cfg.radius,
-            varied: version >= 2,
+            varied: Behaviour::of(version).has(Change::VariedIslands),
             nature: nature.map(|n| (FieldNoise::new(seed, None, Some(n)), TreeGrid::new(seed, n))),
             rests,
             slope,

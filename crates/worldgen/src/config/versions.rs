@@ -1,0 +1,217 @@
+//! The generator versions, in one table: for each version, the config sections it
+//! first allowed and the behaviours it changed. Validation reads the sections (a
+//! section before its version is refused, naming the version), the generators read
+//! the behaviours ([`Behaviour::of`]); a new version is one row here.
+//!
+//! Code paths branch on the config where a section decides (no `caves`, no caves),
+//! and on a behaviour of this table where the same config is generated differently
+//! from some version on, never on "the current version".
+
+use super::world::{DensityConfig, GeneratorConfig, WorldConfig};
+
+/// A config section that some version first allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// `nature`: climate, biomes and trees.
+    Nature,
+    /// `generator.shape`: the density field's parameters varying over the land.
+    Shape,
+    /// `generator.caves`.
+    Caves,
+    /// `generator.shape.relief`: mountain ranges.
+    Relief,
+    /// `generator.shape.water`: water that runs downhill.
+    Water,
+}
+
+impl Section {
+    /// Every section, in the order of the versions that brought them.
+    pub(crate) const ALL: [Section; 5] = [
+        Section::Nature,
+        Section::Shape,
+        Section::Caves,
+        Section::Relief,
+        Section::Water,
+    ];
+
+    /// The section's path in a config, and what it holds (for messages).
+    pub(crate) const fn path(self) -> (&'static str, &'static str) {
+        match self {
+            Section::Nature => ("nature", "climate, biomes, trees"),
+            Section::Shape => ("generator.shape", "terrain shape"),
+            Section::Caves => ("generator.caves", "caves"),
+            Section::Relief => ("generator.shape.relief", "mountain ranges"),
+            Section::Water => ("generator.shape.water", "rivers, lakes and waterfalls"),
+        }
+    }
+
+    /// Whether `cfg` has this section.
+    pub(crate) fn present_in(self, cfg: &WorldConfig) -> bool {
+        let density = match &cfg.generator {
+            GeneratorConfig::Density(d) => Some(d),
+            GeneratorConfig::Islands(_) => None,
+        };
+        let shape = density.and_then(|d| d.shape.as_ref());
+        match self {
+            Section::Nature => cfg.nature.is_some(),
+            Section::Shape => shape.is_some(),
+            Section::Caves => matches!(density, Some(DensityConfig { caves: Some(_), .. })),
+            Section::Relief => shape.is_some_and(|s| s.relief.is_some()),
+            Section::Water => shape.is_some_and(|s| s.water.is_some()),
+        }
+    }
+
+    /// The first version that allows it.
+    pub(crate) const fn since(self) -> u32 {
+        let mut i = 0;
+        while i < VERSIONS.len() {
+            let mut j = 0;
+            while j < VERSIONS[i].sections.len() {
+                if VERSIONS[i].sections[j] as u8 == self as u8 {
+                    return VERSIONS[i].number;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        panic!("every section has the version that brought it");
+    }
+}
+
+/// A way the same config is generated differently from some version on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// Islands of varied size and shape, a quarter of the cells empty (version 2).
+    VariedIslands,
+    /// Trees keep away from where caves may open to the surface (version 4).
+    TreesShunCaveMouths,
+    /// Big rivers wind in bends over floodplains (version 6).
+    WindingRivers,
+    /// Columns beside higher water keep it in: banks raised, buried beds opened
+    /// (version 6).
+    Shores,
+    /// The ranges' gullies run on down the valley walls rivers cut (version 7).
+    WallGullies,
+}
+
+/// One generator version: what it first allowed and what it changed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Version {
+    /// Its number.
+    pub(crate) number: u32,
+    /// The config sections it first allowed.
+    pub(crate) sections: &'static [Section],
+    /// The behaviours it changed.
+    pub(crate) changes: &'static [Change],
+}
+
+/// Every generator version, oldest first (see [`crate::GENERATOR_VERSION`] for what
+/// each brought).
+pub(crate) const VERSIONS: [Version; 7] = [
+    Version {
+        number: 1,
+        sections: &[],
+        changes: &[],
+    },
+    Version {
+        number: 2,
+        sections: &[Section::Nature, Section::Shape],
+        changes: &[Change::VariedIslands],
+    },
+    Version {
+        number: 3,
+        sections: &[Section::Caves],
+        changes: &[],
+    },
+    Version {
+        number: 4,
+        sections: &[Section::Relief],
+        changes: &[Change::TreesShunCaveMouths],
+    },
+    Version {
+        number: 5,
+        sections: &[Section::Water],
+        changes: &[],
+    },
+    Version {
+        number: 6,
+        sections: &[],
+        changes: &[Change::WindingRivers, Change::Shores],
+    },
+    Version {
+        number: 7,
+        sections: &[],
+        changes: &[Change::WallGullies],
+    },
+];
+
+/// The behaviours of one version: every change of it and of the versions before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Behaviour(u32);
+
+impl Behaviour {
+    /// The behaviours of version `version`.
+    pub(crate) const fn of(version: u32) -> Self {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < VERSIONS.len() && VERSIONS[i].number <= version {
+            let mut j = 0;
+            while j < VERSIONS[i].changes.len() {
+                bits |= 1 << VERSIONS[i].changes[j] as u32;
+                j += 1;
+            }
+            i += 1;
+        }
+        Self(bits)
+    }
+
+    /// Whether `change` is one of them.
+    pub(crate) const fn has(self, change: Change) -> bool {
+        self.0 & 1 << change as u32 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_runs_from_1_to_the_current_version_one_row_each() {
+        for (i, v) in VERSIONS.iter().enumerate() {
+            assert_eq!(v.number, i as u32 + 1);
+        }
+        assert_eq!(
+            VERSIONS.last().map(|v| v.number),
+            Some(super::super::world::GENERATOR_VERSION)
+        );
+        // Each section and change is brought by one version.
+        for s in Section::ALL {
+            let rows = VERSIONS.iter().filter(|v| v.sections.contains(&s));
+            assert_eq!(rows.count(), 1, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_behaviour_holds_from_its_version_on() {
+        let since = [
+            (Change::VariedIslands, 2),
+            (Change::TreesShunCaveMouths, 4),
+            (Change::WindingRivers, 6),
+            (Change::Shores, 6),
+            (Change::WallGullies, 7),
+        ];
+        for (change, first) in since {
+            for v in 1..=VERSIONS.len() as u32 {
+                assert_eq!(
+                    Behaviour::of(v).has(change),
+                    v >= first,
+                    "{change:?} in {v}"
+                );
+            }
+        }
+        let sections = [2, 2, 3, 4, 5];
+        for (s, first) in Section::ALL.into_iter().zip(sections) {
+            assert_eq!(s.since(), first, "{s:?}");
+        }
+    }
+}
