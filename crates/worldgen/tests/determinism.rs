@@ -4,252 +4,123 @@
 
 mod common;
 
-use common::{
-    V1_PRESETS, V2_PRESETS, V3_PRESETS, V4_PRESETS, V5_PRESETS, V6_PRESETS, fixed_chunks,
-    generator, generator_v1, generator_v2, generator_v3, generator_v4, generator_v5, generator_v6,
-    golden_chunks, hash_chunks, world_hash,
-};
+use common::shipped::{SEEDS, SHIPPED, Shipped, shipped};
+use common::{fixed_chunks, generator, golden_chunks, hash_chunks, world_hash};
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::fields::Field;
 use terravox_worldgen::map::{self, Layer, MapView};
-use terravox_worldgen::{ForEach, Generator, GeneratorConfig, Seed, presets, sequential, stats};
+use terravox_worldgen::{
+    ForEach, GENERATOR_VERSION, Generator, GeneratorConfig, Seed, WorldConfig, presets, sequential,
+    stats,
+};
 
-const SEEDS: [&str; 3] = ["terravox", "42", "-7 islands and cliffs"];
-
-/// Golden world hashes of the version-1 presets as they shipped: (preset, seed, hash
-/// of `fixed_chunks`). These never change: a version-1 world code is the same world
-/// forever.
-const GOLDEN_V1: [(&str, &str, u64); 12] = [
-    ("cliffs", "terravox", 0x7a1249d2dea30f05),
-    ("cliffs", "42", 0xd40d115f7994737c),
-    ("cliffs", "-7 islands and cliffs", 0xe0d690b300a2ea77),
-    ("amplified", "terravox", 0x5f51512cc9c926d3),
-    ("amplified", "42", 0x3d1737890f2b7765),
-    ("amplified", "-7 islands and cliffs", 0x0262f1fc7c04df5e),
-    ("islands", "terravox", 0x92f491d53ee15d69),
-    ("islands", "42", 0xac2d837b38fb2df6),
-    ("islands", "-7 islands and cliffs", 0x9d19f6140a336d32),
-    ("archipelago", "terravox", 0x75db56031185009a),
-    ("archipelago", "42", 0x95879a4cb4c31e16),
-    ("archipelago", "-7 islands and cliffs", 0x1f836e62c215c8f3),
-];
-
-/// Golden world hashes of the version-2 presets as they shipped (the island presets
-/// are still built in unchanged), over the fixed chunks and the land around the spawn
-/// (`golden_chunks`). These never change.
-const GOLDEN_V2: [(&str, &str, u64); 15] = [
-    ("continents", "terravox", 0x89406383c6b81de1),
-    ("continents", "42", 0x60c2d69ab887de76),
-    ("continents", "-7 islands and cliffs", 0x7833c9facf6c23b6),
-    ("cliffs", "terravox", 0x8e68144246a63ec2),
-    ("cliffs", "42", 0xde11470e766899c1),
-    ("cliffs", "-7 islands and cliffs", 0x2f297f884b2c3856),
-    ("amplified", "terravox", 0xee3af6d7c62e3032),
-    ("amplified", "42", 0x5549dfe4566ae422),
-    ("amplified", "-7 islands and cliffs", 0xba9b5ea4f652453d),
-    ("islands", "terravox", 0x37f5bbef62e41818),
-    ("islands", "42", 0x9e19e367ae03fa82),
-    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
-    ("archipelago", "terravox", 0xfe6022c0d788f37f),
-    ("archipelago", "42", 0x2995aadc89e77648),
-    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
-];
-
-/// Checks a golden table over the chunks `chunks` picks, printing the whole new table
-/// when any hash differs.
-fn check_golden(
-    table: &[(&str, &str, u64)],
-    make: fn(&str, &str) -> Generator,
-    chunks: fn(&Generator) -> Vec<ChunkPos>,
-) {
-    let mut report = String::new();
-    let mut ok = true;
-    for &(preset, seed, want) in table {
-        let g = make(preset, seed);
-        let got = world_hash(&g, &chunks(&g));
-        report += &format!("    (\"{preset}\", \"{seed}\", {got:#018x}),\n");
-        ok &= got == want;
+/// One version's golden hashes checked: `Err` with the version's whole new list when
+/// any hash differs.
+fn check_golden(v: &Shipped) -> Result<(), String> {
+    let rows: Vec<(u64, u64)> = v
+        .golden
+        .par_iter()
+        .map(|&(preset, seed, want)| {
+            let g = v.generator(preset, seed);
+            (world_hash(&g, &v.chunks(&g)), want)
+        })
+        .collect();
+    if rows.iter().all(|(got, want)| got == want) {
+        return Ok(());
     }
-    assert!(
-        ok,
-        "golden hashes changed; if on purpose, the new table is:\n{report}"
-    );
+    let list: String = v
+        .golden
+        .iter()
+        .zip(&rows)
+        .map(|((preset, seed, _), (got, _))| {
+            format!("    (\"{preset}\", \"{seed}\", {got:#018x}),\n")
+        })
+        .collect();
+    Err(format!(
+        "version {}'s golden hashes changed; if on purpose, its new list is:\n{list}",
+        v.version
+    ))
 }
 
-// Every shipped preset has a golden hash for every seed (the tables' lengths are
-// known when compiling; the tables of every preset are checked in their tests).
-const _: () = assert!(GOLDEN_V1.len() == V1_PRESETS.len() * SEEDS.len());
-const _: () = assert!(GOLDEN_V3.len() == V3_PRESETS.len() * SEEDS.len());
-const _: () = assert!(GOLDEN_V4.len() == V4_PRESETS.len() * SEEDS.len());
-
+/// Every world of every version keeps its blocks, bit for bit: a world code shared in
+/// any version is the same world forever. A change that alters the current version's
+/// worlds must freeze them (a new row of `SHIPPED`) and bump `GENERATOR_VERSION`.
 #[test]
-fn version_1_worlds_are_unchanged() {
-    check_golden(&GOLDEN_V1, generator_v1, |_| fixed_chunks());
-    // Version-1 world codes are written as they always were (no new fields), so their
-    // saves keep their names.
-    assert_shipped(&V1_PRESETS, 1, &["nature", "shape"]);
+fn every_version_keeps_its_worlds() {
+    let changed: Vec<String> = SHIPPED
+        .iter()
+        .filter_map(|v| check_golden(v).err())
+        .collect();
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
 }
 
-/// Every config of `table` is of `version`, and its world code carries none of the
-/// fields `absent` (those of later versions).
-fn assert_shipped(table: &[(&str, &str)], version: u32, absent: &[&str]) {
-    for (name, text) in table {
-        let cfg = terravox_worldgen::WorldConfig::from_ron(text).unwrap();
-        assert_eq!(cfg.version, version, "{name}");
-        for field in absent {
-            assert!(!cfg.to_world_code().contains(field), "{name}: {field}");
+/// The table of shipped versions is whole: one row per version, each golden list
+/// naming its presets once per seed, every frozen preset hashed, frozen configs of
+/// their version with none of the fields later versions added, and the current
+/// version every built-in preset as it is built in.
+#[test]
+fn every_version_is_shipped_and_hashed() {
+    let versions: Vec<u32> = SHIPPED.iter().map(|v| v.version).collect();
+    assert_eq!(versions, (1..=GENERATOR_VERSION).collect::<Vec<_>>());
+    for v in SHIPPED {
+        let named: Vec<&str> = v.golden.iter().step_by(SEEDS.len()).map(|r| r.0).collect();
+        let expected: Vec<(&str, &str)> = named
+            .iter()
+            .flat_map(|&p| SEEDS.iter().map(move |&s| (p, s)))
+            .collect();
+        let rows: Vec<(&str, &str)> = v.golden.iter().map(|&(p, s, _)| (p, s)).collect();
+        assert_eq!(
+            rows, expected,
+            "version {}: each preset once per seed",
+            v.version
+        );
+        for (name, text) in v.frozen {
+            assert!(
+                named.contains(name),
+                "version {}: {name} has no goldens",
+                v.version
+            );
+            let cfg = WorldConfig::from_ron(text).expect("shipped configs stay valid");
+            assert_eq!(cfg.version, v.version, "{name}");
+            for field in v.absent {
+                assert!(!cfg.to_world_code().contains(field), "{name}: {field}");
+            }
+        }
+        for name in named
+            .iter()
+            .filter(|n| !v.frozen.iter().any(|(f, _)| f == *n))
+        {
+            assert!(
+                presets::builtin(name).is_ok(),
+                "version {}: {name}",
+                v.version
+            );
         }
     }
-}
-
-/// Golden world hashes of the built-in density presets (version 3: with caves), over
-/// the same chunks. A change that alters these worlds must update them on purpose
-/// and bump `GENERATOR_VERSION`.
-const GOLDEN_V3: [(&str, &str, u64); 9] = [
-    ("continents", "terravox", 0x8482a422da5a95f4),
-    ("continents", "42", 0x78b282eefda36891),
-    ("continents", "-7 islands and cliffs", 0xef365a1a5172f891),
-    ("cliffs", "terravox", 0x3fb880ce5adb5863),
-    ("cliffs", "42", 0x49a11511d78bec4d),
-    ("cliffs", "-7 islands and cliffs", 0xf7f5a21ace1f4e1a),
-    ("amplified", "terravox", 0xbc500043880cad81),
-    ("amplified", "42", 0xc55fa4af48174f2d),
-    ("amplified", "-7 islands and cliffs", 0x9917735c373aab0a),
-];
-
-#[test]
-fn version_2_worlds_are_unchanged() {
-    check_golden(&GOLDEN_V2, generator_v2, golden_chunks);
-    assert_eq!(GOLDEN_V2.len(), presets::names().count() * SEEDS.len());
-    assert_shipped(&V2_PRESETS, 2, &["caves"]);
-}
-
-#[test]
-fn version_3_worlds_are_unchanged() {
-    check_golden(&GOLDEN_V3, generator_v3, golden_chunks);
-    assert_shipped(&V3_PRESETS, 3, &["relief"]);
-}
-
-/// Golden world hashes of every preset as it shipped in version 4 (ranges, faces and
-/// the tree line in `continents`, trees away from cave mouths in every density
-/// world; the island worlds as in version 2), over the same chunks. These never
-/// change.
-const GOLDEN_V4: [(&str, &str, u64); 15] = [
-    ("continents", "terravox", 0xf9ab9f5aae04f7f5),
-    ("continents", "42", 0x69b02025edb83de5),
-    ("continents", "-7 islands and cliffs", 0xcab965dac08086c7),
-    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
-    ("cliffs", "42", 0x49a11511d78bec4d),
-    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
-    ("amplified", "terravox", 0xbc500043880cad81),
-    ("amplified", "42", 0xc55fa4af48174f2d),
-    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
-    ("islands", "terravox", 0x37f5bbef62e41818),
-    ("islands", "42", 0x9e19e367ae03fa82),
-    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
-    ("archipelago", "terravox", 0xfe6022c0d788f37f),
-    ("archipelago", "42", 0x2995aadc89e77648),
-    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
-];
-
-#[test]
-fn version_4_worlds_are_unchanged() {
-    check_golden(&GOLDEN_V4, generator_v4, golden_chunks);
-    assert_shipped(&V4_PRESETS, 4, &["springs"]);
-}
-
-/// Golden world hashes of every preset as it shipped in version 5 (water that runs
-/// downhill in `continents`; the other presets have no `water` and are their
-/// version-4 worlds, hash for hash), over the same chunks. These never change.
-const GOLDEN_V5: [(&str, &str, u64); 15] = [
-    ("continents", "terravox", 0x881e608434b8f029),
-    ("continents", "42", 0xdd3b7f994109d8c2),
-    ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
-    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
-    ("cliffs", "42", 0x49a11511d78bec4d),
-    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
-    ("amplified", "terravox", 0xbc500043880cad81),
-    ("amplified", "42", 0xc55fa4af48174f2d),
-    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
-    ("islands", "terravox", 0x37f5bbef62e41818),
-    ("islands", "42", 0x9e19e367ae03fa82),
-    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
-    ("archipelago", "terravox", 0xfe6022c0d788f37f),
-    ("archipelago", "42", 0x2995aadc89e77648),
-    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
-];
-
-#[test]
-fn version_5_worlds_are_unchanged() {
-    check_golden(&GOLDEN_V5, generator_v5, golden_chunks);
-    assert_eq!(GOLDEN_V5.len(), presets::names().count() * SEEDS.len());
-    assert_shipped(&V5_PRESETS, 5, &[]);
-}
-
-/// Golden world hashes of every preset as it shipped in version 6 (banks keep the
-/// water of `continents` in; the other presets are their version-5 worlds, hash for
-/// hash), over the same chunks. These never change.
-const GOLDEN_V6: [(&str, &str, u64); 15] = [
-    ("continents", "terravox", 0x881e608434b8f029),
-    ("continents", "42", 0xd000374b7b9f0c28),
-    ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
-    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
-    ("cliffs", "42", 0x49a11511d78bec4d),
-    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
-    ("amplified", "terravox", 0xbc500043880cad81),
-    ("amplified", "42", 0xc55fa4af48174f2d),
-    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
-    ("islands", "terravox", 0x37f5bbef62e41818),
-    ("islands", "42", 0x9e19e367ae03fa82),
-    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
-    ("archipelago", "terravox", 0xfe6022c0d788f37f),
-    ("archipelago", "42", 0x2995aadc89e77648),
-    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
-];
-
-#[test]
-fn version_6_worlds_are_unchanged() {
-    check_golden(&GOLDEN_V6, generator_v6, golden_chunks);
-    assert_eq!(GOLDEN_V6.len(), presets::names().count() * SEEDS.len());
-    assert_shipped(&V6_PRESETS, 6, &[]);
-}
-
-/// Golden world hashes of every built-in preset (version 7: gullies down the valley
-/// walls rivers cut through the ranges of `continents`; the other presets are their
-/// version-6 worlds, hash for hash), over the same chunks. A change that alters
-/// these worlds must update them on purpose and bump `GENERATOR_VERSION`.
-const GOLDEN_V7: [(&str, &str, u64); 15] = [
-    ("continents", "terravox", 0x881e608434b8f029),
-    ("continents", "42", 0x687241b9341e03e3),
-    ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
-    ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
-    ("cliffs", "42", 0x49a11511d78bec4d),
-    ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
-    ("amplified", "terravox", 0xbc500043880cad81),
-    ("amplified", "42", 0xc55fa4af48174f2d),
-    ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
-    ("islands", "terravox", 0x37f5bbef62e41818),
-    ("islands", "42", 0x9e19e367ae03fa82),
-    ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
-    ("archipelago", "terravox", 0xfe6022c0d788f37f),
-    ("archipelago", "42", 0x2995aadc89e77648),
-    ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
-];
-
-#[test]
-fn version_7_golden_hashes_match() {
-    check_golden(&GOLDEN_V7, generator, golden_chunks);
-    assert_eq!(GOLDEN_V7.len(), presets::names().count() * SEEDS.len());
+    let current = shipped(GENERATOR_VERSION);
+    assert!(current.frozen.is_empty(), "the current version is built in");
+    let named: Vec<&str> = current
+        .golden
+        .iter()
+        .step_by(SEEDS.len())
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(named, presets::names().collect::<Vec<_>>());
     for name in presets::names() {
-        assert_eq!(presets::builtin(name).unwrap().version, 7, "{name}");
+        assert_eq!(
+            presets::builtin(name).unwrap().version,
+            GENERATOR_VERSION,
+            "{name}"
+        );
     }
 }
 
 #[test]
 fn version_1_determinism_holds_too() {
-    for (preset, _) in V1_PRESETS {
-        let g = generator_v1(preset, "determinism");
+    let v1 = shipped(1);
+    for (preset, _) in v1.frozen {
+        let g = v1.generator(preset, "determinism");
         let base = pooled_hash(&g, 1, false);
         assert_eq!(base, pooled_hash(&g, 4, false), "{preset}: 4 threads");
         assert_eq!(base, pooled_hash(&g, 3, true), "{preset}: shuffled");

@@ -88,7 +88,7 @@ fn components(n: usize, keep: &[bool]) -> Vec<Vec<usize>> {
 #[test]
 fn rivers_wind_inland_for_hundreds_of_blocks_and_reach_the_sea() {
     // Version 2's rivers along the weirdness noise (version 5 traces its own).
-    let g = common::generator_v4("continents", "terravox");
+    let g = common::shipped::shipped(4).generator("continents", "terravox");
     let (half, step) = (3_000, 8);
     let n = (2 * half / step) as usize;
     let at = |i: usize| ((i % n) as i32 * step - half, (i / n) as i32 * step - half);

@@ -45,7 +45,7 @@ fn rivers_run_downhill_to_the_sea_on_seeds_named_and_not() {
 
 #[test]
 fn older_worlds_and_other_presets_have_no_network() {
-    let v4 = common::generator_v4("continents", "terravox");
+    let v4 = common::shipped::shipped(4).generator("continents", "terravox");
     assert!(water::water_stats(&v4, [0, 0], 16, 16, &sequential).is_none());
     assert!(wet_columns(&v4, 1024, 16).is_empty());
     let cliffs = generator("cliffs", "terravox");
@@ -215,7 +215,8 @@ fn column_tops_follow_the_shores() {
 /// checks that the same places do leak without them (so the test above can fail).
 #[test]
 fn version_5_leaked_where_version_6_banks_hold() {
-    let (water_blocks, _, leaks) = water_faces(&common::generator_v5("continents", "-7"));
+    let (water_blocks, _, leaks) =
+        water_faces(&common::shipped::shipped(5).generator("continents", "-7"));
     assert!(
         !leaks.is_empty() && leaks.len() * 50 < water_blocks,
         "version 5: {} leaks of {water_blocks} water blocks",

@@ -119,7 +119,7 @@ fn the_world_that_crawled_is_refused_naming_its_scale() {
 
 #[test]
 fn presets_and_old_worlds_stay_valid_and_within_bounds() {
-    let old = common::V1_PRESETS.iter().chain(&common::V2_PRESETS);
+    let old = common::shipped::SHIPPED.iter().flat_map(|v| v.frozen);
     let old = old.map(|(name, text)| (*name, WorldConfig::from_ron(text).expect("stays valid")));
     let built = presets::names().map(|n| (n, presets::builtin(n).expect("preset")));
     for (name, cfg) in old.chain(built) {

@@ -9,26 +9,7 @@ use terravox_worldgen::params::{Param, Scale};
 use terravox_voxel::{Chunk, ChunkPos, Fnv64};
 use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
 
-/// Every preset as it shipped in version 4 (before water that runs downhill): their
-/// world codes must keep their worlds.
-pub(crate) const V4_PRESETS: [(&str, &str); 5] = [
-    ("continents", include_str!("../v4/continents.ron")),
-    ("cliffs", include_str!("../v4/cliffs.ron")),
-    ("amplified", include_str!("../v4/amplified.ron")),
-    ("islands", include_str!("../v4/islands.ron")),
-    ("archipelago", include_str!("../v4/archipelago.ron")),
-];
-
-/// The presets as they shipped in version 5 where version 6 changed them (only
-/// `continents` has water): their world codes must keep their worlds.
-pub(crate) const V5_PRESETS: [(&str, &str); 1] =
-    [("continents", include_str!("../v5/continents.ron"))];
-
-/// The presets as they shipped in version 6 where version 7 changed them (only
-/// `continents` has rivers through ranges): their world codes must keep their
-/// worlds.
-pub(crate) const V6_PRESETS: [(&str, &str); 1] =
-    [("continents", include_str!("../v6/continents.ron"))];
+pub(crate) mod shipped;
 
 /// A preset with a seed, validated into a generator.
 pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
@@ -36,74 +17,6 @@ pub(crate) fn generator(preset: &str, seed: &str) -> Generator {
         .expect("preset")
         .with_seed(Seed::new(seed));
     Generator::new(&cfg).expect("valid preset")
-}
-
-/// The version-1 presets as they shipped: world codes shared before version 2 must
-/// keep their worlds.
-pub(crate) const V1_PRESETS: [(&str, &str); 4] = [
-    ("cliffs", include_str!("../v1/cliffs.ron")),
-    ("amplified", include_str!("../v1/amplified.ron")),
-    ("islands", include_str!("../v1/islands.ron")),
-    ("archipelago", include_str!("../v1/archipelago.ron")),
-];
-
-/// The density presets as they shipped in version 2 (before caves): their world codes
-/// must keep their worlds. The island presets are unchanged in version 3.
-pub(crate) const V2_PRESETS: [(&str, &str); 3] = [
-    ("continents", include_str!("../v2/continents.ron")),
-    ("cliffs", include_str!("../v2/cliffs.ron")),
-    ("amplified", include_str!("../v2/amplified.ron")),
-];
-
-/// The density presets as they shipped in version 3 (before relief): their world codes
-/// must keep their worlds.
-pub(crate) const V3_PRESETS: [(&str, &str); 3] = [
-    ("continents", include_str!("../v3/continents.ron")),
-    ("cliffs", include_str!("../v3/cliffs.ron")),
-    ("amplified", include_str!("../v3/amplified.ron")),
-];
-
-/// A preset of `table` (presets as they shipped) with a seed, validated into a
-/// generator; `None` if the table does not hold it.
-fn shipped(table: &[(&str, &str)], preset: &str, seed: &str) -> Option<Generator> {
-    let (_, text) = table.iter().find(|(n, _)| *n == preset)?;
-    let cfg = WorldConfig::from_ron(text)
-        .expect("shipped configs stay valid")
-        .with_seed(Seed::new(seed));
-    Some(Generator::new(&cfg).expect("valid"))
-}
-
-/// A version-3 density preset with a seed, as it shipped.
-pub(crate) fn generator_v3(preset: &str, seed: &str) -> Generator {
-    shipped(&V3_PRESETS, preset, seed).expect("a version-3 density preset")
-}
-
-/// A version-4 preset with a seed, as it shipped.
-pub(crate) fn generator_v4(preset: &str, seed: &str) -> Generator {
-    shipped(&V4_PRESETS, preset, seed).expect("a version-4 preset")
-}
-
-/// A version-5 preset with a seed: as it shipped, or the built-in one where only its
-/// version number has changed since.
-pub(crate) fn generator_v5(preset: &str, seed: &str) -> Generator {
-    shipped(&V5_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
-}
-
-/// A version-6 preset with a seed: as it shipped, or the built-in one where only its
-/// version number has changed since.
-pub(crate) fn generator_v6(preset: &str, seed: &str) -> Generator {
-    shipped(&V6_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
-}
-
-/// A version-2 preset with a seed: as it shipped, or the built-in one where it has not
-/// changed since.
-pub(crate) fn generator_v2(preset: &str, seed: &str) -> Generator {
-    shipped(&V2_PRESETS, preset, seed).unwrap_or_else(|| generator(preset, seed))
-}
-
-/// A version-1 preset with a seed, validated into a generator.
-pub(crate) fn generator_v1(preset: &str, seed: &str) -> Generator {
-    shipped(&V1_PRESETS, preset, seed).expect("a version-1 preset")
 }
 
 /// The chunks every golden and determinism test looks at: a column through the

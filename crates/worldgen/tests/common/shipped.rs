@@ -1,0 +1,256 @@
+//! Every generator version as it shipped: the presets it shipped where a later version
+//! changed them, and the golden hashes of its worlds. A world code of any version must
+//! keep its world forever; the determinism tests check every row, and adding a version
+//! is one row here, one frozen config per preset it changes, one golden list.
+
+use terravox_voxel::ChunkPos;
+use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
+
+use super::{fixed_chunks, golden_chunks};
+
+/// The seeds every golden hash is taken for.
+pub(crate) const SEEDS: [&str; 3] = ["terravox", "42", "-7 islands and cliffs"];
+
+/// Which chunks a version's golden hashes cover.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Chunks {
+    /// [`fixed_chunks`] (version 1, before the spawn looked for land).
+    Fixed,
+    /// [`golden_chunks`]: the fixed chunks and the land around the spawn.
+    AroundSpawn,
+}
+
+/// One generator version as it shipped.
+#[derive(Debug)]
+pub(crate) struct Shipped {
+    /// The generator version.
+    pub(crate) version: u32,
+    /// The presets as they shipped in this version where a later version changed them
+    /// (name, RON). A preset its goldens name that is not here is the built-in one,
+    /// unchanged since but for its version number (the goldens check that).
+    pub(crate) frozen: &'static [(&'static str, &'static str)],
+    /// The chunks its golden hashes cover.
+    pub(crate) chunks: Chunks,
+    /// Config fields its frozen world codes never carry (those later versions added):
+    /// such codes are written as they always were, so their saves keep their names.
+    pub(crate) absent: &'static [&'static str],
+    /// (preset, seed, hash of the chunks): every preset it names, for every seed.
+    pub(crate) golden: &'static [(&'static str, &'static str, u64)],
+}
+
+impl Shipped {
+    /// A preset of this version with a seed: as it shipped, or the built-in one.
+    pub(crate) fn generator(&self, preset: &str, seed: &str) -> Generator {
+        let cfg = match self.frozen.iter().find(|(n, _)| *n == preset) {
+            Some((_, text)) => WorldConfig::from_ron(text).expect("shipped configs stay valid"),
+            None => presets::builtin(preset).expect("a built-in preset"),
+        };
+        Generator::new(&cfg.with_seed(Seed::new(seed))).expect("valid")
+    }
+
+    /// The chunks this version's goldens hash in `g`'s world.
+    pub(crate) fn chunks(&self, g: &Generator) -> Vec<ChunkPos> {
+        match self.chunks {
+            Chunks::Fixed => fixed_chunks(),
+            Chunks::AroundSpawn => golden_chunks(g),
+        }
+    }
+}
+
+/// The shipped version `version`.
+pub(crate) fn shipped(version: u32) -> &'static Shipped {
+    SHIPPED
+        .iter()
+        .find(|s| s.version == version)
+        .expect("a shipped version")
+}
+
+/// Every generator version, oldest first.
+pub(crate) const SHIPPED: &[Shipped] = &[
+    // Version 1: the first presets (no `continents` yet), hashed over the fixed chunks
+    // only.
+    Shipped {
+        version: 1,
+        frozen: &[
+            ("cliffs", include_str!("../v1/cliffs.ron")),
+            ("amplified", include_str!("../v1/amplified.ron")),
+            ("islands", include_str!("../v1/islands.ron")),
+            ("archipelago", include_str!("../v1/archipelago.ron")),
+        ],
+        chunks: Chunks::Fixed,
+        absent: &["nature", "shape"],
+        golden: &[
+            ("cliffs", "terravox", 0x7a1249d2dea30f05),
+            ("cliffs", "42", 0xd40d115f7994737c),
+            ("cliffs", "-7 islands and cliffs", 0xe0d690b300a2ea77),
+            ("amplified", "terravox", 0x5f51512cc9c926d3),
+            ("amplified", "42", 0x3d1737890f2b7765),
+            ("amplified", "-7 islands and cliffs", 0x0262f1fc7c04df5e),
+            ("islands", "terravox", 0x92f491d53ee15d69),
+            ("islands", "42", 0xac2d837b38fb2df6),
+            ("islands", "-7 islands and cliffs", 0x9d19f6140a336d32),
+            ("archipelago", "terravox", 0x75db56031185009a),
+            ("archipelago", "42", 0x95879a4cb4c31e16),
+            ("archipelago", "-7 islands and cliffs", 0x1f836e62c215c8f3),
+        ],
+    },
+    // Version 2: climate, biomes and trees, the density field varying over the land,
+    // islands of varied size; the island presets are built in unchanged since.
+    Shipped {
+        version: 2,
+        frozen: &[
+            ("continents", include_str!("../v2/continents.ron")),
+            ("cliffs", include_str!("../v2/cliffs.ron")),
+            ("amplified", include_str!("../v2/amplified.ron")),
+        ],
+        chunks: Chunks::AroundSpawn,
+        absent: &["caves"],
+        golden: &[
+            ("continents", "terravox", 0x89406383c6b81de1),
+            ("continents", "42", 0x60c2d69ab887de76),
+            ("continents", "-7 islands and cliffs", 0x7833c9facf6c23b6),
+            ("cliffs", "terravox", 0x8e68144246a63ec2),
+            ("cliffs", "42", 0xde11470e766899c1),
+            ("cliffs", "-7 islands and cliffs", 0x2f297f884b2c3856),
+            ("amplified", "terravox", 0xee3af6d7c62e3032),
+            ("amplified", "42", 0x5549dfe4566ae422),
+            ("amplified", "-7 islands and cliffs", 0xba9b5ea4f652453d),
+            ("islands", "terravox", 0x37f5bbef62e41818),
+            ("islands", "42", 0x9e19e367ae03fa82),
+            ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+            ("archipelago", "terravox", 0xfe6022c0d788f37f),
+            ("archipelago", "42", 0x2995aadc89e77648),
+            ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+        ],
+    },
+    // Version 3: caves in the density presets (the island worlds are version 2's).
+    Shipped {
+        version: 3,
+        frozen: &[
+            ("continents", include_str!("../v3/continents.ron")),
+            ("cliffs", include_str!("../v3/cliffs.ron")),
+            ("amplified", include_str!("../v3/amplified.ron")),
+        ],
+        chunks: Chunks::AroundSpawn,
+        absent: &["relief"],
+        golden: &[
+            ("continents", "terravox", 0x8482a422da5a95f4),
+            ("continents", "42", 0x78b282eefda36891),
+            ("continents", "-7 islands and cliffs", 0xef365a1a5172f891),
+            ("cliffs", "terravox", 0x3fb880ce5adb5863),
+            ("cliffs", "42", 0x49a11511d78bec4d),
+            ("cliffs", "-7 islands and cliffs", 0xf7f5a21ace1f4e1a),
+            ("amplified", "terravox", 0xbc500043880cad81),
+            ("amplified", "42", 0xc55fa4af48174f2d),
+            ("amplified", "-7 islands and cliffs", 0x9917735c373aab0a),
+        ],
+    },
+    // Version 4: ranges, faces and the tree line in `continents`, trees away from cave
+    // mouths in every density world; the island worlds as in version 2.
+    Shipped {
+        version: 4,
+        frozen: &[
+            ("continents", include_str!("../v4/continents.ron")),
+            ("cliffs", include_str!("../v4/cliffs.ron")),
+            ("amplified", include_str!("../v4/amplified.ron")),
+            ("islands", include_str!("../v4/islands.ron")),
+            ("archipelago", include_str!("../v4/archipelago.ron")),
+        ],
+        chunks: Chunks::AroundSpawn,
+        absent: &["springs"],
+        golden: &[
+            ("continents", "terravox", 0xf9ab9f5aae04f7f5),
+            ("continents", "42", 0x69b02025edb83de5),
+            ("continents", "-7 islands and cliffs", 0xcab965dac08086c7),
+            ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+            ("cliffs", "42", 0x49a11511d78bec4d),
+            ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+            ("amplified", "terravox", 0xbc500043880cad81),
+            ("amplified", "42", 0xc55fa4af48174f2d),
+            ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+            ("islands", "terravox", 0x37f5bbef62e41818),
+            ("islands", "42", 0x9e19e367ae03fa82),
+            ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+            ("archipelago", "terravox", 0xfe6022c0d788f37f),
+            ("archipelago", "42", 0x2995aadc89e77648),
+            ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+        ],
+    },
+    // Version 5: water that runs downhill in `continents`; the other presets are their
+    // version-4 worlds, hash for hash.
+    Shipped {
+        version: 5,
+        frozen: &[("continents", include_str!("../v5/continents.ron"))],
+        chunks: Chunks::AroundSpawn,
+        absent: &[],
+        golden: &[
+            ("continents", "terravox", 0x881e608434b8f029),
+            ("continents", "42", 0xdd3b7f994109d8c2),
+            ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+            ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+            ("cliffs", "42", 0x49a11511d78bec4d),
+            ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+            ("amplified", "terravox", 0xbc500043880cad81),
+            ("amplified", "42", 0xc55fa4af48174f2d),
+            ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+            ("islands", "terravox", 0x37f5bbef62e41818),
+            ("islands", "42", 0x9e19e367ae03fa82),
+            ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+            ("archipelago", "terravox", 0xfe6022c0d788f37f),
+            ("archipelago", "42", 0x2995aadc89e77648),
+            ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+        ],
+    },
+    // Version 6: banks keep the water of `continents` in; the other presets are their
+    // version-5 worlds.
+    Shipped {
+        version: 6,
+        frozen: &[("continents", include_str!("../v6/continents.ron"))],
+        chunks: Chunks::AroundSpawn,
+        absent: &[],
+        golden: &[
+            ("continents", "terravox", 0x881e608434b8f029),
+            ("continents", "42", 0xd000374b7b9f0c28),
+            ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+            ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+            ("cliffs", "42", 0x49a11511d78bec4d),
+            ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+            ("amplified", "terravox", 0xbc500043880cad81),
+            ("amplified", "42", 0xc55fa4af48174f2d),
+            ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+            ("islands", "terravox", 0x37f5bbef62e41818),
+            ("islands", "42", 0x9e19e367ae03fa82),
+            ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+            ("archipelago", "terravox", 0xfe6022c0d788f37f),
+            ("archipelago", "42", 0x2995aadc89e77648),
+            ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+        ],
+    },
+    // Version 7 (the current one, every preset built in): gullies down the valley walls
+    // rivers cut through the ranges of `continents`; the other presets are their
+    // version-6 worlds. A change that alters these worlds must freeze them (a new
+    // row) and bump `GENERATOR_VERSION`.
+    Shipped {
+        version: 7,
+        frozen: &[],
+        chunks: Chunks::AroundSpawn,
+        absent: &[],
+        golden: &[
+            ("continents", "terravox", 0x881e608434b8f029),
+            ("continents", "42", 0x687241b9341e03e3),
+            ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+            ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
+            ("cliffs", "42", 0x49a11511d78bec4d),
+            ("cliffs", "-7 islands and cliffs", 0xe2e281afa6d30bd2),
+            ("amplified", "terravox", 0xbc500043880cad81),
+            ("amplified", "42", 0xc55fa4af48174f2d),
+            ("amplified", "-7 islands and cliffs", 0xe99b992c98463e3a),
+            ("islands", "terravox", 0x37f5bbef62e41818),
+            ("islands", "42", 0x9e19e367ae03fa82),
+            ("islands", "-7 islands and cliffs", 0x267f6a33f2af3f18),
+            ("archipelago", "terravox", 0xfe6022c0d788f37f),
+            ("archipelago", "42", 0x2995aadc89e77648),
+            ("archipelago", "-7 islands and cliffs", 0xecb5919011bf27d2),
+        ],
+    },
+];
