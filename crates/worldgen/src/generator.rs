@@ -11,7 +11,7 @@ use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 use crate::bounds::{HEIGHT_LIMIT, WORLD_LIMIT, chunk_in_world};
 use crate::config::world::{ConfigError, GeneratorConfig, WorldConfig};
 use crate::density::DensityGen;
-use crate::density::water::{BANK, ColumnWater, Shore};
+use crate::hydrology::shore::ColumnWater;
 use crate::islands::IslandGen;
 use crate::islands::layout::Island;
 use crate::lod::pos::LodPos;
@@ -44,15 +44,10 @@ pub struct ColumnTop {
 
 impl ColumnTop {
     /// The top `y` with `block` and `biome` in a world whose sea stands at `sea`, with
-    /// `water`'s surface where it stands above it, and its shore (version 6): raised
-    /// to a bank ([`BANK`] fills the air above the sea up to it), or opened down to
-    /// its water (the ground up to the water beside is dug out).
+    /// `water`'s surface where it stands above it, and its shore laid
+    /// ([`ColumnWater::top`]).
     fn new(y: i32, block: Block, biome: Option<Biome>, water: ColumnWater, sea: i32) -> Self {
-        let (y, block) = match water.shore {
-            Some(Shore::Bank { top }) if top > y.max(sea) => (top, BANK),
-            Some(Shore::Open { top, floor }) if y <= top => (floor, block),
-            _ => (y, block),
-        };
+        let (y, block) = water.top(y, block, sea);
         Self {
             y,
             block,

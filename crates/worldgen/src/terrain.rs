@@ -6,8 +6,8 @@
 use terravox_voxel::{Block, Chunk, ChunkPos, ColumnTints};
 
 use crate::density::DensityGen;
-use crate::density::water::ColumnWater;
 use crate::hydrology::network::Hydrology;
+use crate::hydrology::shore::ColumnWater;
 use crate::islands::IslandGen;
 use crate::islands::layout::Island;
 use crate::lod::pos::LodPos;

@@ -3,10 +3,10 @@
 
 use terravox_voxel::{Block, CHUNK, Chunk, ColumnTints, PADDED};
 
-use super::water::{self, Shore};
 use super::{Area, DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::config::validate::surface_range;
 use crate::hydrology::channel::WET;
+use crate::hydrology::shore::{self, ColumnWater};
 use crate::lod::assemble::{CoarseColumn, Look, assemble, tints};
 use crate::lod::plant::plant;
 use crate::lod::pos::LodPos;
@@ -70,7 +70,7 @@ pub(super) struct Columns {
     shapes: Vec<ColumnShape>,
     /// Whether the world has fields (biome looks and trees need them).
     fields: bool,
-    each: Vec<(Look, Option<i32>, Option<Shore>)>,
+    each: Vec<(Look, ColumnWater)>,
     stack: Stack,
 }
 
@@ -92,15 +92,16 @@ pub(super) struct Stack {
 
 impl Stack {
     /// Counts a column's water and shore.
-    fn add(&mut self, water: Option<i32>, shore: Option<Shore>) {
-        if let Some(l) = water {
+    fn add(&mut self, water: &ColumnWater, sea: i32) {
+        if let Some(l) = water.surface {
             self.raised_to = self.raised_to.max(l);
-            if let Some(Shore::Open { .. }) = shore {
-                self.opened_from = self.opened_from.min(l);
-            }
         }
-        if let Some(Shore::Bank { top }) = shore {
-            self.raised_to = self.raised_to.max(top);
+        let (opened, banked) = (water.opened(), water.banked(sea));
+        if !opened.is_empty() {
+            self.opened_from = self.opened_from.min(*opened.start());
+        }
+        if !banked.is_empty() {
+            self.raised_to = self.raised_to.max(*banked.end());
         }
     }
 
@@ -184,9 +185,9 @@ impl DensityGen {
         shapes: &[ColumnShape],
         [i, k]: [usize; 2],
         [x, z]: [i32; 2],
-    ) -> (Option<i32>, Option<Shore>) {
+    ) -> ColumnWater {
         let Some(w) = grid.and_then(|g| g.water.as_ref()) else {
-            return (None, None);
+            return ColumnWater::default();
         };
         let sea = self.surface.sea_level;
         let surface = w.surface(x, z, sea);
@@ -200,11 +201,14 @@ impl DensityGen {
         let reach = WET + 1.0 + STEP_XZ as f64 * std::f64::consts::SQRT_2;
         let near = corners.iter().any(|c| c.wet < reach);
         if !self.shores || !near || !w.wets_beside(x, z) {
-            return (surface, None);
+            return ColumnWater {
+                surface,
+                shore: None,
+            };
         }
-        let beside = water::highest_beside(x, z, |x, z| w.surface(x, z, sea));
-        let shore = water::shore(surface, beside, sea, |y| self.solid_at(corners, x, y, z));
-        (surface, shore)
+        let beside = shore::highest_beside(x, z, |x, z| w.surface(x, z, sea));
+        let shore = shore::shore(surface, beside, sea, |y| self.solid_at(corners, x, y, z));
+        ColumnWater { surface, shore }
     }
 
     /// The coarse chunk `lod` (level at least 1) and its tints: uniform without a
@@ -285,10 +289,9 @@ impl DensityGen {
                     }
                     _ => Look::Plain,
                 };
-                let (water, shore) =
-                    self.coarse_water(grid.as_ref(), &ax, &az, &shapes, [i, k], [x, z]);
-                stack.add(water, shore);
-                each.push((look, water, shore));
+                let water = self.coarse_water(grid.as_ref(), &ax, &az, &shapes, [i, k], [x, z]);
+                stack.add(&water, self.surface.sea_level);
+                each.push((look, water));
             }
         }
         Columns {
@@ -314,7 +317,7 @@ impl DensityGen {
         let mut nodes = vec![Node::Unknown; nx * nz * ay.nodes.len()];
         let mut cells = Vec::with_capacity(PADDED * PADDED);
         let sea = self.surface.sea_level;
-        for (c, &(look, water, shore)) in columns.each.iter().enumerate() {
+        for (c, &(look, water)) in columns.each.iter().enumerate() {
             let (i, k) = (c % PADDED, c / PADDED);
             let solid = if solid_all {
                 (1 << PADDED) - 1
@@ -328,27 +331,23 @@ impl DensityGen {
                 }
                 bits
             };
-            // A shore (version 6) as `water::flood` makes it in full detail: a bank
-            // fills the air above the sea up to its top, an opened column is open
-            // from its water up.
-            let solid = match shore {
-                None => solid,
-                Some(shore) => ys
-                    .iter()
-                    .enumerate()
-                    .fold(solid, |bits, (j, &y)| match shore {
-                        Shore::Bank { top } if y > sea && y <= top => bits | 1 << j,
-                        Shore::Open { top, .. } if water.is_some_and(|l| y >= l) && y <= top => {
-                            bits & !(1 << j)
-                        }
-                        _ => bits,
-                    }),
-            };
+            // The shore (version 6) laid as in full detail: its banked heights solid,
+            // its opened ones open.
+            let (banked, opened) = (water.banked(sea), water.opened());
+            let solid = ys.iter().enumerate().fold(solid, |bits, (j, y)| {
+                if banked.contains(y) {
+                    bits | 1 << j
+                } else if opened.contains(y) {
+                    bits & !(1 << j)
+                } else {
+                    bits
+                }
+            });
             cells.push(CoarseColumn {
                 solid,
                 look,
                 tree: None,
-                water,
+                water: water.surface,
             });
         }
         let nature = self.nature.as_ref().filter(|_| columns.fields);

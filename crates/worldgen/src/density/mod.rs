@@ -50,12 +50,12 @@ use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};
 use coarse::{Columns, Stack};
 use lattice::{Field, Lattice, MAX_COLUMNS, PLAIN, Sign, TREED, WIDE};
 use plant::trunk_columns;
-use water::ColumnWater;
 
 use crate::config::versions::{Behaviour, Change};
 use crate::config::world::{DensityConfig, NatureConfig};
 use crate::hydrology::channel::{LocalWater, Wall};
 use crate::hydrology::network::Hydrology;
+use crate::hydrology::shore::{self, ColumnWater};
 use crate::nature::planting::TreeGrid;
 use crate::nature::trees::TALLEST;
 use crate::noise::fbm::Fbm;
@@ -137,7 +137,7 @@ pub(crate) struct DensityGen {
     /// version 3 a tree there could stand on a lone soil block over a cave's mouth).
     trees_shun_cave_mouths: bool,
     /// Whether columns beside higher water keep it in (version 6: in version 5 water
-    /// could stand beside open air at the foot of a fall; `water::shore`).
+    /// could stand beside open air at the foot of a fall; `hydrology::shore`).
     shores: bool,
     /// Whether the valley walls rivers cut through ranges carry the erosion filter's
     /// gullies down to the river (version 7: in version 6 a wall was a bare slope,
@@ -319,10 +319,10 @@ impl DensityGen {
                 .map(|i| {
                     let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
                     let surface = at(x, z);
-                    let beside = water::highest_beside(x, z, at);
+                    let beside = shore::highest_beside(x, z, at);
                     let shore = self
                         .shores
-                        .then(|| water::shore(surface, beside, sea, |y| solid_at(x, y, z)))
+                        .then(|| shore::shore(surface, beside, sea, |y| solid_at(x, y, z)))
                         .flatten();
                     ColumnWater { surface, shore }
                 })

@@ -13,6 +13,9 @@
 //!   network  rivers gathered per region of 64 x 64 nodes, from every spring that
 //!     |      can reach it; widths from the springs feeding each step; lakes
 //!   channel  columns shaped to the water (beds, banks, valley walls) and filled
+//!     |
+//!   shore    a column beside higher water keeps it in: banked, or opened down to
+//!            its own water (version 6; chunks, coarse cells and column tops)
 //! ```
 //!
 //! A `Store` (`crate::store`) keeps what these make (heights, basins, rivers,
@@ -28,4 +31,5 @@ pub(crate) mod basin;
 pub(crate) mod channel;
 pub(crate) mod land;
 pub(crate) mod network;
+pub(crate) mod shore;
 pub(crate) mod trace;
