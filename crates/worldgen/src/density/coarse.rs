@@ -174,7 +174,7 @@ impl DensityGen {
     /// The water over padded sample column `(i, k)` at world column `(x, z)`, which
     /// `grid` covers (and the neighbours of every column but the skirts', whose
     /// shores no cell shows): its river or lake's surface,
-    /// and its shore ([`water::shore`], version 6), the field's verdict taken from the
+    /// and its shore ([`shore::shore`], version 6), the field's verdict taken from the
     /// column's lattice corners among `shapes` (the nodes of `ax` by `az`).
     #[allow(clippy::too_many_arguments)]
     fn coarse_water(

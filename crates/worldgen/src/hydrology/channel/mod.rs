@@ -1,0 +1,44 @@
+//! The ground shaped to the water, column by column: a river's channel below its
+//! level (a lake keeps its hollow's own ground), banks that rise above it, valley
+//! walls that let a river through the land, and the water that fills what lies below
+//! its level.
+//!
+//! ```text
+//!   d_out: blocks beyond the water's edge (negative inside)
+//!
+//!          wall: at most level + 2 + WALL * (d_out - BANK), rising to nothing at INFLUENCE
+//!          (rivers; a lake only keeps its shore, LAKE_INFLUENCE out)
+//!   ___                                                   ___
+//!      \___          embankment: at least level + 2       /
+//!          \__ ____ (to FLAT, then falling away)  ____ __/
+//!             \~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~/      level
+//!              \____________ bed ______________/
+//!   |<-INFLUENCE->|<-BANK->|<---- channel (2w) ---->|
+//! ```
+//!
+//! Each column takes the lowest wall and the highest embankment of the water around
+//! it (an embankment wins: the water must stay in). Inside water it takes the bed of
+//! the highest water it lies in, then the nearest, and no embankment (at a bend or a
+//! junction the next piece's bank would fill the channel) but those of higher water
+//! right beside it. Within `CALM` blocks of the water the terrain noise is calmed,
+//! so the banks hold their height block by block. Water fills the air at or below the
+//! level of the highest water a column lies in, or else of the nearest within [`WET`]
+//! blocks beyond its edge: further out every column's ground stands above that
+//! level.
+//!
+//! One idea a file: `piece` (what a piece of water says of a column, and the bands
+//! it shapes), `segment` (a river's steps, straight or winding in bends), `lake` (a
+//! lake's discs), `index` ([`LocalWater`]: the pieces near an area, filed by cell)
+//! and `shaping` (the per-column rule: the ground and the water over a column).
+
+mod index;
+mod lake;
+mod piece;
+mod segment;
+mod shaping;
+
+pub(crate) use index::LocalWater;
+pub(crate) use lake::Disc;
+pub(crate) use piece::{INFLUENCE, WET};
+pub(crate) use segment::Segment;
+pub(crate) use shaping::{WALL, Wall};
