@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
-use super::land::{AROUND, Key, Node, View};
+use super::land::{AROUND, Heights, Key, Node};
 
 /// The most nodes a flood visits: a basin larger than about 20 km² gives no river
 /// (its springs are dropped, so every river that exists reaches the sea).
@@ -48,14 +48,19 @@ pub(crate) struct Basin {
 }
 
 /// Where a pit's basin spills: the caller's store of [`flood`]s.
-pub(crate) type BasinOf<'b> = &'b dyn Fn(&mut View<'_>, Node) -> Option<Arc<Basin>>;
+pub(crate) type BasinOf<'b, H> = &'b dyn Fn(&mut H, Node) -> Option<Arc<Basin>>;
 
 /// Whether the water running on from `n` (down, and through every basin it fills)
 /// reaches ground lower than `floor`, the key of the pit being flooded: then it has
 /// left that pit's basin for good. Where it comes back to the pit instead, the node
 /// belongs to the same basin and the flood goes on through it. Each basin this
 /// follows has a higher floor than `floor`, so the following ends.
-fn drains_below(land: &mut View<'_>, mut n: Node, floor: Key, basin_of: BasinOf<'_>) -> bool {
+fn drains_below<H: Heights>(
+    land: &mut H,
+    mut n: Node,
+    floor: Key,
+    basin_of: BasinOf<'_, H>,
+) -> bool {
     for _ in 0..8 * BASIN_REACH {
         let k = land.key(n);
         if k < floor {
@@ -75,7 +80,11 @@ fn drains_below(land: &mut View<'_>, mut n: Node, floor: Key, basin_of: BasinOf<
 }
 
 /// The basin of pit `pit`; `None` when it is larger than the flood may go.
-pub(crate) fn flood(land: &mut View<'_>, pit: Node, basin_of: BasinOf<'_>) -> Option<Basin> {
+pub(crate) fn flood<H: Heights>(
+    land: &mut H,
+    pit: Node,
+    basin_of: BasinOf<'_, H>,
+) -> Option<Basin> {
     let mut queue = BinaryHeap::new();
     // Each node queued, and the node whose neighbour it is.
     let mut seen: HashMap<Node, Node> = HashMap::new();

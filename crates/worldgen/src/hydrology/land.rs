@@ -151,6 +151,53 @@ impl Land {
     }
 }
 
+/// The heights water runs over, node by node: all that basins ([`super::basin`]),
+/// rivers ([`super::trace`]) and the network read of the land. A world's land gives
+/// them through a [`View`]; tests make land by hand.
+pub(crate) trait Heights {
+    /// The expected ground at node `n`, in blocks above sea level.
+    fn h(&mut self, n: Node) -> f32;
+
+    /// Node `n`'s key.
+    fn key(&mut self, n: Node) -> Key {
+        Key {
+            h: self.h(n),
+            node: n,
+        }
+    }
+
+    /// The neighbour water runs to from `n`: the lowest of its eight, if lower than it.
+    fn lowest_neighbour(&mut self, n: Node) -> Option<Node> {
+        let here = self.key(n);
+        AROUND
+            .iter()
+            .map(|d| self.key([n[0].saturating_add(d[0]), n[1].saturating_add(d[1])]))
+            .min()
+            .filter(|k| *k < here)
+            .map(|k| k.node)
+    }
+}
+
+/// Land shared by threads, each job looking at it through [`Heights`] of its own (a
+/// look keeps what it fetched).
+pub(crate) trait Ground: Send + Sync {
+    /// One job's look at the land.
+    type Look<'a>: Heights
+    where
+        Self: 'a;
+
+    /// A look for a new job.
+    fn look(&self) -> Self::Look<'_>;
+}
+
+impl Ground for Land {
+    type Look<'a> = View<'a>;
+
+    fn look(&self) -> View<'_> {
+        View::new(self)
+    }
+}
+
 /// One job's look at the land: the tiles it fetched, and the last one asked for.
 pub(crate) struct View<'a> {
     land: &'a Land,
@@ -159,16 +206,17 @@ pub(crate) struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    pub(crate) fn new(land: &'a Land) -> Self {
+    fn new(land: &'a Land) -> Self {
         Self {
             land,
             tiles: HashMap::new(),
             last: None,
         }
     }
+}
 
-    /// The expected ground at node `n`, in blocks above sea level.
-    pub(crate) fn h(&mut self, [i, j]: Node) -> f32 {
+impl Heights for View<'_> {
+    fn h(&mut self, [i, j]: Node) -> f32 {
         let t = [i.div_euclid(TILE), j.div_euclid(TILE)];
         let at = (j.rem_euclid(TILE) * TILE + i.rem_euclid(TILE)) as usize;
         if let Some((last, tile)) = &self.last
@@ -181,24 +229,5 @@ impl<'a> View<'a> {
         let h = tile[at];
         self.last = Some((t, tile));
         h
-    }
-
-    /// Node `n`'s key.
-    pub(crate) fn key(&mut self, n: Node) -> Key {
-        Key {
-            h: self.h(n),
-            node: n,
-        }
-    }
-
-    /// The neighbour water runs to from `n`: the lowest of its eight, if lower than it.
-    pub(crate) fn lowest_neighbour(&mut self, n: Node) -> Option<Node> {
-        let here = self.key(n);
-        AROUND
-            .iter()
-            .map(|d| self.key([n[0].saturating_add(d[0]), n[1].saturating_add(d[1])]))
-            .min()
-            .filter(|k| *k < here)
-            .map(|k| k.node)
     }
 }

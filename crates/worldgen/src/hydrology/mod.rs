@@ -33,3 +33,6 @@ pub(crate) mod land;
 pub(crate) mod network;
 pub(crate) mod shore;
 pub(crate) mod trace;
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,7 @@
 //! region. A region is [`REGION`] x [`REGION`] nodes (2 km a side); its springs'
 //! rivers are traced once and kept. What a place sees ([`Hydrology::reach`]) is every
 //! river step within a region and a margin, from the springs of every region within
-//! [`REACH`](super::trace::REACH) nodes: a river never runs further than that from
+//! [`REACH`] nodes: a river never runs further than that from
 //! its spring, so the network around a place is the same whichever chunk, thread or
 //! order asks first.
 
@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use super::basin::{Basin, flood};
 use super::channel::{Disc, LocalWater, Segment};
-use super::land::{Land, NODE, Node, View, node_hash, node_roll};
-use super::trace::{REACH, Trace, is_spring, trace};
+use super::land::{Ground, Land, NODE, Node, node_hash, node_roll};
+use super::trace::{REACH, Step, Trace, is_spring, trace};
 use crate::config::world::{DensityConfig, ShapeConfig, WaterConfig};
 use crate::store::Store;
 
@@ -84,19 +84,20 @@ pub(crate) struct Reach {
     discs: Vec<Disc>,
 }
 
-/// The water of a density world with `shape.water`.
-pub(crate) struct Hydrology {
+/// The water of a density world with `shape.water`, over the land `G` (a world's
+/// [`Land`]; tests make land by hand).
+pub(crate) struct Hydrology<G: Ground = Land> {
     cfg: WaterConfig,
     seed: u64,
     /// Whether big rivers wind over floodplains (version 6; [`Segment::course`]).
     winding: bool,
-    land: Land,
+    ground: G,
     basins: Store<Node, Option<Arc<Basin>>>,
     traces: Store<[i32; 2], (Vec<Trace>, usize)>,
     reaches: Store<[i32; 2], Reach>,
 }
 
-impl std::fmt::Debug for Hydrology {
+impl<G: Ground> std::fmt::Debug for Hydrology<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hydrology")
             .field("cfg", &self.cfg)
@@ -116,20 +117,86 @@ impl Hydrology {
         winding: bool,
     ) -> Option<Self> {
         let cfg = s.water.as_deref()?.clone();
-        Some(Self {
+        Some(Self::on(Land::new(d, s, seed, sea), cfg, seed, winding))
+    }
+}
+
+/// The nodes a region keeps river steps and lakes of: its own, and [`MARGIN`] more
+/// each side.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    lo: Node,
+    hi: Node,
+}
+
+impl Window {
+    /// Region `r`'s window.
+    fn of(r: [i32; 2]) -> Self {
+        Self {
+            lo: [r[0] * REGION - MARGIN, r[1] * REGION - MARGIN],
+            hi: [(r[0] + 1) * REGION + MARGIN, (r[1] + 1) * REGION + MARGIN],
+        }
+    }
+
+    /// Whether node `n` lies in it.
+    fn holds(&self, n: Node) -> bool {
+        (self.lo[0]..self.hi[0]).contains(&n[0]) && (self.lo[1]..self.hi[1]).contains(&n[1])
+    }
+
+    /// Whether a step from `a` to `b` passes through it.
+    fn crossed_by(&self, a: Node, b: Node) -> bool {
+        a[0].min(b[0]) < self.hi[0]
+            && a[0].max(b[0]) >= self.lo[0]
+            && a[1].min(b[1]) < self.hi[1]
+            && a[1].max(b[1]) >= self.lo[1]
+    }
+}
+
+/// What the rivers of the springs around a region leave in it, river by river.
+#[derive(Default)]
+struct Gathered {
+    edges: HashMap<(Node, Node), Edge>,
+    /// Each node's level, the same from every river through it ([`merge_level`]).
+    levels: HashMap<Node, i32>,
+    lakes: HashMap<Node, Lake>,
+    springs: Vec<Node>,
+}
+
+/// Adds a river's level at a node to `levels`. Every river through a node agrees on
+/// its level: a level is the highest raw level from the node down, and the way down
+/// from a node is the node's own (a river crossing a basin joins it below its level,
+/// where the node's own way leads to the same pit). Debug builds and the tests check
+/// it; other builds keep the highest, as every version has.
+fn merge_level(levels: &mut HashMap<Node, i32>, step: &Step) {
+    let level = levels.entry(step.node).or_insert(step.level);
+    if cfg!(any(debug_assertions, test, feature = "test-support")) {
+        assert_eq!(
+            *level, step.level,
+            "rivers disagree on the water level at node {:?}",
+            step.node
+        );
+    }
+    *level = (*level).max(step.level);
+}
+
+impl<G: Ground> Hydrology<G> {
+    /// The water of water config `cfg` over `ground` for world seed `seed` (see
+    /// [`Hydrology::new`]).
+    pub(crate) fn on(ground: G, cfg: WaterConfig, seed: u64, winding: bool) -> Self {
+        Self {
             cfg,
             seed,
             winding,
-            land: Land::new(d, s, seed, sea),
+            ground,
             basins: Store::new(KEPT_BASINS),
             traces: Store::new(KEPT_REGIONS),
             reaches: Store::new(KEPT_REGIONS),
-        })
+        }
     }
 
     /// The basin of pit `pit`.
-    fn basin(&self, land: &mut View<'_>, pit: Node) -> Option<Arc<Basin>> {
-        let basin_of = |l: &mut View<'_>, p: Node| self.basin(l, p);
+    fn basin<'a>(&'a self, land: &mut G::Look<'a>, pit: Node) -> Option<Arc<Basin>> {
+        let basin_of = |l: &mut G::Look<'a>, p: Node| self.basin(l, p);
         (*self
             .basins
             .get(pit, || flood(land, pit, &basin_of).map(Arc::new)))
@@ -139,7 +206,7 @@ impl Hydrology {
     /// The rivers of region `r`'s springs, and how many spring nodes were dropped.
     fn traces(&self, r: [i32; 2]) -> Arc<(Vec<Trace>, usize)> {
         self.traces.get(r, || {
-            let mut land = View::new(&self.land);
+            let mut land = self.ground.look();
             let (mut rivers, mut dropped) = (Vec::new(), 0);
             for j in 0..REGION {
                 for i in 0..REGION {
@@ -162,29 +229,14 @@ impl Hydrology {
         self.reaches.get(r, || self.make_reach(r))
     }
 
+    /// The rivers and lakes around region `r`, made: the rivers of every spring that
+    /// can reach it gathered, their levels settled, the tarns added, and the pieces
+    /// of water laid out in blocks.
     fn make_reach(&self, r: [i32; 2]) -> Reach {
-        let (lo, hi) = (
-            [r[0] * REGION - MARGIN, r[1] * REGION - MARGIN],
-            [(r[0] + 1) * REGION + MARGIN, (r[1] + 1) * REGION + MARGIN],
-        );
-        let near = |n: Node| (lo[0]..hi[0]).contains(&n[0]) && (lo[1]..hi[1]).contains(&n[1]);
-        // A step from `a` to `b` passes near the region.
-        let passes = |a: Node, b: Node| {
-            a[0].min(b[0]) < hi[0]
-                && a[0].max(b[0]) >= lo[0]
-                && a[1].min(b[1]) < hi[1]
-                && a[1].max(b[1]) >= lo[1]
-        };
-        let own = |n: Node| n[0].div_euclid(REGION) == r[0] && n[1].div_euclid(REGION) == r[1];
-        let mut edges: HashMap<(Node, Node), Edge> = HashMap::new();
-        // Each node's level: the same from every river through it (a level is the
-        // highest raw level from the node down, and the way down from a node is the
-        // node's own); the highest taken all the same.
-        let mut levels: HashMap<Node, i32> = HashMap::new();
-        let mut lakes: HashMap<Node, Lake> = HashMap::new();
-        let mut springs = Vec::new();
+        let window = Window::of(r);
+        let mut gathered = Gathered::default();
         let mut dropped = 0;
-        let mut land = View::new(&self.land);
+        let mut land = self.ground.look();
         for sj in r[1] - SOURCES..=r[1] + SOURCES {
             for si in r[0] - SOURCES..=r[0] + SOURCES {
                 let t = self.traces([si, sj]);
@@ -192,38 +244,77 @@ impl Hydrology {
                     dropped = t.1;
                 }
                 for river in &t.0 {
-                    if own(river.steps[0].node) {
-                        springs.push(river.steps[0].node);
-                    }
-                    for step in &river.steps {
-                        let l = levels.entry(step.node).or_insert(step.level);
-                        *l = (*l).max(step.level);
-                    }
-                    for w in river.steps.windows(2) {
-                        let (a, b) = (w[0], w[1]);
-                        if a.lake
-                            && let Some(basin) = self.basin(&mut land, a.node)
-                        {
-                            lakes.entry(a.node).or_insert_with(|| Lake {
-                                pit: a.node,
-                                level: a.level,
-                                nodes: basin.nodes.iter().copied().filter(|&n| near(n)).collect(),
-                            });
-                        }
-                        if !passes(a.node, b.node) {
-                            continue;
-                        }
-                        let e = edges.entry((a.node, b.node)).or_insert(Edge {
-                            from: a.node,
-                            to: b.node,
-                            levels: [a.level, b.level],
-                            flow: 0,
-                        });
-                        e.flow += 1;
-                    }
+                    self.gather(&mut gathered, river, r, window, &mut land);
                 }
             }
         }
+        let (edges, lakes, springs) = self.settle(gathered, window);
+        Reach {
+            segments: self.segments(&edges),
+            discs: discs(&lakes),
+            edges,
+            lakes,
+            springs,
+            dropped,
+        }
+    }
+
+    /// Adds `river` to what region `r` (its `window`) gathers: its spring if the
+    /// region's own, its levels, the lakes it crosses, and its steps through the
+    /// window (each counting the river in its flow).
+    fn gather<'a>(
+        &'a self,
+        g: &mut Gathered,
+        river: &Trace,
+        r: [i32; 2],
+        window: Window,
+        land: &mut G::Look<'a>,
+    ) {
+        let spring = river.steps[0].node;
+        if spring[0].div_euclid(REGION) == r[0] && spring[1].div_euclid(REGION) == r[1] {
+            g.springs.push(spring);
+        }
+        for step in &river.steps {
+            merge_level(&mut g.levels, step);
+        }
+        for w in river.steps.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if a.lake
+                && let Some(basin) = self.basin(land, a.node)
+            {
+                g.lakes.entry(a.node).or_insert_with(|| Lake {
+                    pit: a.node,
+                    level: a.level,
+                    nodes: basin
+                        .nodes
+                        .iter()
+                        .copied()
+                        .filter(|&n| window.holds(n))
+                        .collect(),
+                });
+            }
+            if !window.crossed_by(a.node, b.node) {
+                continue;
+            }
+            let e = g.edges.entry((a.node, b.node)).or_insert(Edge {
+                from: a.node,
+                to: b.node,
+                levels: [a.level, b.level],
+                flow: 0,
+            });
+            e.flow += 1;
+        }
+    }
+
+    /// The steps, lakes and springs of what a region gathered, in a fixed order: each
+    /// at its node's settled level, and with the tarns on the lips of its falls.
+    fn settle(&self, g: Gathered, window: Window) -> (Vec<Edge>, Vec<Lake>, Vec<Node>) {
+        let Gathered {
+            edges,
+            levels,
+            mut lakes,
+            mut springs,
+        } = g;
         let mut edges: Vec<Edge> = edges
             .into_values()
             .map(|mut e| {
@@ -234,17 +325,7 @@ impl Hydrology {
         for l in lakes.values_mut() {
             l.level = levels[&l.pit];
         }
-        // Tarns: small lakes on the lips of waterfalls high up.
-        for e in &edges {
-            let [a, b] = e.levels;
-            if a >= TARN_HEIGHT && a - b >= TARN_FALL && self.tarn(e.from) && near(e.from) {
-                lakes.entry(e.from).or_insert_with(|| Lake {
-                    pit: e.from,
-                    level: a,
-                    nodes: vec![e.from],
-                });
-            }
-        }
+        self.add_tarns(&edges, &mut lakes, window);
         edges.sort_by_key(|e| (e.from[1], e.from[0], e.to[1], e.to[0]));
         let mut lakes: Vec<Lake> = lakes
             .into_values()
@@ -252,7 +333,28 @@ impl Hydrology {
             .collect();
         lakes.sort_by_key(|l| (l.pit[1], l.pit[0]));
         springs.sort_by_key(|n| (n[1], n[0]));
-        let segments = edges
+        (edges, lakes, springs)
+    }
+
+    /// Adds tarns to `lakes`: small lakes on the lips of waterfalls high up, in the
+    /// window.
+    fn add_tarns(&self, edges: &[Edge], lakes: &mut HashMap<Node, Lake>, window: Window) {
+        for e in edges {
+            let [a, b] = e.levels;
+            if a >= TARN_HEIGHT && a - b >= TARN_FALL && self.tarn(e.from) && window.holds(e.from) {
+                lakes.entry(e.from).or_insert_with(|| Lake {
+                    pit: e.from,
+                    level: a,
+                    nodes: vec![e.from],
+                });
+            }
+        }
+    }
+
+    /// The river steps `edges` laid out in blocks: through the bends at their nodes,
+    /// winding (version 6) or straight.
+    fn segments(&self, edges: &[Edge]) -> Vec<Segment> {
+        edges
             .iter()
             .flat_map(|e| {
                 let (a, b) = (self.bend(e.from), self.bend(e.to));
@@ -268,24 +370,7 @@ impl Hydrology {
                     false => vec![Segment::straight(a, b, e.levels, e.flow, width)],
                 }
             })
-            .collect();
-        let discs = lakes
-            .iter()
-            .flat_map(|l| {
-                l.nodes.iter().map(|&n| Disc {
-                    at: [(n[0] * NODE) as f64, (n[1] * NODE) as f64],
-                    level: l.level,
-                })
-            })
-            .collect();
-        Reach {
-            edges,
-            lakes,
-            springs,
-            dropped,
-            segments,
-            discs,
-        }
+            .collect()
     }
 
     /// Whether a waterfall from node `n` has a tarn on its lip (`tarns` of them).
@@ -303,21 +388,64 @@ impl Hydrology {
         ]
     }
 
-    /// The regions holding columns `x0..=x1` by `z0..=z1`.
-    pub(crate) fn regions(x0: i32, z0: i32, x1: i32, z1: i32) -> impl Iterator<Item = [i32; 2]> {
-        let r = |v: i32| v.div_euclid(NODE).div_euclid(REGION);
-        let (rx0, rx1, rz0, rz1) = (r(x0), r(x1), r(z0), r(z1));
-        (rz0..=rz1).flat_map(move |j| (rx0..=rx1).map(move |i| [i, j]))
-    }
-
     /// The water that shapes columns `x0..=x1` by `z0..=z1`.
     pub(crate) fn near(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> LocalWater {
         let mut local = LocalWater::default();
-        for r in Self::regions(x0, z0, x1, z1) {
+        for r in regions(x0, z0, x1, z1) {
             let reach = self.reach(r);
             local.gather(&reach.segments, &reach.discs, [x0, z0, x1, z1]);
         }
         local.index([x0, z0, x1, z1]);
         local
+    }
+}
+
+/// The lakes' discs: one around each of their nodes, in blocks.
+fn discs(lakes: &[Lake]) -> Vec<Disc> {
+    lakes
+        .iter()
+        .flat_map(|l| {
+            l.nodes.iter().map(|&n| Disc {
+                at: [(n[0] * NODE) as f64, (n[1] * NODE) as f64],
+                level: l.level,
+            })
+        })
+        .collect()
+}
+
+/// The regions holding columns `x0..=x1` by `z0..=z1`.
+pub(crate) fn regions(x0: i32, z0: i32, x1: i32, z1: i32) -> impl Iterator<Item = [i32; 2]> {
+    let r = |v: i32| v.div_euclid(NODE).div_euclid(REGION);
+    let (rx0, rx1, rz0, rz1) = (r(x0), r(x1), r(z0), r(z1));
+    (rz0..=rz1).flat_map(move |j| (rx0..=rx1).map(move |i| [i, j]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(node: Node, level: i32) -> Step {
+        Step {
+            node,
+            level,
+            lake: false,
+        }
+    }
+
+    #[test]
+    fn rivers_agreeing_at_a_node_merge_to_its_level() {
+        let mut levels = HashMap::new();
+        merge_level(&mut levels, &step([3, 4], 12));
+        merge_level(&mut levels, &step([3, 4], 12));
+        merge_level(&mut levels, &step([3, 5], 9));
+        assert_eq!((levels[&[3, 4]], levels[&[3, 5]]), (12, 9));
+    }
+
+    #[test]
+    #[should_panic(expected = "rivers disagree on the water level at node [3, 4]")]
+    fn rivers_disagreeing_at_a_node_are_caught() {
+        let mut levels = HashMap::new();
+        merge_level(&mut levels, &step([3, 4], 12));
+        merge_level(&mut levels, &step([3, 4], 13));
     }
 }

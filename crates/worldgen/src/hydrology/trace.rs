@@ -8,7 +8,7 @@
 //! spring: every river that exists reaches the sea.
 
 use super::basin::Basin;
-use super::land::{NODE, Node, View, node_roll};
+use super::land::{Heights, NODE, Node, node_roll};
 use crate::config::world::WaterConfig;
 
 /// How far (in nodes, each way) a river may run from its spring: every node of a
@@ -19,7 +19,7 @@ pub(crate) const REACH: i32 = 176;
 const SINK: f32 = 2.0;
 
 /// Where the water has reached the sea: nodes this far below sea level.
-const MOUTH: f32 = -4.0;
+pub(super) const MOUTH: f32 = -4.0;
 
 /// Separates springs from the world's other hashes.
 const SPRING_SALT: u64 = 0x0073_7072_696e_6735; // "spring5"
@@ -44,7 +44,7 @@ pub(crate) struct Trace {
 /// Whether node `n` is a spring: picked by a hash of the seed and the node (`springs`
 /// per km²), on ground at least `spring_height` above the sea. The hash comes first,
 /// so the ground is looked at only where a spring may be.
-pub(crate) fn is_spring(cfg: &WaterConfig, seed: u64, n: Node, land: &mut View<'_>) -> bool {
+pub(crate) fn is_spring(cfg: &WaterConfig, seed: u64, n: Node, land: &mut impl Heights) -> bool {
     if cfg.springs <= 0.0 {
         return false;
     }
@@ -54,11 +54,11 @@ pub(crate) fn is_spring(cfg: &WaterConfig, seed: u64, n: Node, land: &mut View<'
 
 /// The river of the spring at `spring`, or `None` when it is no spring (see the
 /// module's text). `basin` gives the basin of a pit (kept by the caller).
-pub(crate) fn trace(
-    land: &mut View<'_>,
+pub(crate) fn trace<H: Heights>(
+    land: &mut H,
     cfg: &WaterConfig,
     spring: Node,
-    mut basin: impl FnMut(&mut View<'_>, Node) -> Option<std::sync::Arc<Basin>>,
+    mut basin: impl FnMut(&mut H, Node) -> Option<std::sync::Arc<Basin>>,
 ) -> Option<Trace> {
     let far = |n: Node| (n[0] - spring[0]).abs().max((n[1] - spring[1]).abs());
     // (node, raw level, a lake's floor)

@@ -27,7 +27,7 @@ use std::fmt;
 
 use crate::generator::Generator;
 use crate::hydrology::land::NODE;
-use crate::hydrology::network::{Edge, Hydrology};
+use crate::hydrology::network::{Edge, regions};
 use crate::query::stats::met;
 use crate::query::{ForEach, collect};
 
@@ -158,7 +158,7 @@ pub fn water_stats(
     let margin = WATERED as i32 + NODE;
     let mut edges: HashMap<([i32; 2], [i32; 2]), Edge> = HashMap::new();
     let (mut springs, mut lakes, mut dropped) = (HashSet::new(), HashMap::new(), 0);
-    for r in Hydrology::regions(
+    for r in regions(
         bx0.saturating_sub(margin),
         bz0.saturating_sub(margin),
         bx1.saturating_add(margin),
@@ -172,7 +172,7 @@ pub fn water_stats(
         for l in reach.lakes.iter().filter(|l| node_in(l.pit) && l.level > 0) {
             lakes.insert(l.pit, l.level);
         }
-        let inside = Hydrology::regions(bx0, bz0, bx1, bz1).any(|q| q == r);
+        let inside = regions(bx0, bz0, bx1, bz1).any(|q| q == r);
         if inside {
             dropped += reach.dropped;
         }
