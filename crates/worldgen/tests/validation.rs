@@ -1,6 +1,9 @@
 //! Invalid configs are rejected with their field named; valid random configs never
 //! panic and never produce NaN.
 
+mod common;
+
+use common::{PICKS, any_preset, extreme_config, pick};
 use proptest::prelude::*;
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{
@@ -244,6 +247,20 @@ proptest! {
     #[test]
     fn valid_island_configs_never_panic(cfg in island_config()) {
         // Random ranges can sink the surface below the floor: only playable worlds are valid.
+        prop_assume!(cfg.validate().is_ok());
+        exercise(&cfg);
+    }
+
+    #[test]
+    fn valid_configs_with_parameters_at_their_ends_never_panic(
+        preset in any_preset(),
+        seed in any::<u64>(),
+        picks in prop::collection::vec(pick(), PICKS),
+        fewer_octaves in any::<bool>(),
+    ) {
+        // Every numeric parameter of every section (relief, erosion, water and caves
+        // among them) at either end of its range a third of the time each.
+        let cfg = extreme_config(preset, seed, &picks, fewer_octaves);
         prop_assume!(cfg.validate().is_ok());
         exercise(&cfg);
     }

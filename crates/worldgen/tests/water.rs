@@ -36,6 +36,12 @@ fn rivers_run_downhill_to_the_sea_on_seeds_named_and_not() {
             "seed {seed}: too dry:\n{s}"
         );
         assert!(s.mouths > 0, "seed {seed}: no river reaches the sea:\n{s}");
+        // Rivers cross basins here: where levels of several rivers meet (the tests
+        // check they agree, `test-support`) and where a level could rise.
+        assert!(
+            s.lakes > 0,
+            "seed {seed}: no basin deep enough for a lake:\n{s}"
+        );
         assert!(
             (0.005..0.2).contains(&s.wet_land_fraction),
             "seed {seed}: wet land out of bounds:\n{s}"

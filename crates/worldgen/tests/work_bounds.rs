@@ -14,14 +14,14 @@ mod common;
 
 use std::sync::LazyLock;
 
-use common::{Pick, apply, pick};
+use common::{PICKS, any_preset, extreme_config, pick};
 use proptest::prelude::*;
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::map::{self, MapView};
 use terravox_worldgen::params;
 use terravox_worldgen::{
-    Generator, GeneratorConfig, IslandLayout, LodPos, Seed, WorldConfig, forget_recent_columns,
-    noise_work, presets, sequential,
+    Generator, GeneratorConfig, LodPos, WorldConfig, forget_recent_columns, noise_work, presets,
+    sequential,
 };
 
 /// How much more work than the default world's any valid world may take.
@@ -147,50 +147,6 @@ fn the_worst_relief_allowed_is_within_bounds() {
     }
 }
 
-/// `preset` with every parameter of its generator, shape and nature (and the sea
-/// level) picked by `picks`; a density world with more relief than validation allows
-/// is brought to the limit by fewer octaves (`fewer_octaves`, as far as that goes)
-/// or a lower scale, so the worst valid worlds are drawn, not refused.
-fn extreme_config(preset: &str, seed: u64, picks: &[Pick], fewer_octaves: bool) -> WorldConfig {
-    let mut cfg = presets::builtin(preset)
-        .expect("preset")
-        .with_seed(Seed::new(seed.to_string()));
-    apply(&params::WORLD, &mut cfg, &picks[20..]);
-    if let Some(n) = &mut cfg.nature {
-        apply(&params::CLIMATE, n, &picks[1..]);
-        apply(&params::TREES, n, &picks[3..]);
-    }
-    match &mut cfg.generator {
-        GeneratorConfig::Density(d) => {
-            apply(&params::DENSITY, d, &picks[5..]);
-            if let Some(s) = &mut d.shape {
-                apply(&params::SHAPE, s, &picks[14..]);
-                apply(&params::RIVERS, s, &picks[17..]);
-            }
-            let work = params::relief_work(d);
-            if work > params::MAX_RELIEF_WORK && fewer_octaves {
-                let per_octave = work / d.noise.octaves as f64;
-                d.noise.octaves = ((params::MAX_RELIEF_WORK / per_octave) as u32).max(1);
-            }
-            let work = params::relief_work(d);
-            if work > params::MAX_RELIEF_WORK {
-                d.scale *= params::MAX_RELIEF_WORK / work * (1.0 - 1e-9);
-            }
-        }
-        GeneratorConfig::Islands(i) => {
-            apply(&params::ISLANDS, i, &picks[5..]);
-            if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
-                let mut cells = (*cell_size, *jitter);
-                apply(&params::ARCHIPELAGO, &mut cells, &picks[16..]);
-                // Cells must hold their islands: the lowest cell size that does.
-                cells.0 = cells.0.max(2.0 * i.island_size * i.radius);
-                (*cell_size, *jitter) = cells;
-            }
-        }
-    }
-    cfg
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 64,
@@ -200,9 +156,9 @@ proptest! {
 
     #[test]
     fn every_valid_config_maps_and_fills_the_horizon_within_ten_times_the_default(
-        preset in prop::sample::select(presets::names().collect::<Vec<_>>()),
+        preset in any_preset(),
         seed in any::<u64>(),
-        picks in prop::collection::vec(pick(), 24),
+        picks in prop::collection::vec(pick(), PICKS),
         fewer_octaves in any::<bool>(),
     ) {
         let cfg = extreme_config(preset, seed, &picks, fewer_octaves);

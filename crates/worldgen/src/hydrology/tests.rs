@@ -325,5 +325,9 @@ fn a_river_across_a_reservoir_stands_at_the_lake_s_level() {
     // beyond the region's side, at -4).
     let nodes = &reach.lakes[0].nodes;
     assert_eq!(nodes.len(), 3 * 10, "{nodes:?}");
-    assert!(nodes.iter().all(|&[i, j]| (6..=8).contains(&i) && (-4..=5).contains(&j)));
+    assert!(
+        nodes
+            .iter()
+            .all(|&[i, j]| (6..=8).contains(&i) && (-4..=5).contains(&j))
+    );
 }

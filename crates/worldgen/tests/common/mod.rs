@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use terravox_worldgen::params::{Param, Scale};
+use terravox_worldgen::params::{self, Param, Scale};
 
 use terravox_voxel::{Chunk, ChunkPos, Fnv64};
-use terravox_worldgen::{Generator, Seed, WorldConfig, presets};
+use terravox_worldgen::{Generator, GeneratorConfig, IslandLayout, Seed, WorldConfig, presets};
 
 pub(crate) mod shipped;
 
@@ -146,4 +146,77 @@ pub(crate) fn apply<C>(table: &[Param<C>], c: &mut C, picks: &[Pick]) {
             },
         );
     }
+}
+
+/// Picks [`extreme_config`] reads.
+pub(crate) const PICKS: usize = 48;
+
+/// A built-in preset, `continents` (the one with relief, erosion, water and caves)
+/// half the time.
+pub(crate) fn any_preset() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just("continents"),
+        prop::sample::select(presets::names().collect::<Vec<_>>()),
+    ]
+}
+
+/// `preset` with every numeric parameter of its generator, shape, relief, erosion,
+/// water, caves and nature (and the sea level) picked by `picks` ([`PICKS`] of them); a density world with more relief than validation allows
+/// is brought to the limit by fewer octaves (`fewer_octaves`, as far as that goes)
+/// or a lower scale, so the worst valid worlds are drawn, not refused.
+pub(crate) fn extreme_config(
+    preset: &str,
+    seed: u64,
+    picks: &[Pick],
+    fewer_octaves: bool,
+) -> WorldConfig {
+    let mut cfg = presets::builtin(preset)
+        .expect("preset")
+        .with_seed(Seed::new(seed.to_string()));
+    apply(&params::WORLD, &mut cfg, &picks[20..]);
+    if let Some(n) = &mut cfg.nature {
+        apply(&params::CLIMATE, n, &picks[1..]);
+        apply(&params::TREES, n, &picks[3..]);
+    }
+    match &mut cfg.generator {
+        GeneratorConfig::Density(d) => {
+            apply(&params::DENSITY, d, &picks[5..]);
+            if let Some(s) = &mut d.shape {
+                apply(&params::SHAPE, s, &picks[14..]);
+                apply(&params::RIVERS, s, &picks[17..]);
+                if let Some(r) = &mut s.relief {
+                    apply(&params::RELIEF, r, &picks[24..]);
+                    if let Some(e) = &mut r.erosion {
+                        apply(&params::EROSION, e, &picks[31..]);
+                    }
+                }
+                if let Some(w) = &mut s.water {
+                    apply(&params::WATER, w, &picks[36..]);
+                }
+            }
+            if let Some(c) = &mut d.caves {
+                apply(&params::CAVES, c, &picks[41..]);
+            }
+            let work = params::relief_work(d);
+            if work > params::MAX_RELIEF_WORK && fewer_octaves {
+                let per_octave = work / d.noise.octaves as f64;
+                d.noise.octaves = ((params::MAX_RELIEF_WORK / per_octave) as u32).max(1);
+            }
+            let work = params::relief_work(d);
+            if work > params::MAX_RELIEF_WORK {
+                d.scale *= params::MAX_RELIEF_WORK / work * (1.0 - 1e-9);
+            }
+        }
+        GeneratorConfig::Islands(i) => {
+            apply(&params::ISLANDS, i, &picks[5..]);
+            if let IslandLayout::Archipelago { cell_size, jitter } = &mut i.layout {
+                let mut cells = (*cell_size, *jitter);
+                apply(&params::ARCHIPELAGO, &mut cells, &picks[16..]);
+                // Cells must hold their islands: the lowest cell size that does.
+                cells.0 = cells.0.max(2.0 * i.island_size * i.radius);
+                (*cell_size, *jitter) = cells;
+            }
+        }
+    }
+    cfg
 }

@@ -172,12 +172,17 @@ mod tests {
         for pair in left.windows(2) {
             assert_eq!(pair[0].b, pair[1].a, "the pieces join");
         }
-        // The middle bulges one and a half widths off the line, to either side.
+        // The middle bulges one and a half half-widths off the line (12.9 blocks),
+        // to either side.
         let mid = MEANDER_PIECES / 2;
-        let bulge = (1.5 * left[mid].half).min(MEANDER_BULGE);
+        let bulge = 1.5 * left[mid].half;
+        assert!((12.8..12.9).contains(&bulge), "{bulge}");
         assert!((left[mid].a[1] - bulge).abs() < 1e-9, "{:?}", left[mid].a);
         assert!((right[mid].a[1] + bulge).abs() < 1e-9, "{:?}", right[mid].a);
         assert!(left[mid].plain > 0.0);
+        // A bigger one (100 springs, 14 each way) bulges 14 blocks at most.
+        let big = Segment::course(a, b, [10, 10], 100, 1.0, 1.0);
+        assert_eq!((big[mid].half, big[mid].a[1]), (14.0, 14.0));
         // A creek, and a step over a fall, run straight; so does version 5's river.
         assert_eq!(Segment::course(a, b, [10, 10], 1, 1.0, 1.0).len(), 1);
         assert_eq!(Segment::course(a, b, [12, 10], 30, 1.0, 1.0).len(), 1);
