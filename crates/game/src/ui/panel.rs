@@ -2,6 +2,8 @@
 //! the preview map, Apply, the world code, Save RON, the view distance and the time
 //! of day.
 
+use std::time::Duration;
+
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
@@ -49,7 +51,12 @@ enum Step {
     Reset,
 }
 
-/// The generator panel (run while it is open).
+/// Red: a problem.
+const PROBLEM: egui::Color32 = egui::Color32::from_rgb(230, 70, 60);
+
+/// The generator panel (run while it is open): a section after another, each in its
+/// function below, laid out part by part as the panel opens
+/// ([`PanelState::opening`]).
 pub(super) fn draw_panel(
     mut contexts: EguiContexts,
     mut state: ResMut<PanelState>,
@@ -74,20 +81,8 @@ pub(super) fn draw_panel(
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
     let mut pending = draft.pending().clone();
-    let mut step = None;
+    let mut step = keyboard_step(ctx);
     let stage = state.opening();
-    // Ctrl+Z / Ctrl+Shift+Z, unless a text field has the keys (it undoes its text).
-    if !ctx.egui_wants_keyboard_input() {
-        ctx.input(|i| {
-            if i.modifiers.command && i.key_pressed(egui::Key::Z) {
-                step = Some(if i.modifiers.shift {
-                    Step::Redo
-                } else {
-                    Step::Undo
-                });
-            }
-        });
-    }
     egui::Window::new("World generator")
         .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
         .default_width(360.0)
@@ -97,88 +92,11 @@ pub(super) fn draw_panel(
             egui::ScrollArea::vertical()
                 .max_height(640.0)
                 .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.label("Preset:");
-                        for name in presets::names() {
-                            if ui.button(name).clicked() {
-                                match presets::builtin(name) {
-                                    Ok(cfg) => {
-                                        step = Some(Step::Load(Box::new(
-                                            cfg.with_seed(pending.seed.clone()),
-                                        )))
-                                    }
-                                    Err(e) => state.message = Some((false, e.to_string())),
-                                }
-                            }
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label("Generator:");
-                        let is_density = matches!(pending.generator, GeneratorConfig::Density(_));
-                        if ui
-                            .selectable_label(is_density, "Cliffs (3D density)")
-                            .clicked()
-                            && !is_density
-                        {
-                            pending.generator = presets::builtin("cliffs")
-                                .map(|c| c.generator)
-                                .unwrap_or(pending.generator.clone());
-                        }
-                        if ui.selectable_label(!is_density, "Islands (2D)").clicked() && is_density
-                        {
-                            pending.generator = presets::builtin("islands")
-                                .map(|c| c.generator)
-                                .unwrap_or(pending.generator.clone());
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label("Seed:");
-                        let mut seed = pending.seed.text().to_owned();
-                        if ui.text_edit_singleline(&mut seed).changed() {
-                            pending.seed = Seed::new(seed);
-                        }
-                        if ui.button("🎲").on_hover_text("Random seed").clicked() {
-                            pending.seed = Seed::new(random_seed().to_string());
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        let (can_undo, can_redo) = (draft.can_undo(), draft.can_redo());
-                        if ui
-                            .add_enabled(can_undo, egui::Button::new("⟲ Undo"))
-                            .on_hover_text("Ctrl+Z")
-                            .clicked()
-                        {
-                            step = Some(Step::Undo);
-                        }
-                        if ui
-                            .add_enabled(can_redo, egui::Button::new("⟳ Redo"))
-                            .on_hover_text("Ctrl+Shift+Z")
-                            .clicked()
-                        {
-                            step = Some(Step::Redo);
-                        }
-                        if ui
-                            .button("Reset")
-                            .on_hover_text("Back to the preset or world code last loaded")
-                            .clicked()
-                        {
-                            step = Some(Step::Reset);
-                        }
-                        let mut live = draft.live();
-                        if ui
-                            .checkbox(&mut live, "Live")
-                            .on_hover_text(
-                                "Regenerate the world around you a moment after each change, \
-                                 without moving you. The result is a draft: nothing is saved \
-                                 and you cannot build until you Apply it.",
-                            )
-                            .changed()
-                        {
-                            draft.set_live(live, now);
-                        }
-                    });
+                    presets_row(ui, state, &pending, &mut step);
+                    generator_row(ui, &mut pending);
+                    seed_row(ui, &mut pending);
+                    history_row(ui, &mut draft, now, &mut step);
                     ui.label(version_note(pending.version, draft.base().version));
-                    // A panel opening lays out a part a frame (see `PanelState::opening`).
                     if stage >= 1 {
                         generator_form::sliders(ui, &params::WORLD, &mut pending);
                         show_preview(ui, &mut preview, feet);
@@ -187,6 +105,7 @@ pub(super) fn draw_panel(
                         show_cross_section(ui, &mut section, feet.y);
                         show_splines(ui, &mut state.splines, &mut pending);
                     }
+                    let problems = pending.problems();
                     if stage >= 3 {
                         if let Some(seed) =
                             show_seed_browser(ui, &mut seeds, &pending, random_seed())
@@ -196,158 +115,48 @@ pub(super) fn draw_panel(
                         ui.separator();
                         generator_form::edit_generator(ui, &mut pending);
                         ui.separator();
-                    }
-                    let problems = pending.problems();
-                    if stage >= 3 {
                         for p in &problems {
-                            ui.colored_label(egui::Color32::from_rgb(230, 70, 60), p.to_string());
+                            ui.colored_label(PROBLEM, p.to_string());
                         }
                     }
                     if stage >= 4 {
-                        if let Some(why) = saves.failing() {
-                            ui.colored_label(
-                                egui::Color32::from_rgb(230, 150, 60),
-                                format!(
-                                    "Saving fails: {why} Switching worlds keeps your edits in \
-                                     memory; quitting writes a rescue copy."
-                                ),
-                            );
-                        }
-                        if world.is_draft() {
-                            ui.colored_label(
-                                egui::Color32::from_rgb(230, 190, 60),
-                                "You are in a draft: Apply keeps it (and brings its saved edits).",
-                            );
-                        }
-                        let hover = if draft.live() {
-                            "Make the draft the world: its save is read, you can build"
-                        } else {
-                            "Rebuild the world around you"
+                        warnings(ui, &saves, &world);
+                        let apply = Apply {
+                            live: draft.live(),
+                            allowed: problems.is_empty(),
                         };
-                        if ui
-                            .add_enabled(problems.is_empty(), egui::Button::new("Apply"))
-                            .on_hover_text(hover)
-                            .clicked()
-                        {
-                            if draft.live() {
-                                reshape.write(ReshapeWorld {
-                                    config: pending.clone(),
-                                    draft: false,
-                                });
-                                state.message = Some((true, "world applied".into()));
-                            } else {
-                                switch.write(SwitchWorld(pending.clone()));
-                                state.message = Some((true, "world rebuilt".into()));
-                            }
-                            state.code = pending.to_world_code();
-                        }
+                        apply.show(ui, state, &pending, &mut switch, &mut reshape);
                         ui.separator();
-                        ui.label("World code (copy to share, paste to load):");
-                        ui.add(
-                            egui::TextEdit::multiline(&mut state.code)
-                                .desired_rows(3)
-                                .desired_width(f32::INFINITY),
-                        );
-                        ui.horizontal(|ui| {
-                            if ui.button("Copy current").clicked() {
-                                state.code = world.config().to_world_code();
-                                ui.ctx().copy_text(state.code.clone());
-                            }
-                            if ui.button("Load code").clicked() {
-                                match WorldConfig::from_ron(&state.code) {
-                                    Ok(cfg) => {
-                                        step = Some(Step::Load(Box::new(cfg)));
-                                        state.message =
-                                            Some((true, "code loaded: press Apply".into()));
-                                    }
-                                    Err(e) => {
-                                        state.message =
-                                            Some((false, format!("bad world code: {e}")))
-                                    }
-                                }
-                            }
-                        });
-                        ui.horizontal(|ui| {
-                            ui.label("Folder:");
-                            ui.text_edit_singleline(&mut state.save_folder);
-                        });
-                        ui.horizontal(|ui| {
-                            ui.label("File:");
-                            ui.text_edit_singleline(&mut state.save_file);
-                            if ui
-                                .button("Save RON")
-                                .on_hover_text("Write this world's config, to load with --config")
-                                .clicked()
-                            {
-                                let folder = std::path::Path::new(&state.save_folder);
-                                state.message = Some(
-                                    match save_config(folder, &state.save_file, world.config()) {
-                                        Ok(path) => (true, format!("saved {}", path.display())),
-                                        Err(e) => (false, e),
-                                    },
-                                );
-                            }
-                        });
-                        if let Some((ok, msg)) = &state.message {
-                            let color = if *ok {
-                                egui::Color32::from_rgb(90, 190, 90)
-                            } else {
-                                egui::Color32::from_rgb(230, 70, 60)
-                            };
-                            ui.colored_label(color, msg);
-                        }
+                        world_code(ui, state, &world, &mut step);
+                        save_ron(ui, state, &world);
+                        message(ui, state);
                         ui.separator();
-                        let mut v = view.0;
-                        if ui
-                            .add(
-                                egui::Slider::new(&mut v, ViewDistance::RANGE)
-                                    .text("view distance"),
-                            )
-                            .changed()
-                        {
-                            view.0 = v;
-                        }
-                        let mut h = horizon.0;
-                        if ui
-                            .add(
-                                egui::Slider::new(&mut h, HorizonDistance::RANGE)
-                                    .logarithmic(true)
-                                    .smallest_positive(256.0)
-                                    .step_by(256.0)
-                                    .text("horizon (blocks)"),
-                            )
-                            .on_hover_text(
-                                "How far coarse chunks reach beyond the view distance (0: none; \
-                                 up to 64 km). Far levels show your builds down-sampled.",
-                            )
-                            .changed()
-                        {
-                            horizon.0 = h;
-                        }
-                        ui.horizontal(|ui| {
-                            let mut hours = time.hours;
-                            let clock = time.clock();
-                            if ui
-                                .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock))
-                                .on_hover_text(
-                                    "Time of day: the sun, sky, light and fog follow it.",
-                                )
-                                .changed()
-                            {
-                                time.hours = hours.rem_euclid(24.0);
-                            }
-                            let mut paused = time.paused;
-                            if ui
-                                .checkbox(&mut paused, "pause")
-                                .on_hover_text("Stop the clock (a day lasts 20 minutes).")
-                                .changed()
-                            {
-                                time.paused = paused;
-                            }
-                        });
+                        view_settings(ui, &mut view, &mut horizon, &mut time);
                     }
                 });
         });
+    take_step(&mut draft, step, pending, now);
+    state.note_frame(started.0.elapsed(), started.1.elapsed());
+    Ok(())
+}
+
+/// Ctrl+Z / Ctrl+Shift+Z, unless a text field has the keys (it undoes its text).
+fn keyboard_step(ctx: &egui::Context) -> Option<Step> {
+    if ctx.egui_wants_keyboard_input() {
+        return None;
+    }
+    ctx.input(|i| {
+        let step = if i.modifiers.shift {
+            Step::Redo
+        } else {
+            Step::Undo
+        };
+        (i.modifiers.command && i.key_pressed(egui::Key::Z)).then_some(step)
+    })
+}
+
+/// The draft takes this frame's step, or else the fields as the panel left them.
+fn take_step(draft: &mut Draft, step: Option<Step>, pending: WorldConfig, now: Duration) {
     match step {
         Some(Step::Load(cfg)) => draft.load(*cfg, now),
         Some(Step::Undo) => {
@@ -361,8 +170,291 @@ pub(super) fn draw_panel(
             draft.set(pending, now);
         }
     }
-    state.note_frame(started.0.elapsed(), started.1.elapsed());
-    Ok(())
+}
+
+/// A button per built-in preset: loads it with the pending seed.
+fn presets_row(
+    ui: &mut egui::Ui,
+    state: &mut PanelState,
+    pending: &WorldConfig,
+    step: &mut Option<Step>,
+) {
+    ui.horizontal(|ui| {
+        ui.label("Preset:");
+        for name in presets::names() {
+            if ui.button(name).clicked() {
+                match presets::builtin(name) {
+                    Ok(cfg) => {
+                        *step = Some(Step::Load(Box::new(cfg.with_seed(pending.seed.clone()))))
+                    }
+                    Err(e) => state.message = Some((false, e.to_string())),
+                }
+            }
+        }
+    });
+}
+
+/// The generator: 3D density or 2D islands, each switched to with its preset's
+/// settings.
+fn generator_row(ui: &mut egui::Ui, pending: &mut WorldConfig) {
+    ui.horizontal(|ui| {
+        ui.label("Generator:");
+        let is_density = matches!(pending.generator, GeneratorConfig::Density(_));
+        let choices = [
+            (true, "Cliffs (3D density)", "cliffs"),
+            (false, "Islands (2D)", "islands"),
+        ];
+        for (density, label, preset) in choices {
+            if ui.selectable_label(is_density == density, label).clicked() && is_density != density
+            {
+                pending.generator = presets::builtin(preset)
+                    .map(|c| c.generator)
+                    .unwrap_or(pending.generator.clone());
+            }
+        }
+    });
+}
+
+/// The seed's text, and the dice.
+fn seed_row(ui: &mut egui::Ui, pending: &mut WorldConfig) {
+    ui.horizontal(|ui| {
+        ui.label("Seed:");
+        let mut seed = pending.seed.text().to_owned();
+        if ui.text_edit_singleline(&mut seed).changed() {
+            pending.seed = Seed::new(seed);
+        }
+        if ui.button("🎲").on_hover_text("Random seed").clicked() {
+            pending.seed = Seed::new(random_seed().to_string());
+        }
+    });
+}
+
+/// Undo, Redo, Reset and Live (the draft written only when Live is switched).
+fn history_row(
+    ui: &mut egui::Ui,
+    draft: &mut ResMut<Draft>,
+    now: Duration,
+    step: &mut Option<Step>,
+) {
+    ui.horizontal(|ui| {
+        let (can_undo, can_redo) = (draft.can_undo(), draft.can_redo());
+        if ui
+            .add_enabled(can_undo, egui::Button::new("⟲ Undo"))
+            .on_hover_text("Ctrl+Z")
+            .clicked()
+        {
+            *step = Some(Step::Undo);
+        }
+        if ui
+            .add_enabled(can_redo, egui::Button::new("⟳ Redo"))
+            .on_hover_text("Ctrl+Shift+Z")
+            .clicked()
+        {
+            *step = Some(Step::Redo);
+        }
+        if ui
+            .button("Reset")
+            .on_hover_text("Back to the preset or world code last loaded")
+            .clicked()
+        {
+            *step = Some(Step::Reset);
+        }
+        let mut live = draft.live();
+        if ui
+            .checkbox(&mut live, "Live")
+            .on_hover_text(
+                "Regenerate the world around you a moment after each change, without moving \
+                 you. The result is a draft: nothing is saved and you cannot build until you \
+                 Apply it.",
+            )
+            .changed()
+        {
+            draft.set_live(live, now);
+        }
+    });
+}
+
+/// Saving that fails, and a draft being walked.
+fn warnings(ui: &mut egui::Ui, saves: &Saves, world: &ActiveWorld) {
+    if let Some(why) = saves.failing() {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 150, 60),
+            format!(
+                "Saving fails: {why} Switching worlds keeps your edits in memory; quitting \
+                 writes a rescue copy."
+            ),
+        );
+    }
+    if world.is_draft() {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 190, 60),
+            "You are in a draft: Apply keeps it (and brings its saved edits).",
+        );
+    }
+}
+
+/// The Apply button.
+struct Apply {
+    /// Whether the draft is live (Apply keeps the world already around the player).
+    live: bool,
+    /// Whether the pending world is valid.
+    allowed: bool,
+}
+
+impl Apply {
+    /// Shows the button; pressed, it makes `pending` the world.
+    fn show(
+        &self,
+        ui: &mut egui::Ui,
+        state: &mut PanelState,
+        pending: &WorldConfig,
+        switch: &mut MessageWriter<SwitchWorld>,
+        reshape: &mut MessageWriter<ReshapeWorld>,
+    ) {
+        let hover = if self.live {
+            "Make the draft the world: its save is read, you can build"
+        } else {
+            "Rebuild the world around you"
+        };
+        if !ui
+            .add_enabled(self.allowed, egui::Button::new("Apply"))
+            .on_hover_text(hover)
+            .clicked()
+        {
+            return;
+        }
+        if self.live {
+            reshape.write(ReshapeWorld {
+                config: pending.clone(),
+                draft: false,
+            });
+            state.message = Some((true, "world applied".into()));
+        } else {
+            switch.write(SwitchWorld(pending.clone()));
+            state.message = Some((true, "world rebuilt".into()));
+        }
+        state.code = pending.to_world_code();
+    }
+}
+
+/// The world code: copied from the world, or pasted and loaded.
+fn world_code(
+    ui: &mut egui::Ui,
+    state: &mut PanelState,
+    world: &ActiveWorld,
+    step: &mut Option<Step>,
+) {
+    ui.label("World code (copy to share, paste to load):");
+    ui.add(
+        egui::TextEdit::multiline(&mut state.code)
+            .desired_rows(3)
+            .desired_width(f32::INFINITY),
+    );
+    ui.horizontal(|ui| {
+        if ui.button("Copy current").clicked() {
+            state.code = world.config().to_world_code();
+            ui.ctx().copy_text(state.code.clone());
+        }
+        if ui.button("Load code").clicked() {
+            match WorldConfig::from_ron(&state.code) {
+                Ok(cfg) => {
+                    *step = Some(Step::Load(Box::new(cfg)));
+                    state.message = Some((true, "code loaded: press Apply".into()));
+                }
+                Err(e) => state.message = Some((false, format!("bad world code: {e}"))),
+            }
+        }
+    });
+}
+
+/// Save RON: the world's config into a file of a folder.
+fn save_ron(ui: &mut egui::Ui, state: &mut PanelState, world: &ActiveWorld) {
+    ui.horizontal(|ui| {
+        ui.label("Folder:");
+        ui.text_edit_singleline(&mut state.save_folder);
+    });
+    ui.horizontal(|ui| {
+        ui.label("File:");
+        ui.text_edit_singleline(&mut state.save_file);
+        if ui
+            .button("Save RON")
+            .on_hover_text("Write this world's config, to load with --config")
+            .clicked()
+        {
+            let folder = std::path::Path::new(&state.save_folder);
+            state.message = Some(
+                match save_config(folder, &state.save_file, world.config()) {
+                    Ok(path) => (true, format!("saved {}", path.display())),
+                    Err(e) => (false, e),
+                },
+            );
+        }
+    });
+}
+
+/// The last thing the panel did, green, or what went wrong, red.
+fn message(ui: &mut egui::Ui, state: &PanelState) {
+    if let Some((ok, msg)) = &state.message {
+        let color = if *ok {
+            egui::Color32::from_rgb(90, 190, 90)
+        } else {
+            PROBLEM
+        };
+        ui.colored_label(color, msg);
+    }
+}
+
+/// The view distance, the horizon and the time of day. Each is written only when its
+/// control changes it: systems rebuild on their change.
+fn view_settings(
+    ui: &mut egui::Ui,
+    view: &mut ResMut<ViewDistance>,
+    horizon: &mut ResMut<HorizonDistance>,
+    time: &mut ResMut<TimeOfDay>,
+) {
+    let mut v = view.0;
+    if ui
+        .add(egui::Slider::new(&mut v, ViewDistance::RANGE).text("view distance"))
+        .changed()
+    {
+        view.0 = v;
+    }
+    let mut h = horizon.0;
+    if ui
+        .add(
+            egui::Slider::new(&mut h, HorizonDistance::RANGE)
+                .logarithmic(true)
+                .smallest_positive(256.0)
+                .step_by(256.0)
+                .text("horizon (blocks)"),
+        )
+        .on_hover_text(
+            "How far coarse chunks reach beyond the view distance (0: none; up to 64 km). \
+             Far levels show your builds down-sampled.",
+        )
+        .changed()
+    {
+        horizon.0 = h;
+    }
+    ui.horizontal(|ui| {
+        let mut hours = time.hours;
+        let clock = time.clock();
+        if ui
+            .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock))
+            .on_hover_text("Time of day: the sun, sky, light and fog follow it.")
+            .changed()
+        {
+            time.hours = hours.rem_euclid(24.0);
+        }
+        let mut paused = time.paused;
+        if ui
+            .checkbox(&mut paused, "pause")
+            .on_hover_text("Stop the clock (a day lasts 20 minutes).")
+            .changed()
+        {
+            time.paused = paused;
+        }
+    });
 }
 
 /// A random seed from the clock (the dice button).
