@@ -218,6 +218,12 @@ fn map_stats_prints_the_relief_figures() {
         "land steeper than 45 degrees:",
         "local relief (128-block squares):",
         "land within 16 blocks of sea level:",
+        "water of 512 x 512 blocks:",
+        "streams by Strahler order",
+        "Hack's exponent",
+        "sinuosity over 256 blocks",
+        "longest run of a course along one grid direction",
+        "columns along the courses above the sea without water",
     ] {
         assert!(text.contains(label), "no `{label}` in:\n{text}");
     }

@@ -42,6 +42,17 @@ fn rivers_run_downhill_to_the_sea_on_seeds_named_and_not() {
             s.lakes > 0,
             "seed {seed}: no basin deep enough for a lake:\n{s}"
         );
+        // The network as hydrologists measure it is measured (version 8's targets
+        // are not version 7's to meet).
+        let figures = [s.bifurcation, s.hack, s.creek_sinuosity];
+        assert!(
+            s.streams.len() >= 2 && figures.iter().all(|f| f.is_some_and(f64::is_finite)),
+            "seed {seed}: the network's figures:\n{s}"
+        );
+        assert!(
+            s.course_columns > 1000 && s.dry_columns < s.course_columns,
+            "seed {seed}: the courses' columns:\n{s}"
+        );
         assert!(
             (0.005..0.2).contains(&s.wet_land_fraction),
             "seed {seed}: wet land out of bounds:\n{s}"

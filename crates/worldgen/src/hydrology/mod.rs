@@ -18,6 +18,10 @@
 //!            its own water (version 6; chunks, coarse cells and column tops)
 //! ```
 //!
+//! Beside them, `drainage` counts the land draining through each node (for the
+//! network's figures), and `tests` runs basins, rivers and the network on land made
+//! by hand (`land::Heights`, `land::Ground`).
+//!
 //! A `Store` (`crate::store`) keeps what these make (heights, basins, rivers,
 //! regions), shared by threads.
 //!
@@ -29,6 +33,7 @@
 
 pub(crate) mod basin;
 pub(crate) mod channel;
+pub(crate) mod drainage;
 pub(crate) mod land;
 pub(crate) mod network;
 pub(crate) mod shore;

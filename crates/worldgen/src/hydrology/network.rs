@@ -373,6 +373,30 @@ impl<G: Ground> Hydrology<G> {
             .collect()
     }
 
+    /// For every node of the window `lo..hi` (each way), the nodes of the window
+    /// whose water runs through it ([`super::drainage`]).
+    pub(crate) fn drained(&self, lo: Node, hi: Node) -> HashMap<Node, u32> {
+        let mut land = self.ground.look();
+        super::drainage::drained(&mut land, lo, hi, |l, p| self.basin(l, p))
+    }
+
+    /// The way river step `e` runs in blocks: the ends and bends of its pieces, from
+    /// its upper node's bend to its lower one's.
+    pub(crate) fn course(&self, e: &Edge) -> Vec<[f64; 2]> {
+        let pieces = self.segments(std::slice::from_ref(e));
+        let first = pieces.first().map(|s| s.ends()[0]);
+        first
+            .into_iter()
+            .chain(pieces.iter().map(|s| s.ends()[1]))
+            .collect()
+    }
+
+    /// Whether a river step fed by `flow` springs winds in bends where it runs level
+    /// (version 6: a river, not a creek).
+    pub(crate) fn winds(&self, flow: u32) -> bool {
+        self.winding && Segment::winds(flow, self.cfg.width)
+    }
+
     /// Whether a waterfall from node `n` has a tarn on its lip (`tarns` of them).
     fn tarn(&self, n: Node) -> bool {
         node_roll(self.seed, TARN_SALT, n) < self.cfg.tarns

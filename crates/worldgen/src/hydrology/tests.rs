@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::basin::{Basin, flood};
+use super::drainage::drained;
 use super::land::{Ground, Heights, Node};
 use super::network::{Hydrology, Reach};
 use super::trace::{MOUTH, Trace, trace};
@@ -330,4 +331,23 @@ fn a_river_across_a_reservoir_stands_at_the_lake_s_level() {
             .iter()
             .all(|&[i, j]| (6..=8).contains(&i) && (-4..=5).contains(&j))
     );
+}
+
+#[test]
+fn the_land_draining_through_a_node_is_counted_through_pits_too() {
+    let (lo, hi) = ([0, -10], [30, 11]);
+    let valley = land(&[], &[]);
+    let area = drained(&mut &valley, lo, hi, basin_of);
+    // Water runs diagonally down the valley's sides to its floor, then along it: the
+    // floor at node i drains the nodes (i', j) with i' + |j| <= i, 11 x 11 at i = 10.
+    assert_eq!((area[&[10, 0]], area[&[7, 0]]), (121, 64));
+    // A side's node drains those diagonally up from it: (7 - k, 3 + k), k <= 7.
+    assert_eq!(area[&[10, 3]], 8);
+    // The sea's nodes count for none.
+    assert_eq!(area[&[25, 0]], 0);
+    // A pit passes what drains into it on to its basin's exit.
+    let pit = land(&[], &one_pit());
+    let area = drained(&mut &pit, lo, hi, basin_of);
+    assert_eq!((area[&[7, 0]], area[&[10, 0]]), (64, 121));
+    assert!(area[&[5, 0]] > area[&[6, 0]]);
 }

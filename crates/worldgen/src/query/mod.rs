@@ -1,8 +1,8 @@
 //! What is asked of a [`Generator`](crate::generator::Generator) on top of its chunks
 //! and columns, each in the file named for it: places to stand ([`search`]), the
 //! fields one at a time ([`fields`]), top-down maps ([`map`]), relief statistics
-//! ([`stats`]), water figures ([`water`], version 5) and side views along a line
-//! ([`section`]).
+//! ([`stats`]), water figures ([`water`], version 5; the network's as hydrologists
+//! measure it, [`network`]) and side views along a line ([`section`]).
 //!
 //! The crate owns no threads. Work that can run in parallel (a map's rows, the rows
 //! of samples a statistic takes) is handed to the caller's [`ForEach`], which runs the
@@ -13,6 +13,7 @@
 
 pub(crate) mod fields;
 pub mod map;
+pub(crate) mod network;
 pub(crate) mod search;
 pub mod section;
 pub mod stats;

@@ -21,13 +21,27 @@
 //! mountain near  samples 64 or more above the sea within 1 km (a chamfer distance
 //!   water        over the nodes: 1 along, 1.5 across) of a river step above the sea
 //! ```
+//!
+//! The network as hydrologists measure it ([`super::network`]): the streams of each
+//! Strahler order whose lowest node lies in the square, the bifurcation ratio,
+//! Hack's exponent over the network's nodes in the square outside lakes (the area
+//! draining through a node counted within 2 km of the square), the median sinuosity
+//! of creeks' and of rivers' (steps wide enough to wind) 256-block stretches above
+//! the sea, the longest run of a course along one grid direction, and the block
+//! columns along the courses above the sea (their steps' centre lines, block by
+//! block) and those with no water: water that goes nowhere a player can see.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 
 use crate::generator::Generator;
 use crate::hydrology::land::NODE;
+use crate::hydrology::network::Hydrology;
 use crate::hydrology::network::{Edge, regions};
+use crate::query::network::{
+    bifurcation, courses, hack, longest_straight, mainstream, median, sinuosity, strahler, streams,
+    way_down,
+};
 use crate::query::stats::met;
 use crate::query::{ForEach, collect};
 
@@ -66,6 +80,22 @@ pub struct WaterStats {
     pub wet_land_fraction: f64,
     /// Share of the mountain samples within 1 km of flowing water (1 without any).
     pub watered_mountain_fraction: f64,
+    /// Streams of each Strahler order (order 1 first) ending in the square.
+    pub streams: Vec<usize>,
+    /// The bifurcation ratio; `None` with fewer than two orders.
+    pub bifurcation: Option<f64>,
+    /// Hack's exponent; `None` without two areas to fit.
+    pub hack: Option<f64>,
+    /// The median sinuosity of creeks' 256-block stretches; `None` without one.
+    pub creek_sinuosity: Option<f64>,
+    /// The median sinuosity of rivers' 256-block stretches; `None` without one.
+    pub river_sinuosity: Option<f64>,
+    /// The longest run of a course along one grid direction, in blocks.
+    pub longest_straight: f64,
+    /// Block columns along the courses above the sea.
+    pub course_columns: usize,
+    /// Of them, those with no water.
+    pub dry_columns: usize,
 }
 
 /// The targets of the "water that runs downhill" issue, over 8 km of `continents`.
@@ -74,6 +104,16 @@ mod target {
     pub(super) const HIGH_LAKES: usize = 15;
     pub(super) const WATERFALLS: usize = 30;
     pub(super) const WATERED: f64 = 0.6;
+    /// Of the streams that run (generator version 8), over 8 km.
+    pub(super) const BIFURCATION: std::ops::RangeInclusive<f64> = 3.0..=5.0;
+    pub(super) const HACK: std::ops::RangeInclusive<f64> = 0.5..=0.65;
+    pub(super) const CREEK_SINUOSITY: f64 = 1.1;
+    pub(super) const STRAIGHT: f64 = 128.0;
+}
+
+/// A figure to three places, or "none".
+fn figure(v: Option<f64>) -> String {
+    v.map_or("none".into(), |v| format!("{v:.3}"))
 }
 
 impl fmt::Display for WaterStats {
@@ -118,12 +158,55 @@ impl fmt::Display for WaterStats {
             target::WET_LAND * 100.0,
             met(self.wet_land_fraction >= target::WET_LAND)
         )?;
-        write!(
+        writeln!(
             f,
             "  mountain land within 1 km of flowing water {:.1}% (target >= {:.0}%: {})",
             self.watered_mountain_fraction * 100.0,
             target::WATERED * 100.0,
             met(self.watered_mountain_fraction >= target::WATERED)
+        )?;
+        writeln!(
+            f,
+            "  streams by Strahler order {:?}, bifurcation ratio {} (target {}-{}: {})",
+            self.streams,
+            figure(self.bifurcation),
+            target::BIFURCATION.start(),
+            target::BIFURCATION.end(),
+            met(self
+                .bifurcation
+                .is_some_and(|b| target::BIFURCATION.contains(&b)))
+        )?;
+        writeln!(
+            f,
+            "  Hack's exponent {} (target {}-{}: {})",
+            figure(self.hack),
+            target::HACK.start(),
+            target::HACK.end(),
+            met(self.hack.is_some_and(|h| target::HACK.contains(&h)))
+        )?;
+        writeln!(
+            f,
+            "  sinuosity over 256 blocks, median: creeks {} (target >= {}: {}), rivers {}",
+            figure(self.creek_sinuosity),
+            target::CREEK_SINUOSITY,
+            met(self
+                .creek_sinuosity
+                .is_some_and(|s| s >= target::CREEK_SINUOSITY)),
+            figure(self.river_sinuosity)
+        )?;
+        writeln!(
+            f,
+            "  longest run of a course along one grid direction {:.0} blocks (target <= {}: {})",
+            self.longest_straight,
+            target::STRAIGHT,
+            met(self.longest_straight <= target::STRAIGHT)
+        )?;
+        write!(
+            f,
+            "  columns along the courses above the sea without water {} of {} (must be 0: {})",
+            self.dry_columns,
+            self.course_columns,
+            met(self.dry_columns == 0)
         )
     }
 }
@@ -158,6 +241,7 @@ pub fn water_stats(
     let margin = WATERED as i32 + NODE;
     let mut edges: HashMap<([i32; 2], [i32; 2]), Edge> = HashMap::new();
     let (mut springs, mut lakes, mut dropped) = (HashSet::new(), HashMap::new(), 0);
+    let mut lake_nodes: HashSet<[i32; 2]> = HashSet::new();
     for r in regions(
         bx0.saturating_sub(margin),
         bz0.saturating_sub(margin),
@@ -172,6 +256,7 @@ pub fn water_stats(
         for l in reach.lakes.iter().filter(|l| node_in(l.pit) && l.level > 0) {
             lakes.insert(l.pit, l.level);
         }
+        lake_nodes.extend(reach.lakes.iter().flat_map(|l| l.nodes.iter().copied()));
         let inside = regions(bx0, bz0, bx1, bz1).any(|q| q == r);
         if inside {
             dropped += reach.dropped;
@@ -189,6 +274,14 @@ pub fn water_stats(
         uphill: 0,
         wet_land_fraction: 0.0,
         watered_mountain_fraction: 1.0,
+        streams: Vec::new(),
+        bifurcation: None,
+        hack: None,
+        creek_sinuosity: None,
+        river_sinuosity: None,
+        longest_straight: 0.0,
+        course_columns: 0,
+        dry_columns: 0,
     };
     // The highest level leaving each node. The steps in a fixed order: the length's
     // sum does not depend on the map's.
@@ -279,6 +372,12 @@ pub fn water_stats(
         }
         [land, wet, high, watered]
     });
+    let square = Square {
+        node_in: &node_in,
+        nodes: [x0, z0, x0 + side].map(|v| v.div_euclid(NODE as i64) as i32),
+        lakes: &lake_nodes,
+    };
+    measure_network(generator, hydrology, &edges, &square, rows, &mut s);
     let sum = |k: usize| counts.iter().map(|c| c[k]).sum::<u64>();
     let (land, wet, high, watered) = (sum(0), sum(1), sum(2), sum(3));
     if land > 0 {
@@ -288,4 +387,109 @@ pub fn water_stats(
         s.watered_mountain_fraction = watered as f64 / high as f64;
     }
     Some(s)
+}
+
+/// The square [`measure_network`] measures.
+struct Square<'a> {
+    /// Whether a node lies in it.
+    node_in: &'a dyn Fn([i32; 2]) -> bool,
+    /// Its first node's `i` and `j`, and one past its last node each way.
+    nodes: [i32; 3],
+    /// The lakes' nodes around it.
+    lakes: &'a HashSet<[i32; 2]>,
+}
+
+/// Nodes beyond the square whose land [`measure_network`] counts as draining
+/// through its nodes (2 km).
+const DRAINED_MARGIN: i32 = 2048 / NODE;
+
+/// Adds the network's figures of `square` to `s` (definitions in the module doc),
+/// the steps around it being `edges`, its columns looked at in jobs run by `rows`.
+fn measure_network(
+    generator: &Generator,
+    hydrology: &Hydrology,
+    edges: &HashMap<([i32; 2], [i32; 2]), Edge>,
+    square: &Square<'_>,
+    rows: ForEach<'_>,
+    s: &mut WaterStats,
+) {
+    let mut all: Vec<Edge> = edges.values().copied().collect();
+    all.sort_by_key(|e| (e.from[1], e.from[0], e.to[1], e.to[0]));
+    let down = way_down(&all);
+    let mut order = strahler(&down);
+    order.retain(|n, _| (square.node_in)(*n));
+    s.streams = streams(&down, &order);
+    s.bifurcation = bifurcation(&s.streams);
+    let [i0, j0, end] = square.nodes;
+    let m = DRAINED_MARGIN;
+    let area = hydrology.drained([i0 - m, j0 - m], [end + m, j0 + (end - i0) + m]);
+    let length = mainstream(&down);
+    let points: Vec<(f64, f64)> = order
+        .keys()
+        .filter(|n| !square.lakes.contains(*n))
+        .filter_map(|n| Some((*area.get(n)? as f64, length[n])))
+        .collect();
+    s.hack = hack(&points);
+    // The courses above the sea in the square, cut where they leave it, each cut in
+    // runs of creek and of river.
+    let above = |e: &Edge| (square.node_in)(e.from) && e.levels[0] > 0;
+    let mut runs: Vec<(bool, Vec<Edge>)> = Vec::new();
+    for course in courses(&down) {
+        let mut run: Option<(bool, Vec<Edge>)> = None;
+        for e in course {
+            let kind = hydrology.winds(e.flow);
+            match &mut run {
+                Some((k, steps)) if above(&e) && *k == kind => steps.push(e),
+                _ => {
+                    runs.extend(run.take());
+                    run = above(&e).then(|| (kind, vec![e]));
+                }
+            }
+        }
+        runs.extend(run);
+    }
+    let mut bends: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut columns: HashSet<[i32; 2]> = HashSet::new();
+    for (river, steps) in &runs {
+        s.longest_straight = s.longest_straight.max(longest_straight(steps));
+        let mut line: Vec<[f64; 2]> = Vec::new();
+        for e in steps {
+            let course = hydrology.course(e);
+            columns.extend(along(&course));
+            let joined = line.last().is_some() as usize;
+            line.extend(course.into_iter().skip(joined));
+        }
+        bends[usize::from(*river)].extend(sinuosity(&line));
+    }
+    let [creeks, rivers] = bends;
+    s.creek_sinuosity = median(creeks);
+    s.river_sinuosity = median(rivers);
+    let mut columns: Vec<[i32; 2]> = columns.into_iter().collect();
+    columns.sort_by_key(|c| (c[1], c[0]));
+    let chunk = columns.len().div_ceil(64).max(1);
+    let dry = collect(rows, columns.len().div_ceil(chunk), |k| {
+        columns[k * chunk..((k + 1) * chunk).min(columns.len())]
+            .iter()
+            .filter(|[x, z]| generator.column_top(*x, *z).water.is_none())
+            .count()
+    });
+    s.course_columns = columns.len();
+    s.dry_columns = dry.iter().sum();
+}
+
+/// The block columns a line through `points` (blocks) passes over, a block apart.
+fn along(points: &[[f64; 2]]) -> Vec<[i32; 2]> {
+    let mut out = Vec::new();
+    for w in points.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let n = (b[0] - a[0]).hypot(b[1] - a[1]).ceil().max(1.0) as usize;
+        out.extend((0..=n).map(|k| {
+            let t = k as f64 / n as f64;
+            [
+                (a[0] + (b[0] - a[0]) * t).round() as i32,
+                (a[1] + (b[1] - a[1]) * t).round() as i32,
+            ]
+        }));
+    }
+    out
 }

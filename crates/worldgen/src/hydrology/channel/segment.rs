@@ -40,6 +40,17 @@ impl Segment {
         (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, 28.0)
     }
 
+    /// Whether a river fed by `flow` springs, `width` the world's setting, is wide
+    /// enough to wind where it runs level ([`MEANDER_HALF`]).
+    pub(crate) fn winds(flow: u32, width: f64) -> bool {
+        Self::half_width(flow, width) >= MEANDER_HALF
+    }
+
+    /// Where it starts and ends, in blocks.
+    pub(crate) fn ends(&self) -> [[f64; 2]; 2] {
+        [self.a, self.b]
+    }
+
     /// The course of the river step from `a` to `b` with water `levels` (blocks
     /// above sea level) fed by `flow` springs: one straight segment, or where a
     /// river [`MEANDER_HALF`] wide or more runs level, a bend bulging to `side`
@@ -58,7 +69,7 @@ impl Segment {
         let half = Self::half_width(flow, width);
         let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
         let plain = ((half - 3.0) * 2.0).clamp(0.0, 32.0);
-        if levels[0] != levels[1] || half < MEANDER_HALF || dx == 0.0 && dz == 0.0 {
+        if levels[0] != levels[1] || !Self::winds(flow, width) || dx == 0.0 && dz == 0.0 {
             return vec![Self::new(a, b, levels, half, plain)];
         }
         let bulge = side * (1.5 * half).min(MEANDER_BULGE) / dx.hypot(dz);
