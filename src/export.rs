@@ -24,6 +24,11 @@ pub(crate) enum ExportCommand {
         /// raises the world's top (a data pack); lower this only for land above 2031.
         #[arg(long, default_value_t = minecraft::SEA_TOP, allow_negative_numbers = true)]
         sea_level: i32,
+        /// Write only shard K of N (every N-th region file), for running N processes,
+        /// on one machine or many sharing the folder: the one that completes the last
+        /// region writes level.dat. Each runs the same command but for K.
+        #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+        shard: minecraft::Shard,
         #[command(flatten)]
         common: Common,
     },
@@ -56,7 +61,8 @@ pub(crate) enum ExportCommand {
     },
 }
 
-/// A rectangle of columns and where to write it (at most 8192 columns a side).
+/// A rectangle of columns and where to write it (a heightmap at most 8192 columns a
+/// side; a Minecraft world any size within Minecraft's world border).
 #[derive(Args, Debug)]
 pub(crate) struct Columns {
     /// The area's first column, X,Z.
@@ -87,6 +93,13 @@ fn parse_xz(s: &str) -> Result<[i32; 2], String> {
     parse_numbers(s, "X,Z in whole blocks (for example -512,256)")
 }
 
+fn parse_shard(s: &str) -> Result<minecraft::Shard, String> {
+    let bad = || format!("`{s}` is not K/N, shard K of N (for example 2/8)");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let number = |v: &str| v.trim().parse::<u32>().map_err(|_| bad());
+    minecraft::Shard::new(number(k)?, number(n)?).map_err(|e| e.to_string())
+}
+
 fn parse_xyz(s: &str) -> Result<[i32; 3], String> {
     parse_numbers(s, "X,Y,Z in whole blocks (for example -256,0,128)")
 }
@@ -99,13 +112,43 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
         ExportCommand::Minecraft {
             area: Columns { from, to, out },
             sea_level,
+            shard,
             common,
         } => {
             let area = Area::new(from, to, minecraft::MAX_SIDE).map_err(|e| e.to_string())?;
             let source = common.source()?;
-            let r = minecraft::export(&source, area, sea_level, &out, common.force, &bar)
+            let r = minecraft::export(&source, area, sea_level, &out, (common.force, shard), &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
+            if r.resumed > 0 {
+                say!(
+                    "resumed: {} region files were already complete (checked whole)",
+                    r.resumed
+                );
+            }
+            if !r.finished {
+                say!(
+                    "shard {}/{} done; {} of {} region files still to write (the other \
+                     shards: run the same command with their --shard; the one that \
+                     completes the last writes level.dat and moves the world to {})",
+                    shard.index,
+                    shard.count,
+                    r.regions_left,
+                    r.regions + r.regions_left,
+                    out.display()
+                );
+                if r.regions_left == 0 {
+                    say!(
+                        "  every region is written and another run is finishing the world; \
+                         if none is, remove the claim {} and run again",
+                        r.work
+                            .join(minecraft::job::JOB_DIR)
+                            .join(minecraft::job::CLAIM)
+                            .display()
+                    );
+                }
+                return Ok(());
+            }
             say!(
                 "wrote the Minecraft {} world {} ({} chunks in {} region files, {:.1} MiB) \
                  from {from:?} to {to:?}",

@@ -290,7 +290,11 @@ fn export_refuses_bad_areas_formats_and_taken_names() {
     };
     assert!(refuse(mc("0,0", "0,16", &[])).contains("empty or inverted"));
     assert!(refuse(mc("16,0", "0,16", &[])).contains("empty or inverted"));
-    assert!(refuse(mc("0,0", "9000,16", &[])).contains("at most 8192"));
+    assert!(refuse(mc("0,0", "60000000,16", &[])).contains("at most 59999968"));
+    for shard in ["0/2", "3/2", "1", "a/b"] {
+        let e = refuse(mc("0,0", "16,16", &["--shard", shard]));
+        assert!(e.contains("--shard") && e.contains("K/N"), "{shard}: {e}");
+    }
     assert!(refuse(mc("0,0", "16,16", &["--sea-level", "400"])).contains("out of range"));
     let e = refuse(vec![
         "export".into(),
@@ -549,4 +553,84 @@ fn the_water_map_shows_water_the_player_set_flowing() {
         "water drawn without the edits: {r}, {b}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Every file under `dir`, by its path inside it, with its bytes.
+fn files(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                out.insert(p.strip_prefix(dir).unwrap().to_path_buf(), bytes);
+            }
+        }
+    }
+    out
+}
+
+/// A Minecraft export killed part way (a real process, killed) and run again
+/// resumes: the world is the one an uninterrupted export writes, byte for byte, and
+/// until then no world stands at --out.
+#[test]
+fn a_killed_minecraft_export_resumes_to_the_uninterrupted_world() {
+    let dir = std::env::temp_dir().join(format!("terravox-cli-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (whole, killed) = (dir.join("whole"), dir.join("killed"));
+    let args = |out: &std::path::Path| {
+        let out = out.to_str().unwrap().to_string();
+        let area = ["export", "minecraft", "--no-edits", "--from", "-1024,-1024"];
+        let mut v: Vec<String> = area.iter().map(|s| s.to_string()).collect();
+        v.extend(["--to", "1024,1024", "--out", &out].map(String::from));
+        v
+    };
+    let run = |out: &std::path::Path| {
+        let o = terravox(&args(out).iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    run(&whole);
+    // 16 region files: killed once two are marked done.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_terravox"))
+        .args(args(&killed))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the terravox binary runs");
+    let marks = dir.join(".killed.partial/terravox-job");
+    loop {
+        let done = std::fs::read_dir(&marks)
+            .map(|d| {
+                d.filter(|e| {
+                    let name = e.as_ref().unwrap().file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with("r.") && !name.ends_with(".tmp")
+                })
+                .count()
+            })
+            .unwrap_or(0);
+        if done >= 2 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it ended before it was killed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!killed.exists(), "no world at --out until it is whole");
+    let said = run(&killed);
+    assert!(
+        said.contains("resumed: ") && said.contains("region files were already complete"),
+        "{said}"
+    );
+    assert_eq!(files(&killed), files(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,7 @@
 //! exactly as the game shows them.
 
 use terravox_edits::{EditedColumns, Edits};
-use terravox_voxel::{Chunk, ChunkPos, ColumnTints};
+use terravox_voxel::{Chunk, ChunkPos, ColumnTints, Fnv64};
 use terravox_worldgen::{Biome, ColumnTop, Generator};
 
 /// A generated world with the player's edits: what every export reads.
@@ -42,6 +42,20 @@ impl Source {
     pub fn highest_possible(&self) -> i32 {
         let highest = self.generator.highest_possible();
         self.columns.highest().map_or(highest, |y| y.max(highest))
+    }
+
+    /// A fingerprint of the edits laid over the world (every edited block, in the
+    /// edits' fixed order): two sources of one generator with the same fingerprint
+    /// show the same world.
+    pub fn edits_fingerprint(&self) -> u64 {
+        let mut h = Fnv64::new();
+        for (p, b) in self.edits.iter() {
+            for v in [p.x, p.y, p.z] {
+                h.write(&v.to_le_bytes());
+            }
+            h.write_u8(b as u8);
+        }
+        h.finish()
     }
 
     /// The generator.

@@ -4,7 +4,9 @@
 //! (`.NAME.partial-PID`, hidden, in the same folder so the rename never copies) and
 //! renamed to the target once everything is written and flushed. An export that
 //! fails removes its temporary; one that is killed leaves a `.partial` that nothing
-//! mistakes for a finished export. An existing target is refused unless `force`,
+//! mistakes for a finished export (a resumable folder, [`Target::resumable`], keeps
+//! its work in `.NAME.partial` for the next run). An existing target is refused
+//! unless `force`,
 //! and even then only replaced when it is what an export writes (a file, or a
 //! folder that is empty or holds a Minecraft world).
 
@@ -22,7 +24,9 @@ pub struct Target {
     partial: PathBuf,
     /// A folder (else a file).
     folder: bool,
-    /// Whether it was finished (else it is removed when dropped).
+    /// Whether its work is kept across runs ([`Target::resumable`]).
+    resumable: bool,
+    /// Whether it was finished (else, unless resumable, it is removed when dropped).
     done: bool,
 }
 
@@ -30,17 +34,32 @@ impl Target {
     /// Starts a file at `path`: checks the target and creates nothing yet (write to
     /// [`Target::partial`]).
     pub fn file(path: &Path, force: bool) -> Result<Target, ExportError> {
-        Self::start(path, force, false)
+        Self::start(path, force, false, false)
     }
 
     /// Starts a folder at `path`, creating the temporary folder.
     pub fn folder(path: &Path, force: bool) -> Result<Target, ExportError> {
-        let t = Self::start(path, force, true)?;
+        let t = Self::start(path, force, true, false)?;
         fs::create_dir(&t.partial).map_err(ExportError::io(&t.partial))?;
         Ok(t)
     }
 
-    fn start(path: &Path, force: bool, folder: bool) -> Result<Target, ExportError> {
+    /// Starts a folder at `path` whose work is kept across runs: written in
+    /// `.NAME.partial` (no process id, so a later run, or another process sharing
+    /// the work, finds it), created unless there, and left in place when the export
+    /// stops before [`Target::finish`]. What is in it is the caller's to check.
+    pub fn resumable(path: &Path, force: bool) -> Result<Target, ExportError> {
+        let t = Self::start(path, force, true, true)?;
+        fs::create_dir_all(&t.partial).map_err(ExportError::io(&t.partial))?;
+        Ok(t)
+    }
+
+    fn start(
+        path: &Path,
+        force: bool,
+        folder: bool,
+        resumable: bool,
+    ) -> Result<Target, ExportError> {
         let name = path
             .file_name()
             .ok_or_else(|| ExportError::Area(format!("--out {} names no file", path.display())))?;
@@ -86,15 +105,16 @@ impl Target {
                 ),
             });
         }
-        let partial = parent.join(format!(
-            ".{}.partial-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
+        let name = name.to_string_lossy();
+        let partial = parent.join(match resumable {
+            true => format!(".{name}.partial"),
+            false => format!(".{name}.partial-{}", std::process::id()),
+        });
         Ok(Target {
             path: path.to_path_buf(),
             partial,
             folder,
+            resumable,
             done: false,
         })
     }
@@ -129,9 +149,9 @@ impl Target {
 }
 
 impl Drop for Target {
-    /// A failed export takes its temporary with it.
+    /// A failed export takes its temporary with it (a resumable one keeps it).
     fn drop(&mut self) {
-        if !self.done {
+        if !self.done && !self.resumable {
             let _ = if self.folder {
                 fs::remove_dir_all(&self.partial)
             } else {

@@ -9,7 +9,7 @@ mod common;
 
 use fastanvil::{Chunk as _, JavaChunk, Region};
 use terravox_edits::Edits;
-use terravox_export::minecraft::{self, MAX_Y, MIN_Y, SEA_TOP, names};
+use terravox_export::minecraft::{self, MAX_Y, MIN_Y, SEA_TOP, Shard, names};
 use terravox_export::{Area, ExportError, Source};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, WorldConfig};
@@ -69,7 +69,7 @@ fn every_block_reads_back_as_generated() {
     for (n, (area, sea)) in [(area, SEA_TOP), (near, -20)].into_iter().enumerate() {
         shift = sea - source.generator().sea_level();
         let out = d.join(format!("world{n}"));
-        let report = minecraft::export(&source, area, sea, &out, false, &()).unwrap();
+        let report = minecraft::export(&source, area, sea, &out, (false, Shard::ALL), &()).unwrap();
         assert_eq!(report.shift, shift);
         let mut checked = 0u64;
         for cz in area.from[1].div_euclid(16)..=(area.to[1] - 1).div_euclid(16) {
@@ -132,7 +132,7 @@ fn level_dat_names_the_world_and_its_spawn() {
     )
     .unwrap();
     let out = common::scratch("mc-level").join("world");
-    let r = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let r = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
     assert!(r.spawn_is_terravox);
     let mut nbt = Vec::new();
     flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
@@ -190,10 +190,10 @@ fn an_existing_world_is_kept_unless_forced() {
     let out = d.join("world");
     fs::create_dir(&out).unwrap();
     fs::write(out.join("level.dat"), b"an older export").unwrap();
-    let e = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap_err();
+    let e = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap_err();
     assert!(matches!(e, ExportError::Exists(_)), "{e}");
     assert_eq!(fs::read(out.join("level.dat")).unwrap(), b"an older export");
-    minecraft::export(&source, area, SEA_TOP, &out, true, &()).unwrap();
+    minecraft::export(&source, area, SEA_TOP, &out, (true, Shard::ALL), &()).unwrap();
     assert!(read_chunk(&out, 0, 0).is_some());
     let names: Vec<_> = fs::read_dir(&d)
         .unwrap()
@@ -216,7 +216,7 @@ fn a_peak_above_minecrafts_default_top_is_kept_whole() {
     let source = Source::new(g, Edits::new());
     let area = Area::new([x - 8, z - 8], [x + 8, z + 8], minecraft::MAX_SIDE).unwrap();
     let out = common::scratch("mc-tall").join("world");
-    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let report = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
     assert_eq!(report.cut_columns, 0);
     assert!(
         report.top > peak + shift,
@@ -278,7 +278,7 @@ fn a_world_of_the_default_height_needs_no_data_pack() {
     let (source, _) = world();
     let area = Area::new([0, 0], [16, 16], minecraft::MAX_SIDE).unwrap();
     let out = common::scratch("mc-default-height").join("world");
-    let report = minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    let report = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
     assert_eq!(report.top, MAX_Y);
     assert!(!out.join("datapacks").exists());
 }
@@ -317,7 +317,7 @@ fn waterfalls_are_written_as_falling_water_and_no_source_spreads() {
     let source = Source::new(g, Edits::new());
     let area = Area::new([x - 24, z - 24], [x + 24, z + 24], minecraft::MAX_SIDE).unwrap();
     let out = common::scratch("mc-falls").join("world");
-    minecraft::export(&source, area, SEA_TOP, &out, false, &()).unwrap();
+    minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
     let shift = SEA_TOP - source.generator().sea_level();
     let sea = source.generator().sea_level();
     let mut blocks = common::Blocks::new(&source);
@@ -375,4 +375,82 @@ fn waterfalls_are_written_as_falling_water_and_no_source_spreads() {
         falling >= 3,
         "only {falling} falling water blocks at a fall of 4+"
     );
+}
+
+/// Exports four region files' worth of columns (2 x 2, the first region's corner cut
+/// off) of `source` to `out`, shard `shard`.
+fn four(source: &Source, out: &Path, shard: Shard) -> Result<minecraft::Report, ExportError> {
+    let area = Area::new([-500, -512], [512, 512], minecraft::MAX_SIDE).unwrap();
+    minecraft::export(source, area, SEA_TOP, out, (false, shard), &())
+}
+
+/// Shards run apart into one folder make the world one run makes, byte for byte;
+/// until the last region is written there is no world, only the work folder.
+#[test]
+fn shards_make_the_world_one_run_makes() {
+    let (source, _) = world();
+    let d = common::scratch("mc-shards");
+    let (whole, sharded) = (d.join("whole"), d.join("sharded"));
+    let one = four(&source, &whole, Shard::ALL).unwrap();
+    assert!(
+        one.finished && one.regions == 4 && one.regions_left == 0,
+        "{one:?}"
+    );
+    let third = Shard::new(3, 3).unwrap();
+    let r = four(&source, &sharded, third).unwrap();
+    assert!(
+        !r.finished && (r.regions, r.regions_left) == (1, 3),
+        "{r:?}"
+    );
+    assert!(!sharded.exists(), "no world before every region is written");
+    for k in [1, 2] {
+        let shard = Shard::new(k, 3).unwrap();
+        let r = four(&source, &sharded, shard).unwrap();
+        assert_eq!(r.finished, k == 2, "{r:?}");
+        // The last shard reports the whole world.
+        if r.finished {
+            assert_eq!((r.chunks, r.bytes, r.top), (one.chunks, one.bytes, one.top));
+        }
+    }
+    assert_eq!(common::files(&sharded), common::files(&whole));
+    let names: Vec<_> = fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no work folder left: {names:?}");
+    assert!(Shard::new(0, 3).is_err() && Shard::new(4, 3).is_err());
+}
+
+/// A run stopped part way resumes: the regions found whole are kept, one cut short
+/// or unmarked is written again, and the world is the one an uninterrupted run
+/// makes. Another export's work in the folder is refused and kept.
+#[test]
+fn a_stopped_export_resumes_to_the_same_world() {
+    let (source, _) = world();
+    let d = common::scratch("mc-resume");
+    let (whole, resumed) = (d.join("whole"), d.join("resumed"));
+    four(&source, &whole, Shard::ALL).unwrap();
+    // Two of four shards' regions written: as far as a stopped run got.
+    for k in [1, 2] {
+        let shard = Shard::new(k, 4).unwrap();
+        four(&source, &resumed, shard).unwrap();
+    }
+    // ... but the work was 4 shards, and this run is one: refused, nothing touched.
+    let work = d.join(".resumed.partial");
+    let before = common::files(&work);
+    let e = four(&source, &resumed, Shard::ALL).unwrap_err();
+    assert!(e.to_string().contains("another export"), "{e}");
+    assert_eq!(common::files(&work), before);
+    // The same export resumes; a region file cut short is written again.
+    let region = work.join("region/r.0.-1.mca");
+    let bytes = fs::read(&region).unwrap();
+    fs::write(&region, &bytes[..bytes.len() / 2]).unwrap();
+    let mut r = None;
+    for k in [3, 4, 2] {
+        let shard = Shard::new(k, 4).unwrap();
+        r = Some(four(&source, &resumed, shard).unwrap());
+    }
+    let r = r.unwrap();
+    assert!(r.finished && r.resumed == 0, "{r:?}");
+    assert_eq!(common::files(&resumed), common::files(&whole));
 }

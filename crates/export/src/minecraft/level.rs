@@ -18,8 +18,6 @@ pub(crate) struct Level {
     pub(crate) seed: i64,
     /// Where a new player appears, `[x, y, z]` in Minecraft's heights.
     pub(crate) spawn: [i32; 3],
-    /// Milliseconds since 1970, for the world list.
-    pub(crate) last_played: i64,
     /// Whether the world is taller than Minecraft's default: the export's data pack
     /// ([`super::datapack`]) is enabled then.
     pub(crate) raised: bool,
@@ -45,7 +43,9 @@ impl Level {
             spawn_angle: 0.0,
             time: 0,
             day_time: 6000,
-            last_played: self.last_played,
+            // Never played: the world's bytes never depend on when, or in how many
+            // runs or shards, it was made.
+            last_played: 0,
             raining: false,
             thundering: false,
             version_info: Version {

@@ -20,10 +20,21 @@
 //!
 //! **Streaming.** The area is written one region file (512 x 512 columns) at a time,
 //! its chunks built and compressed on all cores: memory stays bounded whatever
-//! the area's size.
+//! the area's size (any, up to Minecraft's world border).
+//!
+//! **Resuming and shards.** The region file is the unit of work ([`job`]): each is
+//! written beside its place and renamed when complete, then marked done, in the
+//! world's work folder (`.NAME.partial`, kept when an export stops). Running the
+//! same export again skips the regions done (checked whole) and finishes the rest;
+//! shards ([`Shard`]: `--shard K/N`) each write every N-th region into the same
+//! folder, and whichever completes the last region writes `level.dat` (and the data
+//! pack) and renames the world into place. A world without `level.dat` is never
+//! mistaken for a finished one, and the bytes never depend on how the work was split
+//! or resumed.
 
 mod chunk;
 pub mod datapack;
+pub mod job;
 mod level;
 pub mod names;
 
@@ -42,8 +53,9 @@ use crate::area::Area;
 use crate::error::ExportError;
 use crate::progress::Progress;
 use crate::source::Source;
-use crate::target::{Target, write};
+use crate::target::Target;
 use chunk::Column;
+use job::{Job, Written, write_atomic};
 
 /// Minecraft 1.21.1's data version, written into every chunk and `level.dat`.
 pub const DATA_VERSION: i32 = 3955;
@@ -62,8 +74,9 @@ const TREE_ROOM: i32 = 32;
 /// Where terravox's sea level (its top water block) goes by default: the water's
 /// surface is then at 63, Minecraft's own sea level.
 pub const SEA_TOP: i32 = 62;
-/// The most columns a side an export takes (8 km: 256 region files).
-pub const MAX_SIDE: u32 = 8192;
+/// The most columns a side an export takes: Minecraft's world border, 29,999,984
+/// blocks each way from the origin.
+pub const MAX_SIDE: u32 = 59_999_968;
 
 /// Columns along a side of a Minecraft chunk and of a region.
 const MC_CHUNK: i32 = 16;
@@ -91,19 +104,60 @@ pub struct Report {
     pub spawn_is_terravox: bool,
     /// Bytes written.
     pub bytes: u64,
+    /// Region files this run found complete (an earlier run's, another shard's).
+    pub resumed: u64,
+    /// Region files not yet complete (another shard's to write): the world is
+    /// finished when none are, by the run that completes the last.
+    pub regions_left: u64,
+    /// Whether this run finished the world (wrote `level.dat` and moved it in place).
+    pub finished: bool,
+    /// The folder the world is written in until finished.
+    pub work: PathBuf,
+}
+
+/// Which regions a run writes: shard `index` of `count` (1-based) writes every
+/// `count`-th region of the area, in rows from its first, starting at the
+/// `index`-th.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, from 1.
+    pub index: u32,
+    /// Of how many.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole export in one run.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Shard `index` of `count`; refused unless `1 <= index <= count`.
+    pub fn new(index: u32, count: u32) -> Result<Shard, ExportError> {
+        if !(1..=count).contains(&index) {
+            return Err(ExportError::Area(format!(
+                "--shard {index}/{count}: expected K/N with 1 <= K <= N"
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether the `i`-th region of the area (in rows) is this shard's.
+    fn takes(self, i: u64) -> bool {
+        i % u64::from(self.count) == u64::from(self.index - 1)
+    }
 }
 
 /// Writes the Minecraft world of `area` of `source` to the folder `out` (refused if
 /// it exists and is not empty, unless `force` and it is an empty folder or a
 /// Minecraft world), terravox's sea level on Minecraft's height `sea_top` (within
-/// -63..=318; [`SEA_TOP`] is Minecraft's own). `area` is at most [`MAX_SIDE`]
-/// columns a side ([`Area::new`] checks it).
+/// -63..=318; [`SEA_TOP`] is Minecraft's own); `shard`'s regions only, resuming the
+/// work of an earlier run of the same export (see the module docs). `area` is at
+/// most [`MAX_SIDE`] columns a side ([`Area::new`] checks it).
 pub fn export(
     source: &Source,
     area: Area,
     sea_top: i32,
     out: &Path,
-    force: bool,
+    (force, shard): (bool, Shard),
     progress: &dyn Progress,
 ) -> Result<Report, ExportError> {
     if area.size().iter().any(|&s| s > MAX_SIDE) {
@@ -121,9 +175,8 @@ pub fn export(
             MAX_Y - 2
         )));
     }
-    let target = Target::folder(out, force)?;
-    let dir = target.partial().join("region");
-    fs::create_dir(&dir).map_err(ExportError::io(&dir))?;
+    let target = Target::resumable(out, force)?;
+    let job = Job::open(target.partial(), &what(source, &area, sea_top, shard))?;
     let shift = sea_top - source.generator().sea_level();
     // How far up the chunks are read: as high as this world's land, trees and edits
     // can reach (chunks above the land cost little to generate), within Minecraft's
@@ -137,10 +190,23 @@ pub fn export(
         area.from[axis].div_euclid(MC_CHUNK)..=(area.to[axis] - 1).div_euclid(MC_CHUNK)
     };
     let (cx, cz) = (chunks(0), chunks(1));
-    progress.start(
-        (cx.end() - cx.start() + 1) as u64 * (cz.end() - cz.start() + 1) as u64,
-        "chunks",
-    );
+    let ranges = |r: &std::ops::RangeInclusive<i32>| r.start() >> 5..=r.end() >> 5;
+    let (rxs, rzs) = (ranges(&cx), ranges(&cz));
+    let regions = || {
+        rzs.clone()
+            .flat_map(|rz| rxs.clone().map(move |rx| [rx, rz]))
+            .enumerate()
+            .map(|(i, r)| (i as u64, r))
+    };
+    // A region's Minecraft chunks holding columns of the area.
+    let in_region = |[rx, rz]: [i32; 2]| {
+        let along = |c: &std::ops::RangeInclusive<i32>, r: i32| {
+            (c.end().min(&(r * 32 + 31)) - c.start().max(&(r * 32)) + 1) as u64
+        };
+        along(&cx, rx) * along(&cz, rz)
+    };
+    let mine = regions().filter(|&(i, _)| shard.takes(i));
+    progress.start(mine.clone().map(|(_, r)| in_region(r)).sum(), "chunks");
     let mut report = Report {
         path: target.path().to_path_buf(),
         chunks: 0,
@@ -151,17 +217,36 @@ pub fn export(
         spawn: [0; 3],
         spawn_is_terravox: false,
         bytes: 0,
+        resumed: 0,
+        regions_left: 0,
+        finished: false,
+        work: target.partial().to_path_buf(),
     };
-    let regions = |r: &std::ops::RangeInclusive<i32>| r.start() >> 5..=r.end() >> 5;
-    for rz in regions(&cz) {
-        for rx in regions(&cx) {
-            let written = write_region(source, &area, [rx, rz], shift, reach, &dir, progress)?;
-            report.chunks += written.chunks;
-            report.cut_columns += written.cut_columns;
-            report.top = report.top.max(written.top);
-            report.bytes += written.bytes;
-            report.regions += 1;
+    for (_, r) in mine {
+        if job.done(r, true).is_some() {
+            progress.advance(in_region(r));
+            report.resumed += 1;
+            continue;
         }
+        let written = write_region(source, &area, r, shift, reach, &job, progress)?;
+        job.mark_done(r, written)?;
+    }
+    // The world's figures, from every region's mark: the same however the work was
+    // split.
+    for (_, r) in regions() {
+        match job.done(r, false) {
+            Some(w) => {
+                report.chunks += w.chunks;
+                report.cut_columns += w.cut_columns;
+                report.top = report.top.max(w.top);
+                report.bytes += w.bytes;
+                report.regions += 1;
+            }
+            None => report.regions_left += 1,
+        }
+    }
+    if report.regions_left > 0 || !job.claim_finish()? {
+        return Ok(report);
     }
 
     let (spawn, ours) = spawn(source, &area);
@@ -180,19 +265,31 @@ pub fn export(
         ),
         seed: config.seed.value() as i64,
         spawn: report.spawn,
-        last_played: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64),
         raised: report.top > MAX_Y,
     };
     if report.top > MAX_Y {
         report.bytes += datapack::write_pack(target.partial(), report.top)?;
     }
     let bytes = level.to_bytes().map_err(ExportError::encode("level.dat"))?;
-    write(&target.partial().join("level.dat"), &bytes)?;
+    write_atomic(&target.partial().join("level.dat"), &bytes)?;
     report.bytes += bytes.len() as u64;
-    target.finish()?;
+    let world = target.finish()?;
+    job::forget(&world)?;
+    report.finished = true;
     Ok(report)
+}
+
+/// What an export is, as its work folder records it: a run of another export there
+/// is refused.
+fn what(source: &Source, area: &Area, sea_top: i32, shard: Shard) -> String {
+    format!(
+        "terravox Minecraft export: area {:?}..{:?}, sea on {sea_top}, {} shards, edits {:016x}, world {}\n",
+        area.from,
+        area.to,
+        shard.count,
+        source.edits_fingerprint(),
+        source.generator().config().to_world_code()
+    )
 }
 
 /// Where a new player appears: terravox's spawn (feet) where it lies inside the
@@ -211,24 +308,16 @@ fn spawn(source: &Source, area: &Area) -> ([i32; 3], bool) {
     }
 }
 
-/// What one region file took.
-struct Written {
-    chunks: u64,
-    /// One above its highest block.
-    top: i32,
-    cut_columns: u64,
-    bytes: u64,
-}
-
 /// Builds, compresses (on all cores) and writes the chunks of region `r` that hold
-/// columns of `area`.
+/// columns of `area`: into a file beside its place (a stale one of an earlier run
+/// replaced), renamed into place once complete and flushed.
 fn write_region(
     source: &Source,
     area: &Area,
     [rx, rz]: [i32; 2],
     shift: i32,
     reach: i32,
-    dir: &Path,
+    job: &Job,
     progress: &dyn Progress,
 ) -> Result<Written, ExportError> {
     // The terravox chunk columns (32 x 32) of the region inside the area: each holds
@@ -247,11 +336,13 @@ fn write_region(
         })
         .collect::<Result<_, _>>()?;
 
-    let path = dir.join(format!("r.{rx}.{rz}.mca"));
+    let place = job.region_file([rx, rz]);
+    let path = place.with_extension("mca.part");
     let file = fs::File::options()
         .read(true)
         .write(true)
-        .create_new(true)
+        .create(true)
+        .truncate(true)
         .open(&path)
         .map_err(ExportError::io(&path))?;
     let anvil = |e: fastanvil::Error| ExportError::Encode {
@@ -279,6 +370,7 @@ fn write_region(
     let file = region.into_inner().map_err(ExportError::io(&path))?;
     file.sync_all().map_err(ExportError::io(&path))?;
     written.bytes = file.metadata().map_err(ExportError::io(&path))?.len();
+    fs::rename(&path, &place).map_err(ExportError::io(&place))?;
     Ok(written)
 }
 
