@@ -29,6 +29,15 @@ pub(crate) enum ExportCommand {
         /// region writes level.dat. Each runs the same command but for K.
         #[arg(long, value_parser = parse_shard, default_value = "1/1")]
         shard: minecraft::Shard,
+        /// Land above Minecraft's standard top (y 319): `raise` keeps it whole in a
+        /// world made taller by a data pack (vanilla servers, single player); `fit`
+        /// brings it down smoothly under y 320 from --fold (Paper, and any server that
+        /// takes no data pack).
+        #[arg(long, value_enum, default_value = "raise")]
+        height: Height,
+        /// With --height fit: the highest Minecraft height that stays where it is.
+        #[arg(long, default_value_t = 192, allow_negative_numbers = true)]
+        fold: i32,
         #[command(flatten)]
         common: Common,
     },
@@ -59,6 +68,15 @@ pub(crate) enum ExportCommand {
         #[command(flatten)]
         common: Common,
     },
+}
+
+/// Where land above Minecraft's standard top goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Height {
+    /// A data pack raises the world's top.
+    Raise,
+    /// The land is brought down under it.
+    Fit,
 }
 
 /// A rectangle of columns and where to write it (a heightmap at most 8192 columns a
@@ -113,11 +131,23 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             area: Columns { from, to, out },
             sea_level,
             shard,
+            height,
+            fold,
             common,
         } => {
             let area = Area::new(from, to, minecraft::MAX_SIDE).map_err(|e| e.to_string())?;
+            let fold = match height {
+                Height::Fit => Some(minecraft::fold::Fold::new(fold).map_err(|e| e.to_string())?),
+                Height::Raise => None,
+            };
             let source = common.source()?;
-            let r = minecraft::export(&source, area, sea_level, &out, (common.force, shard), &bar)
+            let options = minecraft::Options {
+                sea_top: sea_level,
+                force: common.force,
+                shard,
+                fold,
+            };
+            let r = minecraft::export(&source, area, &out, &options, &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
             if r.resumed > 0 {
@@ -163,6 +193,19 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                  the ground below y -64 is left out",
                 r.shift
             );
+            if let Some(f) = fold
+                && r.folded_columns > 0
+            {
+                say!(
+                    "  the land above y {} is brought down under y {}: {} columns, the \
+                     highest from y {} to y {}",
+                    f.at(),
+                    minecraft::MAX_Y,
+                    r.folded_columns,
+                    r.land_top,
+                    f.down(r.land_top)
+                );
+            }
             if r.top > minecraft::MAX_Y {
                 say!(
                     "  the land rises above Minecraft's default top (y {}): the world is raised \

@@ -291,6 +291,11 @@ fn export_refuses_bad_areas_formats_and_taken_names() {
     assert!(refuse(mc("0,0", "0,16", &[])).contains("empty or inverted"));
     assert!(refuse(mc("16,0", "0,16", &[])).contains("empty or inverted"));
     assert!(refuse(mc("0,0", "60000000,16", &[])).contains("at most 59999968"));
+    let e = refuse(mc("0,0", "16,16", &["--height", "fit", "--fold", "300"]));
+    assert!(e.contains("--fold 300 is out of range"), "{e}");
+    let e = refuse(mc("0,0", "16,16", &["--height", "fit", "--fold", "40"]));
+    assert!(e.contains("at or below the sea"), "{e}");
+    assert!(refuse(mc("0,0", "16,16", &["--height", "tall"])).contains("--height"));
     for shard in ["0/2", "3/2", "1", "a/b"] {
         let e = refuse(mc("0,0", "16,16", &["--shard", shard]));
         assert!(e.contains("--shard") && e.contains("K/N"), "{shard}: {e}");

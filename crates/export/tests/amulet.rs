@@ -10,7 +10,7 @@ use std::fs;
 use std::process::Command;
 
 use terravox_edits::Edits;
-use terravox_export::minecraft::{self, SEA_TOP, Shard, names};
+use terravox_export::minecraft::{self, Options, SEA_TOP, names};
 use terravox_export::{Area, Source};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, WorldConfig};
@@ -173,7 +173,7 @@ fn export_and_compare(
 ) -> (minecraft::Report, usize) {
     let dir = common::scratch(name);
     let out = dir.join("world");
-    let report = minecraft::export(source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
+    let report = minecraft::export(source, area, &out, &Options::default(), &()).unwrap();
     let compared = compare(python, source, &area, &out, columns);
     let _ = fs::remove_dir_all(&dir);
     (report, compared)

@@ -9,7 +9,7 @@ mod common;
 
 use fastanvil::{Chunk as _, JavaChunk, Region};
 use terravox_edits::Edits;
-use terravox_export::minecraft::{self, MAX_Y, MIN_Y, SEA_TOP, Shard, names};
+use terravox_export::minecraft::{self, MAX_Y, MIN_Y, Options, SEA_TOP, Shard, names};
 use terravox_export::{Area, ExportError, Source};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, WorldConfig};
@@ -69,7 +69,17 @@ fn every_block_reads_back_as_generated() {
     for (n, (area, sea)) in [(area, SEA_TOP), (near, -20)].into_iter().enumerate() {
         shift = sea - source.generator().sea_level();
         let out = d.join(format!("world{n}"));
-        let report = minecraft::export(&source, area, sea, &out, (false, Shard::ALL), &()).unwrap();
+        let report = minecraft::export(
+            &source,
+            area,
+            &out,
+            &Options {
+                sea_top: sea,
+                ..Options::default()
+            },
+            &(),
+        )
+        .unwrap();
         assert_eq!(report.shift, shift);
         let mut checked = 0u64;
         for cz in area.from[1].div_euclid(16)..=(area.to[1] - 1).div_euclid(16) {
@@ -132,7 +142,7 @@ fn level_dat_names_the_world_and_its_spawn() {
     )
     .unwrap();
     let out = common::scratch("mc-level").join("world");
-    let r = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
+    let r = minecraft::export(&source, area, &out, &Options::default(), &()).unwrap();
     assert!(r.spawn_is_terravox);
     let mut nbt = Vec::new();
     flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
@@ -190,10 +200,20 @@ fn an_existing_world_is_kept_unless_forced() {
     let out = d.join("world");
     fs::create_dir(&out).unwrap();
     fs::write(out.join("level.dat"), b"an older export").unwrap();
-    let e = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap_err();
+    let e = minecraft::export(&source, area, &out, &Options::default(), &()).unwrap_err();
     assert!(matches!(e, ExportError::Exists(_)), "{e}");
     assert_eq!(fs::read(out.join("level.dat")).unwrap(), b"an older export");
-    minecraft::export(&source, area, SEA_TOP, &out, (true, Shard::ALL), &()).unwrap();
+    minecraft::export(
+        &source,
+        area,
+        &out,
+        &Options {
+            force: true,
+            ..Options::default()
+        },
+        &(),
+    )
+    .unwrap();
     assert!(read_chunk(&out, 0, 0).is_some());
     let names: Vec<_> = fs::read_dir(&d)
         .unwrap()
@@ -216,7 +236,7 @@ fn a_peak_above_minecrafts_default_top_is_kept_whole() {
     let source = Source::new(g, Edits::new());
     let area = Area::new([x - 8, z - 8], [x + 8, z + 8], minecraft::MAX_SIDE).unwrap();
     let out = common::scratch("mc-tall").join("world");
-    let report = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
+    let report = minecraft::export(&source, area, &out, &Options::default(), &()).unwrap();
     assert_eq!(report.cut_columns, 0);
     assert!(
         report.top > peak + shift,
@@ -278,7 +298,7 @@ fn a_world_of_the_default_height_needs_no_data_pack() {
     let (source, _) = world();
     let area = Area::new([0, 0], [16, 16], minecraft::MAX_SIDE).unwrap();
     let out = common::scratch("mc-default-height").join("world");
-    let report = minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
+    let report = minecraft::export(&source, area, &out, &Options::default(), &()).unwrap();
     assert_eq!(report.top, MAX_Y);
     assert!(!out.join("datapacks").exists());
 }
@@ -317,7 +337,7 @@ fn waterfalls_are_written_as_falling_water_and_no_source_spreads() {
     let source = Source::new(g, Edits::new());
     let area = Area::new([x - 24, z - 24], [x + 24, z + 24], minecraft::MAX_SIDE).unwrap();
     let out = common::scratch("mc-falls").join("world");
-    minecraft::export(&source, area, SEA_TOP, &out, (false, Shard::ALL), &()).unwrap();
+    minecraft::export(&source, area, &out, &Options::default(), &()).unwrap();
     let shift = SEA_TOP - source.generator().sea_level();
     let sea = source.generator().sea_level();
     let mut blocks = common::Blocks::new(&source);
@@ -381,7 +401,16 @@ fn waterfalls_are_written_as_falling_water_and_no_source_spreads() {
 /// off) of `source` to `out`, shard `shard`.
 fn four(source: &Source, out: &Path, shard: Shard) -> Result<minecraft::Report, ExportError> {
     let area = Area::new([-500, -512], [512, 512], minecraft::MAX_SIDE).unwrap();
-    minecraft::export(source, area, SEA_TOP, out, (false, shard), &())
+    minecraft::export(
+        source,
+        area,
+        out,
+        &Options {
+            shard,
+            ..Options::default()
+        },
+        &(),
+    )
 }
 
 /// Shards run apart into one folder make the world one run makes, byte for byte;
@@ -453,4 +482,88 @@ fn a_stopped_export_resumes_to_the_same_world() {
     let r = r.unwrap();
     assert!(r.finished && r.resumed == 0, "{r:?}");
     assert_eq!(common::files(&resumed), common::files(&whole));
+}
+
+/// The highest block of column `(x, z)` that is not air in the world at `dir`, below
+/// Minecraft height `top`.
+fn highest_block(dir: &Path, x: i32, z: i32, top: i32) -> i32 {
+    let chunk = read_chunk(dir, x >> 4, z >> 4).unwrap();
+    let (lx, lz) = (x.rem_euclid(16) as usize, z.rem_euclid(16) as usize);
+    (MIN_Y..top)
+        .rev()
+        .find(|&y| {
+            chunk
+                .block(lx, y as isize, lz)
+                .is_some_and(|b| !b.name().ends_with(":air"))
+        })
+        .unwrap()
+}
+
+/// The tallest range of seed -99 fitted under Minecraft's standard top (`--height
+/// fit`, for Paper): every column within -64..319, its highest block where the fold
+/// puts the raised world's, no step between columns larger than the land had, no
+/// data pack, and below the fold every block as in the raised world.
+#[test]
+fn a_range_fitted_under_the_standard_top_keeps_its_shape() {
+    let g = common::continents("-99");
+    let (_, x, z) = common::highest_peak(&g);
+    let source = Source::new(g, Edits::new());
+    let area = Area::new([x - 16, z - 16], [x + 16, z + 16], minecraft::MAX_SIDE).unwrap();
+    let d = common::scratch("mc-fit");
+    let (raised, fitted) = (d.join("raised"), d.join("fitted"));
+    let high = minecraft::export(&source, area, &raised, &Options::default(), &()).unwrap();
+    assert!(high.top > MAX_Y, "{high:?}");
+    let fold = minecraft::fold::Fold::new(192).unwrap();
+    let options = Options {
+        fold: Some(fold),
+        ..Options::default()
+    };
+    let fit = minecraft::export(&source, area, &fitted, &options, &()).unwrap();
+    assert_eq!(fit.top, MAX_Y);
+    assert!(!fitted.join("datapacks").exists());
+    assert!(
+        fit.folded_columns > 0 && fit.land_top == high.land_top,
+        "{fit:?}"
+    );
+    // The spawn stands on the folded ground.
+    assert_eq!(fit.spawn[1], fold.down(high.spawn[1] - 1) + 1);
+    let columns: Vec<[i32; 2]> = (area.from[1]..area.to[1])
+        .flat_map(|z| (area.from[0]..area.to[0]).map(move |x| [x, z]))
+        .collect();
+    let tops: std::collections::HashMap<[i32; 2], (i32, i32)> = columns
+        .iter()
+        .map(|&[x, z]| {
+            let (h, f) = (
+                highest_block(&raised, x, z, high.top),
+                highest_block(&fitted, x, z, MAX_Y),
+            );
+            assert!(f < MAX_Y && f == fold.down(h), "{x},{z}: {h} folded to {f}");
+            ([x, z], (h, f))
+        })
+        .collect();
+    for (&[x, z], &(h, f)) in &tops {
+        for n in [[x + 1, z], [x, z + 1]] {
+            if let Some(&(hn, fn_)) = tops.get(&n) {
+                assert!(
+                    (f - fn_).abs() <= (h - hn).abs(),
+                    "{x},{z}: {h}/{hn} -> {f}/{fn_}"
+                );
+            }
+        }
+    }
+    // Below the fold, the two worlds are block for block the same.
+    for &[x, z] in columns.iter().step_by(7) {
+        let (r, f) = (
+            read_chunk(&raised, x >> 4, z >> 4).unwrap(),
+            read_chunk(&fitted, x >> 4, z >> 4).unwrap(),
+        );
+        let (lx, lz) = (x.rem_euclid(16) as usize, z.rem_euclid(16) as usize);
+        let block = |c: &JavaChunk, y: i32| {
+            c.block(lx, y as isize, lz)
+                .map(|b| b.encoded_description().to_string())
+        };
+        for y in MIN_Y..=fold.at() {
+            assert_eq!(block(&r, y), block(&f, y), "{x},{y},{z}");
+        }
+    }
 }

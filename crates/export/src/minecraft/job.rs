@@ -29,13 +29,17 @@ pub(crate) struct Written {
     pub(crate) top: i32,
     pub(crate) cut_columns: u64,
     pub(crate) bytes: u64,
+    /// Columns whose land was brought down from above a fold.
+    pub(crate) folded_columns: u64,
+    /// The highest Minecraft height of its land before any fold.
+    pub(crate) land_top: i32,
 }
 
 impl Written {
     fn to_text(self) -> String {
         format!(
-            "{} {} {} {}\n",
-            self.chunks, self.top, self.cut_columns, self.bytes
+            "{} {} {} {} {} {}\n",
+            self.chunks, self.top, self.cut_columns, self.bytes, self.folded_columns, self.land_top
         )
     }
 
@@ -46,6 +50,8 @@ impl Written {
             top: v.next()?.parse().ok()?,
             cut_columns: v.next()?.parse().ok()?,
             bytes: v.next()?.parse().ok()?,
+            folded_columns: v.next()?.parse().ok()?,
+            land_top: v.next()?.parse().ok()?,
         };
         v.next().is_none().then_some(w)
     }
@@ -185,6 +191,8 @@ mod tests {
             top: 320,
             cut_columns: 0,
             bytes: 0,
+            folded_columns: 0,
+            land_top: 70,
         };
         assert_eq!(job.done(r, false), None, "not marked yet");
         job.mark_done(r, w).unwrap();
@@ -209,6 +217,8 @@ mod tests {
                 top: 320,
                 cut_columns: 0,
                 bytes: 9,
+                folded_columns: 0,
+                land_top: 70,
             },
         )
         .unwrap();

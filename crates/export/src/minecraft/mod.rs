@@ -34,6 +34,7 @@
 
 mod chunk;
 pub mod datapack;
+pub mod fold;
 pub mod job;
 mod level;
 pub mod names;
@@ -55,6 +56,7 @@ use crate::progress::Progress;
 use crate::source::Source;
 use crate::target::Target;
 use chunk::Column;
+use fold::Fold;
 use job::{Job, Written, write_atomic};
 
 /// Minecraft 1.21.1's data version, written into every chunk and `level.dat`.
@@ -104,6 +106,10 @@ pub struct Report {
     pub spawn_is_terravox: bool,
     /// Bytes written.
     pub bytes: u64,
+    /// Columns whose land was brought down from above the fold (`--height fit`).
+    pub folded_columns: u64,
+    /// The highest land's Minecraft height before any fold (with trees and edits).
+    pub land_top: i32,
     /// Region files this run found complete (an earlier run's, another shard's).
     pub resumed: u64,
     /// Region files not yet complete (another shard's to write): the world is
@@ -113,6 +119,33 @@ pub struct Report {
     pub finished: bool,
     /// The folder the world is written in until finished.
     pub work: PathBuf,
+}
+
+/// How an export is written, besides its area and folder.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// Where terravox's sea level (its top water block) goes: within -63..=318;
+    /// [`SEA_TOP`] (the default) is Minecraft's own.
+    pub sea_top: i32,
+    /// Replace an existing world (an empty folder or a Minecraft world only).
+    pub force: bool,
+    /// The regions this run writes.
+    pub shard: Shard,
+    /// Land above Minecraft's standard top: brought down under it from a fold
+    /// ([`Fold`], `--height fit`), or, without one (the default), kept whole in a
+    /// world raised by a data pack.
+    pub fold: Option<Fold>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sea_top: SEA_TOP,
+            force: false,
+            shard: Shard::ALL,
+            fold: None,
+        }
+    }
 }
 
 /// Which regions a run writes: shard `index` of `count` (1-based) writes every
@@ -147,24 +180,36 @@ impl Shard {
 }
 
 /// Writes the Minecraft world of `area` of `source` to the folder `out` (refused if
-/// it exists and is not empty, unless `force` and it is an empty folder or a
-/// Minecraft world), terravox's sea level on Minecraft's height `sea_top` (within
-/// -63..=318; [`SEA_TOP`] is Minecraft's own); `shard`'s regions only, resuming the
-/// work of an earlier run of the same export (see the module docs). `area` is at
-/// most [`MAX_SIDE`] columns a side ([`Area::new`] checks it).
+/// it exists and is not empty, unless `options.force` and it is an empty folder or a
+/// Minecraft world), as `options` say: the shard's regions only, resuming the work
+/// of an earlier run of the same export (see the module docs). `area` is at most
+/// [`MAX_SIDE`] columns a side ([`Area::new`] checks it).
 pub fn export(
     source: &Source,
     area: Area,
-    sea_top: i32,
     out: &Path,
-    (force, shard): (bool, Shard),
+    options: &Options,
     progress: &dyn Progress,
 ) -> Result<Report, ExportError> {
+    let Options {
+        sea_top,
+        force,
+        shard,
+        fold,
+    } = *options;
     if area.size().iter().any(|&s| s > MAX_SIDE) {
         return Err(ExportError::Area(format!(
             "a Minecraft export takes at most {MAX_SIDE} columns a side; {:?} is {:?}",
             area,
             area.size()
+        )));
+    }
+    if let Some(f) = fold
+        && f.at() <= sea_top
+    {
+        return Err(ExportError::Area(format!(
+            "--fold {} is at or below the sea (on {sea_top}): the fold must lie above it",
+            f.at()
         )));
     }
     if !(MIN_Y + 1..MAX_Y - 1).contains(&sea_top) {
@@ -176,7 +221,7 @@ pub fn export(
         )));
     }
     let target = Target::resumable(out, force)?;
-    let job = Job::open(target.partial(), &what(source, &area, sea_top, shard))?;
+    let job = Job::open(target.partial(), &what(source, &area, options))?;
     let shift = sea_top - source.generator().sea_level();
     // How far up the chunks are read: as high as this world's land, trees and edits
     // can reach (chunks above the land cost little to generate), within Minecraft's
@@ -184,7 +229,12 @@ pub fn export(
     let reach = source
         .highest_possible()
         .saturating_add(shift + TREE_ROOM + 1)
-        .clamp(MAX_Y, HIGHEST_TOP);
+        .max(MAX_Y);
+    // Folded, the land fits the standard height; raised, up to Minecraft's limit.
+    let reach = match fold {
+        Some(_) => reach,
+        None => reach.min(HIGHEST_TOP),
+    };
 
     let chunks = |axis: usize| {
         area.from[axis].div_euclid(MC_CHUNK)..=(area.to[axis] - 1).div_euclid(MC_CHUNK)
@@ -217,6 +267,8 @@ pub fn export(
         spawn: [0; 3],
         spawn_is_terravox: false,
         bytes: 0,
+        folded_columns: 0,
+        land_top: MIN_Y,
         resumed: 0,
         regions_left: 0,
         finished: false,
@@ -228,7 +280,8 @@ pub fn export(
             report.resumed += 1;
             continue;
         }
-        let written = write_region(source, &area, r, shift, reach, &job, progress)?;
+        let heights = Heights { shift, reach, fold };
+        let written = write_region(source, &area, r, heights, &job, progress)?;
         job.mark_done(r, written)?;
     }
     // The world's figures, from every region's mark: the same however the work was
@@ -240,6 +293,8 @@ pub fn export(
                 report.cut_columns += w.cut_columns;
                 report.top = report.top.max(w.top);
                 report.bytes += w.bytes;
+                report.folded_columns += w.folded_columns;
+                report.land_top = report.land_top.max(w.land_top);
                 report.regions += 1;
             }
             None => report.regions_left += 1,
@@ -250,11 +305,9 @@ pub fn export(
     }
 
     let (spawn, ours) = spawn(source, &area);
-    report.spawn = [
-        spawn[0],
-        (spawn[1] + shift).clamp(MIN_Y + 1, report.top - 2),
-        spawn[2],
-    ];
+    // The feet stand on the ground's block, wherever a fold put it.
+    let feet = fold.map_or(spawn[1] + shift, |f| f.down(spawn[1] + shift - 1) + 1);
+    report.spawn = [spawn[0], feet.clamp(MIN_Y + 1, report.top - 2), spawn[2]];
     report.spawn_is_terravox = ours;
     let config = source.generator().config();
     let level = level::Level {
@@ -281,12 +334,14 @@ pub fn export(
 
 /// What an export is, as its work folder records it: a run of another export there
 /// is refused.
-fn what(source: &Source, area: &Area, sea_top: i32, shard: Shard) -> String {
+fn what(source: &Source, area: &Area, options: &Options) -> String {
     format!(
-        "terravox Minecraft export: area {:?}..{:?}, sea on {sea_top}, {} shards, edits {:016x}, world {}\n",
+        "terravox Minecraft export: area {:?}..{:?}, sea on {}, fold {:?}, {} shards, edits {:016x}, world {}\n",
         area.from,
         area.to,
-        shard.count,
+        options.sea_top,
+        options.fold.map(|f| f.at()),
+        options.shard.count,
         source.edits_fingerprint(),
         source.generator().config().to_world_code()
     )
@@ -315,8 +370,7 @@ fn write_region(
     source: &Source,
     area: &Area,
     [rx, rz]: [i32; 2],
-    shift: i32,
-    reach: i32,
+    heights: Heights,
     job: &Job,
     progress: &dyn Progress,
 ) -> Result<Written, ExportError> {
@@ -330,7 +384,7 @@ fn write_region(
     let built: Vec<Built> = columns
         .par_iter()
         .map(|&col| {
-            let out = tv_column(source, area, col, shift, reach);
+            let out = tv_column(source, area, col, heights);
             progress.advance(out.as_ref().map_or(0, |o| o.chunks.len() as u64));
             out
         })
@@ -355,9 +409,13 @@ fn write_region(
         top: MAX_Y,
         cut_columns: 0,
         bytes: 0,
+        folded_columns: 0,
+        land_top: MIN_Y,
     };
     for built in built {
         written.cut_columns += built.cut_columns;
+        written.folded_columns += built.folded_columns;
+        written.land_top = written.land_top.max(built.land_top);
         written.top = written.top.max(built.top);
         for ([cx, cz], bytes) in built.chunks {
             let (x, z) = (cx.rem_euclid(32) as usize, cz.rem_euclid(32) as usize);
@@ -374,6 +432,17 @@ fn write_region(
     Ok(written)
 }
 
+/// Where terravox's heights go in Minecraft.
+#[derive(Clone, Copy, Debug)]
+struct Heights {
+    /// Added to a terravox height to give Minecraft's.
+    shift: i32,
+    /// One above the highest Minecraft height the chunks are read to.
+    reach: i32,
+    /// Where land above the standard top is brought down from, if it is.
+    fold: Option<Fold>,
+}
+
 /// Minecraft chunks: each one's position and zlib-compressed NBT.
 type Compressed = Vec<([i32; 2], Vec<u8>)>;
 
@@ -384,6 +453,10 @@ struct Built {
     top: i32,
     /// Columns of the area whose land reaches above [`HIGHEST_TOP`].
     cut_columns: u64,
+    /// Columns of the area whose land was brought down from above a fold.
+    folded_columns: u64,
+    /// The highest Minecraft height of a block that is not air, before any fold.
+    land_top: i32,
 }
 
 /// Lays the water Minecraft would let flow from terravox's waterfalls, as it would
@@ -428,17 +501,22 @@ fn sections_for(highest: Option<i32>) -> usize {
 }
 
 /// The Minecraft chunks of terravox chunk column `[tx, tz]` that hold columns of
-/// `area`, read up to Minecraft height `top`; how high they reach and how many of
-/// its columns are cut at the top.
+/// `area`, read up to Minecraft height `heights.reach` (folded, if `heights.fold`
+/// says so); how high they reach and how many of its columns are cut at the top.
 fn tv_column(
     source: &Source,
     area: &Area,
     [tx, tz]: [i32; 2],
-    shift: i32,
-    top: i32,
+    heights: Heights,
 ) -> Result<Built, ExportError> {
+    let Heights { shift, reach, fold } = heights;
     let low = (MIN_Y - shift).div_euclid(CHUNK);
-    let high = (top - 1 - shift).div_euclid(CHUNK);
+    let high = (reach - 1 - shift).div_euclid(CHUNK);
+    // The world's top, and the row a Minecraft height lands on.
+    let top = if fold.is_some() { MAX_Y } else { reach };
+    let row = |y: i32| fold.map_or(y, |f| f.down(y)) - MIN_Y;
+    // The Minecraft heights whose blocks land on row `r`.
+    let sources = |r: i32| fold.map_or(r + MIN_Y..=r + MIN_Y, |f| f.sources(r + MIN_Y));
     let chunks: Vec<(i32, Chunk)> = (low..=high)
         .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
         .collect();
@@ -467,7 +545,9 @@ fn tv_column(
             }
         });
     let mut out = Vec::with_capacity(4);
-    let (mut highest_top, mut cut) = (MAX_Y, 0);
+    let (mut highest_top, mut cut, mut folded) = (MAX_Y, 0, 0);
+    // The highest Minecraft height of a block that is not air, before any fold.
+    let mut land_top = i32::MIN;
     for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
         let pos = [tx * 2 + i, tz * 2 + j];
         let (x0, z0) = (pos[0] * MC_CHUNK, pos[1] * MC_CHUNK);
@@ -476,6 +556,8 @@ fn tv_column(
             continue;
         }
         let mut column = Column::new(pos, ((top - MIN_Y) / 16) as usize);
+        // The columns with land above the fold.
+        let (mut fold_seen, mut folded_here) = ([[false; 16]; 16], 0u64);
         // The highest block that is not air, counted from MIN_Y.
         let mut highest: Option<i32> = None;
         for (ty, chunk) in &chunks {
@@ -483,17 +565,29 @@ fn tv_column(
                 continue;
             }
             for ly in 0..CHUNK {
-                let y = ty * CHUNK + ly + shift - MIN_Y;
+                let here = ty * CHUNK + ly + shift;
+                let y = row(here);
                 if !(0..top - MIN_Y).contains(&y) {
                     continue;
                 }
+                // Folded, a row takes the highest block that is not air of the heights
+                // landing on it (so a surface keeps its top block).
+                let above_fold = fold.is_some_and(|f| here > f.at());
                 for z in 0..MC_CHUNK {
                     for x in 0..MC_CHUNK {
                         if inside(x, z) {
                             let b = chunk.get(i * MC_CHUNK + x, ly, j * MC_CHUNK + z);
+                            if above_fold && b.is_air() {
+                                continue;
+                            }
                             column.set(x as usize, y as usize, z as usize, b);
                             if !b.is_air() {
                                 highest = highest.max(Some(y));
+                                land_top = land_top.max(here);
+                                if above_fold && !fold_seen[z as usize][x as usize] {
+                                    fold_seen[z as usize][x as usize] = true;
+                                    folded_here += 1;
+                                }
                             }
                         }
                     }
@@ -512,10 +606,11 @@ fn tv_column(
                 [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dz)| {
                     let (nx, nz) = (x + dx, z + dz);
                     let (lx, lz) = (i * MC_CHUNK + nx, j * MC_CHUNK + nz);
-                    inside(nx, nz) && tv(lx, row + MIN_Y - shift, lz) == Some(Block::Water)
+                    inside(nx, nz)
+                        && sources(row).any(|y| tv(lx, y - shift, lz) == Some(Block::Water))
                 })
             };
-            let rows = sea + shift - MIN_Y + 1..=(wet + shift - MIN_Y).min(top - MIN_Y - 1);
+            let rows = sea + shift - MIN_Y + 1..=row(wet + shift).min(top - MIN_Y - 1);
             pour(&mut column, rows, &inside, water_beside);
         }
         if top == HIGHEST_TOP {
@@ -526,6 +621,7 @@ fn tv_column(
                 .filter(|&(x, z)| !column.get(x, row, z).is_air())
                 .count() as u64;
         }
+        folded += folded_here;
         let sections = sections_for(highest);
         column.keep_sections(sections);
         highest_top = highest_top.max(MIN_Y + 16 * sections as i32);
@@ -546,5 +642,7 @@ fn tv_column(
         chunks: out,
         top: highest_top,
         cut_columns: cut,
+        folded_columns: folded,
+        land_top,
     })
 }
