@@ -38,6 +38,11 @@ pub(crate) enum ExportCommand {
         /// With --height fit: the highest Minecraft height that stays where it is.
         #[arg(long, default_value_t = 192, allow_negative_numbers = true)]
         fold: i32,
+        /// The column a new player appears on, X,Z (inside the area); by default
+        /// terravox's own spawn if the area holds it, else open land with a view near
+        /// the area's middle, found by terravox's spawn rule.
+        #[arg(long, value_parser = parse_xz, allow_hyphen_values = true)]
+        spawn: Option<[i32; 2]>,
         #[command(flatten)]
         common: Common,
     },
@@ -133,6 +138,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             shard,
             height,
             fold,
+            spawn,
             common,
         } => {
             let area = Area::new(from, to, minecraft::MAX_SIDE).map_err(|e| e.to_string())?;
@@ -146,6 +152,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 force: common.force,
                 shard,
                 fold,
+                spawn,
             };
             let r = minecraft::export(&source, area, &out, &options, &bar)
                 .map_err(|e| e.to_string())?;
@@ -226,10 +233,13 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             say!(
                 "  spawn at {:?} ({}); creative mode, a void around the area",
                 r.spawn,
-                if r.spawn_is_terravox {
-                    "terravox's spawn"
-                } else {
-                    "terravox's spawn is outside the area: its middle"
+                match r.spawn_from {
+                    minecraft::SpawnFrom::Chosen => "as asked",
+                    minecraft::SpawnFrom::Terravox => "terravox's spawn",
+                    minecraft::SpawnFrom::OpenLand =>
+                        "terravox's spawn is outside the area: open land near its middle",
+                    minecraft::SpawnFrom::Middle =>
+                        "terravox's spawn is outside the area, and no open land in it: its middle",
                 }
             );
         }

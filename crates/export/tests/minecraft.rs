@@ -143,7 +143,7 @@ fn level_dat_names_the_world_and_its_spawn() {
     .unwrap();
     let out = common::scratch("mc-level").join("world");
     let r = minecraft::export(&source, area, &out, &Options::default(), &()).unwrap();
-    assert!(r.spawn_is_terravox);
+    assert_eq!(r.spawn_from, minecraft::SpawnFrom::Terravox);
     let mut nbt = Vec::new();
     flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
         .read_to_end(&mut nbt)
@@ -566,4 +566,44 @@ fn a_range_fitted_under_the_standard_top_keeps_its_shape() {
             assert_eq!(block(&r, y), block(&f, y), "{x},{y},{z}");
         }
     }
+}
+
+/// The spawn: a column asked for (inside the area, else refused before anything is
+/// written), or, where the area does not hold terravox's spawn, open land inside it
+/// found by terravox's spawn rule.
+#[test]
+fn the_spawn_is_the_column_asked_for_or_open_land_inside_the_area() {
+    let g = common::continents("-99");
+    let (_, x, z) = common::highest_peak(&g);
+    let source = Source::new(g, Edits::new());
+    let sea = source.generator().sea_level();
+    let area = Area::new([x - 256, z - 256], [x + 256, z + 256], minecraft::MAX_SIDE).unwrap();
+    let d = common::scratch("mc-spawn");
+    let shift = SEA_TOP - sea;
+    let chosen = Options {
+        spawn: Some([x + 3, z - 5]),
+        ..Options::default()
+    };
+    let small = Area::new([x - 8, z - 8], [x + 8, z + 8], minecraft::MAX_SIDE).unwrap();
+    let r = minecraft::export(&source, small, &d.join("chosen"), &chosen, &()).unwrap();
+    let ground = source.surface_height(x + 3, z - 5).max(sea);
+    assert_eq!(r.spawn_from, minecraft::SpawnFrom::Chosen);
+    assert_eq!(r.spawn, [x + 3, ground + 1 + shift, z - 5]);
+    let outside = Options {
+        spawn: Some([x + 100, z]),
+        ..Options::default()
+    };
+    let e = minecraft::export(&source, small, &d.join("refused"), &outside, &()).unwrap_err();
+    assert!(e.to_string().contains("outside the area"), "{e}");
+    assert_eq!(
+        fs::read_dir(&d).unwrap().count(),
+        1,
+        "nothing written for it"
+    );
+    // terravox's spawn lies far from this range: open land in the area instead.
+    let r = minecraft::export(&source, area, &d.join("open"), &Options::default(), &()).unwrap();
+    assert_eq!(r.spawn_from, minecraft::SpawnFrom::OpenLand, "{r:?}");
+    let [sx, sy, sz] = r.spawn;
+    assert!(area.contains(sx, sz), "{r:?}");
+    assert_eq!(sy - shift, source.surface_height(sx, sz).max(sea) + 1);
 }

@@ -102,8 +102,8 @@ pub struct Report {
     pub cut_columns: u64,
     /// Where a new player appears, in Minecraft's coordinates.
     pub spawn: [i32; 3],
-    /// Whether that is terravox's own spawn (else the area's middle).
-    pub spawn_is_terravox: bool,
+    /// Where that spawn came from.
+    pub spawn_from: SpawnFrom,
     /// Bytes written.
     pub bytes: u64,
     /// Columns whose land was brought down from above the fold (`--height fit`).
@@ -135,6 +135,9 @@ pub struct Options {
     /// ([`Fold`], `--height fit`), or, without one (the default), kept whole in a
     /// world raised by a data pack.
     pub fold: Option<Fold>,
+    /// The column a new player appears on (`--spawn X,Z`, inside the area); without
+    /// one, terravox's spawn or its spawn rule ([`SpawnFrom`]).
+    pub spawn: Option<[i32; 2]>,
 }
 
 impl Default for Options {
@@ -144,6 +147,7 @@ impl Default for Options {
             force: false,
             shard: Shard::ALL,
             fold: None,
+            spawn: None,
         }
     }
 }
@@ -196,12 +200,21 @@ pub fn export(
         force,
         shard,
         fold,
+        spawn: chosen,
     } = *options;
     if area.size().iter().any(|&s| s > MAX_SIDE) {
         return Err(ExportError::Area(format!(
             "a Minecraft export takes at most {MAX_SIDE} columns a side; {:?} is {:?}",
             area,
             area.size()
+        )));
+    }
+    if let Some([x, z]) = chosen
+        && !area.contains(x, z)
+    {
+        return Err(ExportError::Area(format!(
+            "--spawn {x},{z} lies outside the area {:?}..{:?}",
+            area.from, area.to
         )));
     }
     if let Some(f) = fold
@@ -265,7 +278,7 @@ pub fn export(
         top: MAX_Y,
         cut_columns: 0,
         spawn: [0; 3],
-        spawn_is_terravox: false,
+        spawn_from: SpawnFrom::Middle,
         bytes: 0,
         folded_columns: 0,
         land_top: MIN_Y,
@@ -304,11 +317,11 @@ pub fn export(
         return Ok(report);
     }
 
-    let (spawn, ours) = spawn(source, &area);
+    let (spawn, from) = spawn(source, &area, chosen);
     // The feet stand on the ground's block, wherever a fold put it.
     let feet = fold.map_or(spawn[1] + shift, |f| f.down(spawn[1] + shift - 1) + 1);
     report.spawn = [spawn[0], feet.clamp(MIN_Y + 1, report.top - 2), spawn[2]];
-    report.spawn_is_terravox = ours;
+    report.spawn_from = from;
     let config = source.generator().config();
     let level = level::Level {
         name: format!(
@@ -336,30 +349,52 @@ pub fn export(
 /// is refused.
 fn what(source: &Source, area: &Area, options: &Options) -> String {
     format!(
-        "terravox Minecraft export: area {:?}..{:?}, sea on {}, fold {:?}, {} shards, edits {:016x}, world {}\n",
+        "terravox Minecraft export: area {:?}..{:?}, sea on {}, fold {:?}, spawn {:?}, {} shards, edits {:016x}, world {}\n",
         area.from,
         area.to,
         options.sea_top,
         options.fold.map(|f| f.at()),
+        options.spawn,
         options.shard.count,
         source.edits_fingerprint(),
         source.generator().config().to_world_code()
     )
 }
 
-/// Where a new player appears: terravox's spawn (feet) where it lies inside the
-/// area, else on the ground in the area's middle; with whether it is the former.
-fn spawn(source: &Source, area: &Area) -> ([i32; 3], bool) {
-    match source.generator().spawn(0, 0, SPAWN_RADIUS) {
-        Some(s) if area.contains(s.at[0], s.at[2]) => (s.at, true),
-        _ => {
-            let x = area.from[0] + (area.to[0] - area.from[0]) / 2;
-            let z = area.from[1] + (area.to[1] - area.from[1]) / 2;
-            let ground = source
-                .surface_height(x, z)
-                .max(source.generator().sea_level());
-            ([x, ground + 1, z], false)
-        }
+/// Where a new player's spawn came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnFrom {
+    /// The column asked for ([`Options::spawn`]).
+    Chosen,
+    /// terravox's own spawn, inside the area.
+    Terravox,
+    /// terravox's spawn rule ([`terravox_worldgen::Generator::spawn`]) around the
+    /// area's middle: open land with a view, inside the area.
+    OpenLand,
+    /// The area's middle, on its ground (no open land found inside the area).
+    Middle,
+}
+
+/// Where a new player appears (feet, terravox's heights): on the ground of the
+/// column asked for (inside the area: [`export`] checks it); else terravox's spawn
+/// where it lies inside the area; else terravox's spawn rule around the area's middle
+/// where that finds a place inside it; else the ground in the area's middle.
+fn spawn(source: &Source, area: &Area, chosen: Option<[i32; 2]>) -> ([i32; 3], SpawnFrom) {
+    let g = source.generator();
+    let on_ground = |x: i32, z: i32| [x, source.surface_height(x, z).max(g.sea_level()) + 1, z];
+    if let Some([x, z]) = chosen {
+        return (on_ground(x, z), SpawnFrom::Chosen);
+    }
+    let inside = |s: &terravox_worldgen::Spawn| area.contains(s.at[0], s.at[2]);
+    if let Some(s) = g.spawn(0, 0, SPAWN_RADIUS).filter(inside) {
+        return (s.at, SpawnFrom::Terravox);
+    }
+    let x = area.from[0] + (area.to[0] - area.from[0]) / 2;
+    let z = area.from[1] + (area.to[1] - area.from[1]) / 2;
+    let half = area.size()[0].min(area.size()[1]) as i32 / 2;
+    match g.spawn(x, z, half.min(SPAWN_RADIUS)).filter(inside) {
+        Some(s) => (s.at, SpawnFrom::OpenLand),
+        None => (on_ground(x, z), SpawnFrom::Middle),
     }
 }
 
