@@ -386,6 +386,10 @@ impl Progress for Bar {
     fn advance(&self, n: u64) {
         self.0.inc(n);
     }
+
+    fn stage(&self, what: &str) {
+        self.0.set_message(format!("chunks, {what}"));
+    }
 }
 
 /// This process's peak resident memory in KiB (Linux), for the export's figures.

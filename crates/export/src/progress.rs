@@ -7,6 +7,9 @@ pub trait Progress: Sync {
     fn start(&self, total: u64, unit: &'static str);
     /// `n` more steps are done.
     fn advance(&self, n: u64);
+    /// Where the work stands in larger units (e.g. "region 3 of 16"); shown beside
+    /// the steps.
+    fn stage(&self, _what: &str) {}
 }
 
 /// No progress to report.

@@ -607,3 +607,46 @@ fn the_spawn_is_the_column_asked_for_or_open_land_inside_the_area() {
     assert!(area.contains(sx, sz), "{r:?}");
     assert_eq!(sy - shift, source.surface_height(sx, sz).max(sea) + 1);
 }
+
+/// What an export reported of its progress.
+#[derive(Default)]
+struct Recorded {
+    total: std::sync::atomic::AtomicU64,
+    done: std::sync::atomic::AtomicU64,
+    stages: std::sync::Mutex<Vec<String>>,
+}
+
+impl terravox_export::Progress for Recorded {
+    fn start(&self, total: u64, _: &'static str) {
+        self.total
+            .store(total, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn stage(&self, what: &str) {
+        self.stages.lock().unwrap().push(what.to_string());
+    }
+}
+
+/// The progress names each region file as it comes, and its steps, resumed ones
+/// included, add up to the total it announced.
+#[test]
+fn progress_counts_region_files_and_every_chunk() {
+    let (source, _) = world();
+    let area = Area::new([-500, -512], [512, 512], minecraft::MAX_SIDE).unwrap();
+    let out = common::scratch("mc-progress").join("world");
+    let half = Options {
+        shard: Shard::new(1, 2).unwrap(),
+        ..Options::default()
+    };
+    minecraft::export(&source, area, &out, &half, &()).unwrap();
+    // Run again, the same shard: both its region files are found done.
+    let seen = Recorded::default();
+    let r = minecraft::export(&source, area, &out, &half, &seen).unwrap();
+    assert_eq!((r.resumed, r.regions_left), (2, 2));
+    let stages = seen.stages.lock().unwrap().clone();
+    assert_eq!(stages, ["region file 1 of 2", "region file 2 of 2"]);
+    let (total, done) = (seen.total.into_inner(), seen.done.into_inner());
+    assert!(total > 0 && done == total, "{done} of {total}");
+}

@@ -270,6 +270,7 @@ pub fn export(
     };
     let mine = regions().filter(|&(i, _)| shard.takes(i));
     progress.start(mine.clone().map(|(_, r)| in_region(r)).sum(), "chunks");
+    let total = mine.clone().count();
     let mut report = Report {
         path: target.path().to_path_buf(),
         chunks: 0,
@@ -287,7 +288,8 @@ pub fn export(
         finished: false,
         work: target.partial().to_path_buf(),
     };
-    for (_, r) in mine {
+    for (k, (_, r)) in mine.enumerate() {
+        progress.stage(&format!("region file {} of {total}", k + 1));
         if job.done(r, true).is_some() {
             progress.advance(in_region(r));
             report.resumed += 1;
