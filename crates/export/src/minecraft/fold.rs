@@ -56,7 +56,9 @@ impl Fold {
     }
 
     /// The heights whose blocks land on row `r` (a Minecraft height above [`MIN_Y`]);
-    /// empty for a row nothing reaches.
+    /// empty for a row nothing reaches. The top row takes every height from its
+    /// first on: the range runs to `i32::MAX / 2`, for the caller to cut at the
+    /// heights it has.
     pub fn sources(&self, r: i32) -> RangeInclusive<i32> {
         let first = |r: i32| {
             if r <= self.at + 1 {

@@ -552,8 +552,12 @@ fn tv_column(
     // The world's top, and the row a Minecraft height lands on.
     let top = if fold.is_some() { MAX_Y } else { reach };
     let row = |y: i32| fold.map_or(y, |f| f.down(y)) - MIN_Y;
-    // The Minecraft heights whose blocks land on row `r`.
-    let sources = |r: i32| fold.map_or(r + MIN_Y..=r + MIN_Y, |f| f.sources(r + MIN_Y));
+    // The Minecraft heights read whose blocks land on row `r` (the top row takes
+    // every height above it: only those read count).
+    let sources = |r: i32| {
+        let s = fold.map_or(r + MIN_Y..=r + MIN_Y, |f| f.sources(r + MIN_Y));
+        *s.start()..=(*s.end()).min(reach - 1)
+    };
     let chunks: Vec<(i32, Chunk)> = (low..=high)
         .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
         .collect();
