@@ -614,7 +614,7 @@ fn a_killed_minecraft_export_resumes_to_the_uninterrupted_world() {
                 d.filter(|e| {
                     let name = e.as_ref().unwrap().file_name();
                     let name = name.to_string_lossy();
-                    name.starts_with("r.") && !name.ends_with(".tmp")
+                    name.starts_with("r.") && !name.contains(".tmp")
                 })
                 .count()
             })

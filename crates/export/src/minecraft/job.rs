@@ -12,6 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use fastanvil::Region;
+use terravox_edits::save;
 
 use crate::error::ExportError;
 
@@ -160,11 +161,10 @@ fn whole(path: &Path, chunks: u64) -> bool {
     found == chunks
 }
 
-/// Writes `bytes` to `path` whole or not at all (a temporary beside it, renamed).
+/// Writes `bytes` to `path` whole or not at all ([`save::write_atomic`]: a temporary
+/// of this process's own beside it, so shards writing at once never share one).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, bytes).map_err(ExportError::io(&tmp))?;
-    fs::rename(&tmp, path).map_err(ExportError::io(path))
+    save::write_atomic(path, bytes).map_err(ExportError::io(path))
 }
 
 #[cfg(test)]
