@@ -643,16 +643,21 @@ fn tv_column(
                 let c = chunks.get(usize::try_from(ty - low).ok()?)?;
                 Some(c.1.get(lx, y - ty * CHUNK, lz))
             };
+            let rows = sea + shift - MIN_Y + 1..=row(wet + shift).min(top - MIN_Y - 1);
+            // Each row's heights, once (folded, an inverse of the curve each).
+            let heights: Vec<_> = rows.clone().map(sources).collect();
             let water_beside = |x: i32, row: i32, z: i32| {
+                let here = heights[(row - rows.start()) as usize].clone();
                 [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dz)| {
                     let (nx, nz) = (x + dx, z + dz);
                     let (lx, lz) = (i * MC_CHUNK + nx, j * MC_CHUNK + nz);
                     inside(nx, nz)
-                        && sources(row).any(|y| tv(lx, y - shift, lz) == Some(Block::Water))
+                        && here
+                            .clone()
+                            .any(|y| tv(lx, y - shift, lz) == Some(Block::Water))
                 })
             };
-            let rows = sea + shift - MIN_Y + 1..=row(wet + shift).min(top - MIN_Y - 1);
-            pour(&mut column, rows, &inside, water_beside);
+            pour(&mut column, rows.clone(), &inside, water_beside);
         }
         if top == HIGHEST_TOP {
             // Land reaching Minecraft's limit is cut there.
