@@ -167,11 +167,12 @@ pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("terravox-target-{name}-{}", std::process::id()));
+    /// An empty folder for the unit test `name`, under the system's temporary folder.
+    pub(crate) fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("terravox-export-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
@@ -179,7 +180,7 @@ mod tests {
 
     #[test]
     fn only_a_finished_export_has_the_name() {
-        let d = scratch("finish");
+        let d = scratch("target-finish");
         let out = d.join("world");
         let t = Target::folder(&out, false).unwrap();
         write(&t.partial().join("level.dat"), b"x").unwrap();
@@ -195,7 +196,7 @@ mod tests {
 
     #[test]
     fn a_failed_export_leaves_nothing() {
-        let d = scratch("fail");
+        let d = scratch("target-fail");
         let out = d.join("map.png");
         {
             let t = Target::file(&out, false).unwrap();
@@ -206,7 +207,7 @@ mod tests {
 
     #[test]
     fn existing_targets_need_force_and_must_be_ours() {
-        let d = scratch("exists");
+        let d = scratch("target-exists");
         let file = d.join("map.png");
         fs::write(&file, b"old").unwrap();
         assert!(matches!(

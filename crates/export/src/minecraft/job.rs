@@ -170,17 +170,11 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("terravox-job-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::target::tests::scratch;
 
     #[test]
     fn a_region_is_done_only_when_marked_and_whole() {
-        let world = scratch("done");
+        let world = scratch("job-done");
         let job = Job::open(&world, "export A\n").unwrap();
         let r = [1, -2];
         assert_eq!(job.done(r, true), None);
@@ -208,7 +202,7 @@ mod tests {
 
     #[test]
     fn another_export_s_work_is_refused_and_kept() {
-        let world = scratch("other");
+        let world = scratch("job-other");
         let job = Job::open(&world, "export A\n").unwrap();
         job.mark_done(
             [0, 0],
