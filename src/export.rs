@@ -14,8 +14,8 @@ use crate::{WorldArgs, parse_numbers};
 /// The formats.
 #[derive(Subcommand, Debug)]
 pub(crate) enum ExportCommand {
-    /// A Minecraft Java Edition world folder (1.21.1 and later): level.dat and
-    /// region files of the area, an empty void around it, creative mode.
+    /// A Minecraft Java Edition world folder (1.20.5 and later; --minecraft): level.dat
+    /// and region files of the area, an empty void around it, creative mode.
     Minecraft {
         #[command(flatten)]
         area: Columns,
@@ -43,6 +43,12 @@ pub(crate) enum ExportCommand {
         /// the area's middle, found by terravox's spawn rule.
         #[arg(long, value_parser = parse_xz, allow_hyphen_values = true)]
         spawn: Option<[i32; 2]>,
+        /// The Minecraft release the server or game runs, 1.20.5 to 1.21.10: its data
+        /// version, data pack format and spawn's form (later releases open the
+        /// newest and upgrade it).
+        #[arg(long = "minecraft", value_name = "VERSION", value_parser = parse_release,
+              default_value = minecraft::release::NEWEST.name)]
+        release: minecraft::release::Release,
         #[command(flatten)]
         common: Common,
     },
@@ -70,6 +76,11 @@ pub(crate) enum ExportCommand {
         /// Also write RAW16 (little-endian, NAME.raw) for Unity and Unreal.
         #[arg(long)]
         raw: bool,
+        /// The most columns a side of one image (at most 8192): a larger area is
+        /// written as tiles NAME_xC_yR.png (column C, row R from the north-west, as
+        /// Unreal's tiled landscape import reads them), all in one encoding.
+        #[arg(long, default_value_t = heightmap::MAX_TILE)]
+        tile: u32,
         #[command(flatten)]
         common: Common,
     },
@@ -84,8 +95,8 @@ pub(crate) enum Height {
     Fit,
 }
 
-/// A rectangle of columns and where to write it (a heightmap at most 8192 columns a
-/// side; a Minecraft world any size within Minecraft's world border).
+/// A rectangle of columns and where to write it (any size within Minecraft's world
+/// border; a heightmap in tiles beyond 8192 columns a side).
 #[derive(Args, Debug)]
 pub(crate) struct Columns {
     /// The area's first column, X,Z.
@@ -123,6 +134,10 @@ fn parse_shard(s: &str) -> Result<minecraft::Shard, String> {
     minecraft::Shard::new(number(k)?, number(n)?).map_err(|e| e.to_string())
 }
 
+fn parse_release(s: &str) -> Result<minecraft::release::Release, String> {
+    minecraft::release::Release::named(s).map_err(|e| e.to_string())
+}
+
 fn parse_xyz(s: &str) -> Result<[i32; 3], String> {
     parse_numbers(s, "X,Y,Z in whole blocks (for example -256,0,128)")
 }
@@ -139,6 +154,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             height,
             fold,
             spawn,
+            release,
             common,
         } => {
             let area = Area::new(from, to, minecraft::MAX_SIDE).map_err(|e| e.to_string())?;
@@ -153,6 +169,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 shard,
                 fold,
                 spawn,
+                release,
             };
             let r = minecraft::export(&source, area, &out, &options, &bar)
                 .map_err(|e| e.to_string())?;
@@ -189,7 +206,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             say!(
                 "wrote the Minecraft {} world {} ({} chunks in {} region files, {:.1} MiB) \
                  from {from:?} to {to:?}",
-                minecraft::VERSION_NAME,
+                release.name,
                 r.path.display(),
                 r.chunks,
                 r.regions,
@@ -273,34 +290,20 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
         ExportCommand::Heightmap {
             area: Columns { from, to, out },
             raw,
+            tile,
             common,
         } => {
             let area = Area::new(from, to, heightmap::MAX_SIDE).map_err(|e| e.to_string())?;
             let source = common.source()?;
-            let r = heightmap::export(&source, area, &out, raw, common.force, &bar)
+            let options = heightmap::Options {
+                raw,
+                force: common.force,
+                tile,
+            };
+            let r = heightmap::export(&source, area, &out, &options, &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
-            say!(
-                "wrote {} ({} x {} px, 16-bit): value 0 is y {}, 65535 is y {} (linear; \
-                 {} blocks from lowest to highest)",
-                r.png.display(),
-                r.size[0],
-                r.size[1],
-                r.low,
-                r.high,
-                r.high - r.low
-            );
-            if let Some(raw) = &r.raw {
-                say!(
-                    "  RAW16 (little-endian, {} x {}, rows along +z): {}",
-                    r.size[0],
-                    r.size[1],
-                    raw.display()
-                );
-            }
-            say!("  biomes: {}", r.biomes.display());
-            say!("  water surface: {}", r.water.display());
-            say!("  river mask: {}", r.rivers.display());
+            say_heightmap(&r);
         }
     }
     say!(
@@ -319,6 +322,49 @@ impl Common {
     fn source(&self) -> Result<Source, String> {
         self.edits.source(&self.world.resolve()?)
     }
+}
+
+/// What a heightmap export wrote, for the one who asked.
+fn say_heightmap(r: &heightmap::Report) {
+    let [w, h] = r.size;
+    let range = format!(
+        "value 0 is y {}, 65535 is y {} (linear; {} blocks from lowest to highest)",
+        r.low,
+        r.high,
+        r.high - r.low
+    );
+    if let [one] = r.tiles.as_slice() {
+        say!(
+            "wrote {} ({w} x {h} px, 16-bit): {range}",
+            one.png.display()
+        );
+        if let Some(raw) = &one.raw {
+            say!(
+                "  RAW16 (little-endian, {w} x {h}, rows along +z): {}",
+                raw.display()
+            );
+        }
+        say!("  biomes: {}", one.biomes.display());
+        say!("  water surface: {}", one.water.display());
+        say!("  river mask: {}", one.rivers.display());
+        return;
+    }
+    let [first, .., last] = r.tiles.as_slice() else {
+        return;
+    };
+    say!(
+        "wrote {w} x {h} px in {} x {} tiles ({} to {}), each 16-bit with one encoding: {range}",
+        r.grid[0],
+        r.grid[1],
+        first.png.display(),
+        last.png.display()
+    );
+    say!(
+        "  each tile's biomes, water surface and river mask beside it (NAME_xC_yR.biomes.png, \
+         .water.png, .rivers.png{}); column C, row R from the north-west, {} columns a side",
+        if first.raw.is_some() { ", .raw" } else { "" },
+        first.tile.area.size()[0].max(first.tile.area.size()[1])
+    );
 }
 
 /// Which of the player's edits a command lays over the generated world.

@@ -301,6 +301,13 @@ fn export_refuses_bad_areas_formats_and_taken_names() {
         assert!(e.contains("--shard") && e.contains("K/N"), "{shard}: {e}");
     }
     assert!(refuse(mc("0,0", "16,16", &["--sea-level", "400"])).contains("out of range"));
+    for version in ["1.19.4", "1.21.11", "newest"] {
+        let e = refuse(mc("0,0", "16,16", &["--minecraft", version]));
+        assert!(
+            e.contains("--minecraft") && e.contains("1.20.5") && e.contains("1.21.10"),
+            "{version}: {e}"
+        );
+    }
     let e = refuse(vec![
         "export".into(),
         "gltf".into(),
@@ -312,6 +319,27 @@ fn export_refuses_bad_areas_formats_and_taken_names() {
         out("a.glb"),
     ]);
     assert!(e.contains("heights out of range"), "{e}");
+    let hm = |tile: &str| {
+        [
+            "export",
+            "heightmap",
+            "--no-edits",
+            "--from",
+            "0,0",
+            "--to",
+            "12,16",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(["--tile".into(), tile.into(), "--out".into(), out("hm.png")])
+        .collect::<Vec<_>>()
+    };
+    assert!(refuse(hm("0")).contains("a tile is 1 to 8192 columns a side"));
+    let tiled = run(hm("8"));
+    assert!(tiled.status.success(), "{tiled:?}");
+    let said = String::from_utf8_lossy(&tiled.stdout);
+    assert!(said.contains("in 2 x 2 tiles"), "{said}");
+    assert!(dir.join("hm_x1_y1.water.png").is_file());
     let e = refuse(vec!["export".into(), "obj".into()]);
     assert!(e.contains("unrecognized subcommand 'obj'"), "{e}");
     let e = refuse(
@@ -332,10 +360,11 @@ fn export_refuses_bad_areas_formats_and_taken_names() {
         "nothing written by a refused export"
     );
 
-    let ok = run(mc("-8,-8", "24,24", &[]));
+    let ok = run(mc("-8,-8", "24,24", &["--minecraft", "1.21.4"]));
     assert!(ok.status.success(), "{ok:?}");
     let said = String::from_utf8_lossy(&ok.stdout);
     assert!(said.contains("9 chunks in 4 region files"), "{said}");
+    assert!(said.contains("Minecraft 1.21.4 world"), "{said}");
     assert!(dir.join("world/region/r.0.0.mca").is_file());
     assert!(dir.join("world/region/r.-1.-1.mca").is_file());
     assert!(refuse(mc("0,0", "16,16", &[])).contains("add --force"));

@@ -1,9 +1,10 @@
 """Reads blocks of a Minecraft Java world with amulet-core (the Amulet editor's
 library), for crates/export/tests/amulet.rs.
 
-Usage: amulet_read.py WORLD X,Z [X,Z ...]
-Prints one line a block, bottom to top for each column: `x y z namespace:name`,
-for leaves `|persistent=...` and for flowing and falling water `|level=...`.
+Usage: amulet_read.py WORLD [X,Z ...]
+Prints the data version amulet finds the world written for (`version N`), then one
+line a block, bottom to top for each column: `x y z namespace:name`, for leaves
+`|persistent=...` and for flowing and falling water `|level=...`.
 """
 
 import sys
@@ -13,6 +14,7 @@ import amulet
 world, columns = sys.argv[1], sys.argv[2:]
 level = amulet.load_level(world)
 try:
+    print("version", level.level_wrapper.version)
     lo, hi = level.bounds("minecraft:overworld").min_y, level.bounds("minecraft:overworld").max_y
     for column in columns:
         x, z = (int(v) for v in column.split(","))

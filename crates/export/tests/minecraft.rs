@@ -9,6 +9,7 @@ mod common;
 
 use fastanvil::{Chunk as _, JavaChunk, Region};
 use terravox_edits::Edits;
+use terravox_export::minecraft::release::{self, Release, SpawnForm};
 use terravox_export::minecraft::{self, MAX_Y, MIN_Y, Options, SEA_TOP, Shard, names};
 use terravox_export::{Area, ExportError, Source};
 use terravox_voxel::{Block, BlockPos};
@@ -141,44 +142,82 @@ fn level_dat_names_the_world_and_its_spawn() {
         minecraft::MAX_SIDE,
     )
     .unwrap();
-    let out = common::scratch("mc-level").join("world");
-    let r = minecraft::export(&source, area, &out, &Options::default(), &()).unwrap();
-    assert_eq!(r.spawn_from, minecraft::SpawnFrom::Terravox);
-    let mut nbt = Vec::new();
-    flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
-        .read_to_end(&mut nbt)
-        .unwrap();
-    let v: fastnbt::Value = fastnbt::from_bytes(&nbt).unwrap();
-    let data = at(&v, &["Data"]);
-    let int = |k: &str| match at(data, &[k]) {
-        fastnbt::Value::Int(i) => *i,
-        other => panic!("{k}: {other:?}"),
-    };
-    assert_eq!(int("DataVersion"), minecraft::DATA_VERSION);
-    assert_eq!(int("GameType"), 1, "creative");
-    assert_eq!(
-        [int("SpawnX"), int("SpawnY"), int("SpawnZ")],
-        [spawn[0], spawn[1] + r.shift, spawn[2]]
-    );
-    let name = match at(data, &["LevelName"]) {
-        fastnbt::Value::String(s) => s.clone(),
-        other => panic!("{other:?}"),
-    };
-    assert!(
-        name.contains(source.generator().config().seed.text()),
-        "{name}"
-    );
-    let overworld = at(
-        data,
-        &[
-            "WorldGenSettings",
-            "dimensions",
-            "minecraft:overworld",
-            "generator",
-        ],
-    );
-    assert_eq!(*at(overworld, &["type"]), "minecraft:flat");
-    assert_eq!(*at(overworld, &["settings", "biome"]), "minecraft:the_void");
+    // The spawn's two forms: fields up to 1.21.8, a compound from 1.21.9.
+    for name in ["1.20.5", "1.21.8", "1.21.9", release::NEWEST.name] {
+        let release = Release::named(name).unwrap();
+        let out = common::scratch(&format!("mc-level-{name}")).join("world");
+        let options = Options {
+            release,
+            ..Options::default()
+        };
+        let r = minecraft::export(&source, area, &out, &options, &()).unwrap();
+        assert_eq!(r.spawn_from, minecraft::SpawnFrom::Terravox);
+        let mut nbt = Vec::new();
+        flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())
+            .read_to_end(&mut nbt)
+            .unwrap();
+        let v: fastnbt::Value = fastnbt::from_bytes(&nbt).unwrap();
+        let data = at(&v, &["Data"]);
+        let int = |k: &[&str]| match at(data, k) {
+            fastnbt::Value::Int(i) => *i,
+            other => panic!("{k:?}: {other:?}"),
+        };
+        assert_eq!(int(&["DataVersion"]), release.data_version, "{name}");
+        assert_eq!(int(&["Version", "Id"]), release.data_version, "{name}");
+        assert_eq!(*at(data, &["Version", "Name"]), name);
+        assert_eq!(int(&["GameType"]), 1, "creative");
+        let want = [spawn[0], spawn[1] + r.shift, spawn[2]];
+        let fastnbt::Value::Compound(fields) = data else {
+            panic!("{data:?}")
+        };
+        match release.spawn_form {
+            SpawnForm::Fields => {
+                assert_eq!([int(&["SpawnX"]), int(&["SpawnY"]), int(&["SpawnZ"])], want);
+                assert!(!fields.contains_key("spawn"), "{name}");
+            }
+            SpawnForm::Compound => {
+                assert_eq!(*at(data, &["spawn", "dimension"]), "minecraft:overworld");
+                let fastnbt::Value::IntArray(pos) = at(data, &["spawn", "pos"]) else {
+                    panic!("{name}: spawn.pos is not an int array");
+                };
+                assert_eq!(pos.iter().copied().collect::<Vec<_>>(), want, "{name}");
+                assert_eq!(*at(data, &["spawn", "yaw"]), fastnbt::Value::Float(0.0));
+                assert!(!fields.contains_key("SpawnX"), "{name}");
+            }
+        }
+        let (cx, cz) = (spawn[0] >> 4, spawn[2] >> 4);
+        let path = out.join(format!("region/r.{}.{}.mca", cx >> 5, cz >> 5));
+        let mut region = Region::from_stream(fs::File::open(path).unwrap()).unwrap();
+        let chunk = region
+            .read_chunk(cx.rem_euclid(32) as usize, cz.rem_euclid(32) as usize)
+            .unwrap()
+            .unwrap();
+        let chunk: fastnbt::Value = fastnbt::from_bytes(&chunk).unwrap();
+        assert_eq!(
+            *at(&chunk, &["DataVersion"]),
+            fastnbt::Value::Int(release.data_version),
+            "{name}: chunks"
+        );
+        let name = match at(data, &["LevelName"]) {
+            fastnbt::Value::String(s) => s.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            name.contains(source.generator().config().seed.text()),
+            "{name}"
+        );
+        let overworld = at(
+            data,
+            &[
+                "WorldGenSettings",
+                "dimensions",
+                "minecraft:overworld",
+                "generator",
+            ],
+        );
+        assert_eq!(*at(overworld, &["type"]), "minecraft:flat");
+        assert_eq!(*at(overworld, &["settings", "biome"]), "minecraft:the_void");
+    }
 }
 
 /// The value at `path` in nested compounds.
@@ -273,12 +312,20 @@ fn a_peak_above_minecrafts_default_top_is_kept_whole() {
     assert_eq!(dim["min_y"], MIN_Y);
     assert_eq!(dim["height"], report.top - MIN_Y);
     assert_eq!(dim["logical_height"], report.top - MIN_Y);
-    assert_eq!(dim, minecraft::datapack::overworld(report.top));
+    assert_eq!(
+        dim,
+        minecraft::datapack::overworld(report.top, &release::NEWEST)
+    );
+    assert_eq!(
+        dim["cloud_height"], 192,
+        "the newest release draws clouds from it"
+    );
     let meta: serde_json::Value =
         serde_json::from_slice(&fs::read(pack.join("pack.mcmeta")).unwrap()).unwrap();
+    let format = release::NEWEST.pack_format;
     assert_eq!(
-        meta["pack"]["pack_format"],
-        minecraft::datapack::PACK_FORMAT
+        [&meta["pack"]["min_format"], &meta["pack"]["max_format"]],
+        [format, format]
     );
     let mut nbt = Vec::new();
     flate2::read::GzDecoder::new(fs::File::open(out.join("level.dat")).unwrap())

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use fastnbt::LongArray;
 use terravox_voxel::Block;
 
+use super::MIN_Y;
 use super::names::{BlockState, biome_name, block_state};
-use super::{DATA_VERSION, MIN_Y};
 use terravox_worldgen::Biome;
 
 /// Blocks of a section along each axis.
@@ -56,8 +56,8 @@ impl Column {
         self.blocks.truncate(VOLUME * sections);
     }
 
-    /// The chunk as uncompressed NBT.
-    pub(crate) fn to_nbt(&self) -> Result<Vec<u8>, String> {
+    /// The chunk as uncompressed NBT, for the release of `data_version`.
+    pub(crate) fn to_nbt(&self, data_version: i32) -> Result<Vec<u8>, String> {
         let biomes: Vec<&'static str> = (0..16)
             .map(|i| biome_name(self.biomes[i / 4][i % 4]))
             .collect();
@@ -72,7 +72,7 @@ impl Column {
             })
             .collect();
         let nbt = ChunkNbt {
-            data_version: DATA_VERSION,
+            data_version,
             x: self.pos[0],
             y: MIN_Y / SIDE as i32,
             z: self.pos[1],

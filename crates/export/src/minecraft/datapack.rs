@@ -13,6 +13,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::release::{PackForm, Release};
 use super::{HIGHEST_TOP, MAX_Y, MIN_Y};
 use crate::error::ExportError;
 use crate::target::write;
@@ -21,15 +22,12 @@ use crate::target::write;
 pub const NAME: &str = "terravox_height";
 /// How `level.dat` names the pack among the enabled ones.
 pub const ID: &str = "file/terravox_height";
-/// Minecraft 1.21.1's data pack format.
-pub const PACK_FORMAT: i32 = 48;
-
 /// The overworld's dimension type with its top at `top` (one above the highest
 /// block; a multiple of 16 above [`MIN_Y`], within [`MAX_Y`]..=[`HIGHEST_TOP`]):
-/// the vanilla overworld's values, taller.
-pub fn overworld(top: i32) -> serde_json::Value {
+/// `release`'s vanilla overworld, taller.
+pub fn overworld(top: i32, release: &Release) -> serde_json::Value {
     let height = top.clamp(MAX_Y, HIGHEST_TOP) - MIN_Y;
-    json!({
+    let mut overworld = json!({
         "ultrawarm": false,
         "natural": true,
         "coordinate_scale": 1.0,
@@ -51,25 +49,40 @@ pub fn overworld(top: i32) -> serde_json::Value {
         "height": height,
         "infiniburn": "#minecraft:infiniburn_overworld",
         "effects": "minecraft:overworld"
-    })
+    });
+    if release.cloud_height {
+        overworld["cloud_height"] = json!(192);
+    }
+    overworld
 }
 
-/// Writes the pack into the world folder `world` for a top of `top`; returns the
-/// bytes written.
-pub(crate) fn write_pack(world: &Path, top: i32) -> Result<u64, ExportError> {
+/// `pack.mcmeta` for `release`, saying what the pack does.
+pub fn meta(release: &Release, description: String) -> serde_json::Value {
+    let format = release.pack_format;
+    match release.pack_form {
+        PackForm::PackFormat => json!({
+            "pack": { "pack_format": format, "description": description }
+        }),
+        PackForm::MinMax => json!({
+            "pack": { "min_format": format, "max_format": format, "description": description }
+        }),
+    }
+}
+
+/// Writes the pack for `release` into the world folder `world` for a top of `top`;
+/// returns the bytes written.
+pub(crate) fn write_pack(world: &Path, top: i32, release: &Release) -> Result<u64, ExportError> {
     let pack = world.join("datapacks").join(NAME);
     let types = pack.join("data/minecraft/dimension_type");
     fs::create_dir_all(&types).map_err(ExportError::io(&types))?;
-    let meta = json!({
-        "pack": {
-            "pack_format": PACK_FORMAT,
-            "description": format!("terravox: the overworld {} blocks tall", top - MIN_Y)
-        }
-    });
+    let meta = meta(
+        release,
+        format!("terravox: the overworld {} blocks tall", top - MIN_Y),
+    );
     let mut bytes = 0;
     for (path, value) in [
         (pack.join("pack.mcmeta"), meta),
-        (types.join("overworld.json"), overworld(top)),
+        (types.join("overworld.json"), overworld(top, release)),
     ] {
         let text = serde_json::to_vec_pretty(&value)
             .map_err(|e| ExportError::encode("the data pack")(e.to_string()))?;
@@ -77,4 +90,32 @@ pub(crate) fn write_pack(world: &Path, top: i32) -> Result<u64, ExportError> {
         bytes += text.len() as u64;
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minecraft::release::{NEWEST, Release};
+
+    #[test]
+    fn each_release_gets_its_pack_format_in_its_form() {
+        let old = Release::named("1.21.1").unwrap();
+        let m = meta(&old, "x".into());
+        assert_eq!(m["pack"]["pack_format"], 48);
+        assert!(m["pack"].get("min_format").is_none());
+        let m = meta(&NEWEST, "x".into());
+        assert_eq!(m["pack"]["min_format"], NEWEST.pack_format);
+        assert_eq!(m["pack"]["max_format"], NEWEST.pack_format);
+        assert!(m["pack"].get("pack_format").is_none());
+    }
+
+    #[test]
+    fn clouds_stay_where_the_release_has_them() {
+        let top = 400;
+        for (name, clouds) in [("1.21.5", false), ("1.21.6", true), ("1.21.10", true)] {
+            let o = overworld(top, &Release::named(name).unwrap());
+            assert_eq!(o.get("cloud_height").is_some(), clouds, "{name}");
+            assert_eq!(o["height"], top - MIN_Y);
+        }
+    }
 }

@@ -8,7 +8,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
-use super::{DATA_VERSION, VERSION_NAME};
+use super::release::{Release, SpawnForm};
 
 /// What `level.dat` says about the world.
 pub(crate) struct Level {
@@ -21,6 +21,8 @@ pub(crate) struct Level {
     /// Whether the world is taller than Minecraft's default: the export's data pack
     /// ([`super::datapack`]) is enabled then.
     pub(crate) raised: bool,
+    /// The release it is written for.
+    pub(crate) release: Release,
 }
 
 impl Level {
@@ -28,8 +30,9 @@ impl Level {
     pub(crate) fn to_bytes(&self) -> Result<Vec<u8>, String> {
         let [x, y, z] = self.spawn;
         let rule = |v: &str| v.to_string();
+        let fields = self.release.spawn_form == SpawnForm::Fields;
         let data = Data {
-            data_version: DATA_VERSION,
+            data_version: self.release.data_version,
             version: 19133,
             initialized: true,
             level_name: self.name.clone(),
@@ -37,10 +40,16 @@ impl Level {
             difficulty: 1,
             hardcore: false,
             allow_commands: true,
-            spawn_x: x,
-            spawn_y: y,
-            spawn_z: z,
-            spawn_angle: 0.0,
+            spawn_x: fields.then_some(x),
+            spawn_y: fields.then_some(y),
+            spawn_z: fields.then_some(z),
+            spawn_angle: fields.then_some(0.0),
+            spawn: (!fields).then(|| Spawn {
+                dimension: "minecraft:overworld",
+                pos: fastnbt::IntArray::new(vec![x, y, z]),
+                yaw: 0.0,
+                pitch: 0.0,
+            }),
             time: 0,
             day_time: 6000,
             // Never played: the world's bytes never depend on when, or in how many
@@ -49,8 +58,8 @@ impl Level {
             raining: false,
             thundering: false,
             version_info: Version {
-                id: DATA_VERSION,
-                name: VERSION_NAME,
+                id: self.release.data_version,
+                name: self.release.name,
                 series: "main",
                 snapshot: false,
             },
@@ -152,10 +161,17 @@ struct Data {
     hardcore: bool,
     #[serde(rename = "allowCommands")]
     allow_commands: bool,
-    spawn_x: i32,
-    spawn_y: i32,
-    spawn_z: i32,
-    spawn_angle: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_x: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_y: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_z: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_angle: Option<f32>,
+    /// The spawn from 1.21.9 on ([`SpawnForm::Compound`]).
+    #[serde(rename = "spawn", skip_serializing_if = "Option::is_none")]
+    spawn: Option<Spawn>,
     time: i64,
     day_time: i64,
     last_played: i64,
@@ -168,6 +184,15 @@ struct Data {
     data_packs: DataPacks,
     game_rules: BTreeMap<&'static str, String>,
     world_gen_settings: WorldGenSettings,
+}
+
+/// The world's spawn as 1.21.9 and later hold it.
+#[derive(Serialize)]
+struct Spawn {
+    dimension: &'static str,
+    pos: fastnbt::IntArray,
+    yaw: f32,
+    pitch: f32,
 }
 
 #[derive(Serialize)]

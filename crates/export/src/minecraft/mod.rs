@@ -1,5 +1,6 @@
-//! A Minecraft Java Edition world folder (1.21.1, data version [`DATA_VERSION`];
-//! later versions upgrade it when they open it): `level.dat` and `region/r.X.Z.mca`
+//! A Minecraft Java Edition world folder for a release from 1.20.5 to 1.21.10
+//! ([`release`]: its data version, data pack format and spawn's form; later
+//! releases upgrade it when they open it): `level.dat` and `region/r.X.Z.mca`
 //! files of 1.18+ chunks, written with `fastnbt` (NBT by serde) and `fastanvil`
 //! (region files).
 //!
@@ -38,6 +39,7 @@ pub mod fold;
 pub mod job;
 mod level;
 pub mod names;
+pub mod release;
 
 use std::fs;
 use std::io::Write;
@@ -58,11 +60,8 @@ use crate::target::Target;
 use chunk::Column;
 use fold::Fold;
 use job::{Job, Written, write_atomic};
+use release::Release;
 
-/// Minecraft 1.21.1's data version, written into every chunk and `level.dat`.
-pub const DATA_VERSION: i32 = 3955;
-/// The Minecraft version the world is written for.
-pub const VERSION_NAME: &str = "1.21.1";
 /// The lowest block in a Minecraft world.
 pub const MIN_Y: i32 = -64;
 /// One above the highest block in a Minecraft world of the default height (a taller
@@ -138,6 +137,9 @@ pub struct Options {
     /// The column a new player appears on (`--spawn X,Z`, inside the area); without
     /// one, terravox's spawn or its spawn rule ([`SpawnFrom`]).
     pub spawn: Option<[i32; 2]>,
+    /// The Minecraft release the world is written for (`--minecraft`); by default
+    /// the newest terravox knows, [`release::NEWEST`].
+    pub release: Release,
 }
 
 impl Default for Options {
@@ -148,6 +150,7 @@ impl Default for Options {
             shard: Shard::ALL,
             fold: None,
             spawn: None,
+            release: release::NEWEST,
         }
     }
 }
@@ -201,6 +204,7 @@ pub fn export(
         shard,
         fold,
         spawn: chosen,
+        release,
     } = *options;
     if area.size().iter().any(|&s| s > MAX_SIDE) {
         return Err(ExportError::Area(format!(
@@ -295,8 +299,13 @@ pub fn export(
             report.resumed += 1;
             continue;
         }
-        let heights = Heights { shift, reach, fold };
-        let written = write_region(source, &area, r, heights, &job, progress)?;
+        let form = Form {
+            shift,
+            reach,
+            fold,
+            data_version: release.data_version,
+        };
+        let written = write_region(source, &area, r, form, &job, progress)?;
         job.mark_done(r, written)?;
     }
     // The world's figures, from every region's mark: the same however the work was
@@ -334,9 +343,10 @@ pub fn export(
         seed: config.seed.value() as i64,
         spawn: report.spawn,
         raised: report.top > MAX_Y,
+        release,
     };
     if report.top > MAX_Y {
-        report.bytes += datapack::write_pack(target.partial(), report.top)?;
+        report.bytes += datapack::write_pack(target.partial(), report.top, &release)?;
     }
     let bytes = level.to_bytes().map_err(ExportError::encode("level.dat"))?;
     write_atomic(&target.partial().join("level.dat"), &bytes)?;
@@ -351,13 +361,14 @@ pub fn export(
 /// is refused.
 fn what(source: &Source, area: &Area, options: &Options) -> String {
     format!(
-        "terravox Minecraft export: area {:?}..{:?}, sea on {}, fold {:?}, spawn {:?}, {} shards, edits {:016x}, world {}\n",
+        "terravox Minecraft export: area {:?}..{:?}, sea on {}, fold {:?}, spawn {:?}, {} shards, Minecraft {}, edits {:016x}, world {}\n",
         area.from,
         area.to,
         options.sea_top,
         options.fold.map(|f| f.at()),
         options.spawn,
         options.shard.count,
+        options.release.name,
         source.edits_fingerprint(),
         source.generator().config().to_world_code()
     )
@@ -407,7 +418,7 @@ fn write_region(
     source: &Source,
     area: &Area,
     [rx, rz]: [i32; 2],
-    heights: Heights,
+    form: Form,
     job: &Job,
     progress: &dyn Progress,
 ) -> Result<Written, ExportError> {
@@ -421,7 +432,7 @@ fn write_region(
     let built: Vec<Built> = columns
         .par_iter()
         .map(|&col| {
-            let out = tv_column(source, area, col, heights);
+            let out = tv_column(source, area, col, form);
             progress.advance(out.as_ref().map_or(0, |o| o.chunks.len() as u64));
             out
         })
@@ -469,15 +480,18 @@ fn write_region(
     Ok(written)
 }
 
-/// Where terravox's heights go in Minecraft.
+/// How the chunks are written: where terravox's heights go in Minecraft, and for
+/// which release.
 #[derive(Clone, Copy, Debug)]
-struct Heights {
+struct Form {
     /// Added to a terravox height to give Minecraft's.
     shift: i32,
     /// One above the highest Minecraft height the chunks are read to.
     reach: i32,
     /// Where land above the standard top is brought down from, if it is.
     fold: Option<Fold>,
+    /// The release's data version, in every chunk.
+    data_version: i32,
 }
 
 /// Minecraft chunks: each one's position and zlib-compressed NBT.
@@ -538,15 +552,20 @@ fn sections_for(highest: Option<i32>) -> usize {
 }
 
 /// The Minecraft chunks of terravox chunk column `[tx, tz]` that hold columns of
-/// `area`, read up to Minecraft height `heights.reach` (folded, if `heights.fold`
+/// `area`, read up to Minecraft height `form.reach` (folded, if `form.fold`
 /// says so); how high they reach and how many of its columns are cut at the top.
 fn tv_column(
     source: &Source,
     area: &Area,
     [tx, tz]: [i32; 2],
-    heights: Heights,
+    form: Form,
 ) -> Result<Built, ExportError> {
-    let Heights { shift, reach, fold } = heights;
+    let Form {
+        shift,
+        reach,
+        fold,
+        data_version,
+    } = form;
     let low = (MIN_Y - shift).div_euclid(CHUNK);
     let high = (reach - 1 - shift).div_euclid(CHUNK);
     // The world's top, and the row a Minecraft height lands on.
@@ -676,7 +695,9 @@ fn tv_column(
                 *cell = source.biome_at(x0 + ci as i32 * 4 + 2, z0 + cj as i32 * 4 + 2);
             }
         }
-        let nbt = column.to_nbt().map_err(ExportError::encode("a chunk"))?;
+        let nbt = column
+            .to_nbt(data_version)
+            .map_err(ExportError::encode("a chunk"))?;
         let mut z = ZlibEncoder::new(Vec::with_capacity(nbt.len() / 4), Compression::fast());
         let bytes = z
             .write_all(&nbt)
