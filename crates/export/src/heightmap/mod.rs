@@ -39,8 +39,8 @@ use crate::target::Target;
 use image::{Range, recode_png, recode_raw, write_png};
 pub use tiles::Tile;
 
-/// The most columns a side one image of a heightmap takes (8 km; about 340 MB of
-/// memory); a larger area is written in tiles.
+/// The most columns a side one image of a heightmap takes (8 km; about 1 GiB of
+/// memory while it is made); a larger area is written in tiles.
 pub const MAX_TILE: u32 = 8192;
 /// The most columns a side a heightmap takes: Minecraft's world border, as the
 /// Minecraft export.
