@@ -362,7 +362,10 @@ fn version_2_fields_are_validated_with_their_field_named() {
     // Version-1 world codes cannot carry version-2 parts, and unknown versions are
     // refused rather than generated differently.
     check(&|c| c.version = 1, "nature");
-    check(&|c| c.version = 8, "version");
+    check(
+        &|c| c.version = terravox_worldgen::GENERATOR_VERSION + 1,
+        "version",
+    );
     // Caves (version 3) are validated too, and refused in older worlds.
     fn caves(c: &mut WorldConfig) -> &mut terravox_worldgen::CaveConfig {
         let terravox_worldgen::GeneratorConfig::Density(d) = &mut c.generator else {

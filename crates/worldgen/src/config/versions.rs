@@ -92,6 +92,9 @@ pub(crate) enum Change {
     Shores,
     /// The ranges' gullies run on down the valley walls rivers cut (version 7).
     WallGullies,
+    /// Rivers run in courses laid under the node grid, their water running down
+    /// them in every column (version 8).
+    RunningCourses,
 }
 
 /// One generator version: what it first allowed and what it changed.
@@ -107,7 +110,7 @@ pub(crate) struct Version {
 
 /// Every generator version, oldest first (see [`crate::GENERATOR_VERSION`] for what
 /// each brought).
-pub(crate) const VERSIONS: [Version; 7] = [
+pub(crate) const VERSIONS: [Version; 8] = [
     Version {
         number: 1,
         sections: &[],
@@ -142,6 +145,11 @@ pub(crate) const VERSIONS: [Version; 7] = [
         number: 7,
         sections: &[],
         changes: &[Change::WallGullies],
+    },
+    Version {
+        number: 8,
+        sections: &[],
+        changes: &[Change::RunningCourses],
     },
 ];
 
@@ -199,6 +207,7 @@ mod tests {
             (Change::WindingRivers, 6),
             (Change::Shores, 6),
             (Change::WallGullies, 7),
+            (Change::RunningCourses, 8),
         ];
         for (change, first) in since {
             for v in 1..=VERSIONS.len() as u32 {

@@ -41,7 +41,13 @@ use crate::noise::fbm::NoiseKind;
 ///   filter's gullies down to the river (in version 6 a wall was a bare slope and
 ///   the gullies above it ended at its top). Without `water` or `relief` a
 ///   version-7 world is its version-6 world.
-pub const GENERATOR_VERSION: u32 = 7;
+/// - **8**: streams that run: a river's course is laid under the 32-block node grid
+///   (the nodes' places moved by a smooth warp of the land, each step bowed toward
+///   the lower land beside it), and its water runs down it in every column, a
+///   cascade of one-block steps at most half a block a block, a waterfall at the
+///   step's middle where the land drops more; lakes follow their nodes' places.
+///   Without `water` a version-8 world is its version-7 world.
+pub const GENERATOR_VERSION: u32 = 8;
 
 /// Every generator version this build generates.
 pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;

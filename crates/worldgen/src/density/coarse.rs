@@ -207,7 +207,10 @@ impl DensityGen {
             };
         }
         let beside = shore::highest_beside(x, z, |x, z| w.surface(x, z, sea));
-        let shore = shore::shore(surface, beside, sea, |y| self.solid_at(corners, x, y, z));
+        let bed = w.in_running_bed(x, z);
+        let shore = shore::shore(surface, beside, sea, bed, |y| {
+            self.solid_at(corners, x, y, z)
+        });
         ColumnWater { surface, shore }
     }
 

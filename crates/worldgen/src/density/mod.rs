@@ -54,7 +54,7 @@ use plant::trunk_columns;
 use crate::config::versions::{Behaviour, Change};
 use crate::config::world::{DensityConfig, NatureConfig};
 use crate::hydrology::channel::{LocalWater, Wall};
-use crate::hydrology::network::Hydrology;
+use crate::hydrology::network::{Hydrology, Laying};
 use crate::hydrology::shore::{self, ColumnWater};
 use crate::nature::planting::TreeGrid;
 use crate::nature::trees::TALLEST;
@@ -206,8 +206,14 @@ impl DensityGen {
                 .shape
                 .as_ref()
                 .and_then(|s| {
-                    let winding = behaviour.has(Change::WindingRivers);
-                    Hydrology::new(cfg, s, seed, sea_level, winding)
+                    let laying = if behaviour.has(Change::RunningCourses) {
+                        Laying::Running
+                    } else if behaviour.has(Change::WindingRivers) {
+                        Laying::Winding
+                    } else {
+                        Laying::Straight
+                    };
+                    Hydrology::new(cfg, s, seed, sea_level, laying)
                 })
                 .map(Arc::new),
             stacks: Arc::new(Store::new(KEPT_STACKS)),
@@ -284,11 +290,15 @@ impl DensityGen {
         water.top().filter(|&t| t > 0)?;
         let sea = self.surface.sea_level;
         let wide = (xb - xa + 1) as usize;
-        let levels: Vec<Option<i32>> = (za..=zb)
+        let columns: Vec<(Option<i32>, bool)> = (za..=zb)
             .flat_map(|z| (xa..=xb).map(move |x| (x, z)))
-            .map(|(x, z)| water.surface(x, z, sea))
+            .map(|(x, z)| {
+                let (surface, _, bed) = water.column(x, z, sea);
+                (surface, bed)
+            })
             .collect();
-        let at = |x: i32, z: i32| levels[(z - za) as usize * wide + (x - xa) as usize];
+        let column = |x: i32, z: i32| columns[(z - za) as usize * wide + (x - xa) as usize];
+        let at = |x: i32, z: i32| column(x, z).0;
         // The shapes of the lattice columns a shore's verdict needs, made once each,
         // from the fields of the area and its columns' lattice corners (made once,
         // where a shore is asked for at all).
@@ -320,9 +330,10 @@ impl DensityGen {
                     let (x, z) = (x0 + (i % w) as i32, z0 + (i / w) as i32);
                     let surface = at(x, z);
                     let beside = shore::highest_beside(x, z, at);
+                    let bed = column(x, z).1;
                     let shore = self
                         .shores
-                        .then(|| shore::shore(surface, beside, sea, |y| solid_at(x, y, z)))
+                        .then(|| shore::shore(surface, beside, sea, bed, |y| solid_at(x, y, z)))
                         .flatten();
                     ColumnWater { surface, shore }
                 })

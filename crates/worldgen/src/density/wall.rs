@@ -65,9 +65,11 @@ mod tests {
     /// for the same filter steered along the wall instead.
     #[test]
     fn gullies_run_down_the_valley_walls_to_the_river() {
-        let cfg = presets::builtin("continents")
+        let mut cfg = presets::builtin("continents")
             .unwrap()
             .with_seed(Seed::new("-7"));
+        // Version 7 (version 8 lays its rivers otherwise).
+        cfg.version = 7;
         let mut old = cfg.clone();
         old.version = 6;
         let (v7, v6) = (generator(&cfg), generator(&old));

@@ -28,26 +28,28 @@ pub(super) struct WaterTops {
 
 impl WaterTops {
     /// The water over each padded column of the chunk column at `(x0, z0)` (its
-    /// origin), from `column`: the water's world height at a column, if any, and its
-    /// flow; with `solid_at` (version 6: whether the field is solid at height `y` of
+    /// origin), from `column`: the water's world height at a column, if any, its
+    /// flow and whether it lies in a running course's bed; with `solid_at` (version 6: whether the field is solid at height `y` of
     /// local column `(lx, lz)`), the shores of the columns beside it in a world whose
     /// sea stands at `sea` ([`shore`]).
     pub(super) fn new(
         x0: i32,
         z0: i32,
-        column: impl Fn(i32, i32) -> (Option<i32>, Flow),
+        column: impl Fn(i32, i32) -> (Option<i32>, Flow, bool),
         sea: i32,
         solid_at: Option<&dyn Fn(i32, i32, i32) -> bool>,
     ) -> Option<Self> {
         // The padded columns and one more each side.
         const W: usize = PADDED + 2;
         let mut flows = [Flow::STILL; PADDED * PADDED];
+        let mut beds = [false; PADDED * PADDED];
         let wide: Vec<i32> = (0..W * W)
             .map(|c| {
                 let (lx, lz) = ((c % W) as i32 - 2, (c / W) as i32 - 2);
-                let (level, flow) = column(x0 + lx, z0 + lz);
+                let (level, flow, bed) = column(x0 + lx, z0 + lz);
                 if (-1..=CHUNK).contains(&lx) && (-1..=CHUNK).contains(&lz) {
-                    flows[(lz + 1) as usize * PADDED + (lx + 1) as usize] = flow;
+                    let p = (lz + 1) as usize * PADDED + (lx + 1) as usize;
+                    (flows[p], beds[p]) = (flow, bed);
                 }
                 level.unwrap_or(i32::MIN)
             })
@@ -69,7 +71,9 @@ impl WaterTops {
         let shores = std::array::from_fn(|c| {
             let (lx, lz) = padded(c);
             solid_at.and_then(|solid_at| {
-                shore(some(tops[c]), some(beside[c]), sea, |y| solid_at(lx, lz, y))
+                shore(some(tops[c]), some(beside[c]), sea, beds[c], |y| {
+                    solid_at(lx, lz, y)
+                })
             })
         });
         let highest = wide.iter().copied().max().unwrap_or(i32::MIN);
@@ -112,11 +116,13 @@ impl WaterTops {
 /// `sea`); cave air and every other solid block stay.
 pub(super) fn flood(chunk: Chunk, pos: ChunkPos, water: &WaterTops, sea: i32) -> Chunk {
     let oy = pos.y * CHUNK;
-    if water.highest < oy - 1 {
+    // A running bed is opened up to its ground's top, above every water's level.
+    let opens = water.opens_between(oy - 1, oy + CHUNK);
+    if water.highest < oy - 1 && !opens {
         return chunk;
     }
     let (mut blocks, uniform) = match chunk {
-        Chunk::Uniform(b) if b != Block::Air && !water.opens_between(oy - 1, oy + CHUNK) => {
+        Chunk::Uniform(b) if b != Block::Air && !opens => {
             return chunk;
         }
         Chunk::Uniform(b) => (terravox_voxel::dense_array(b), Some(b)),

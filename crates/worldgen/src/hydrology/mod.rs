@@ -33,6 +33,7 @@
 
 pub(crate) mod basin;
 pub(crate) mod channel;
+pub(crate) mod course;
 pub(crate) mod drainage;
 pub(crate) mod land;
 pub(crate) mod network;

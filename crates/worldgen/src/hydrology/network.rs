@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::basin::{Basin, flood};
-use super::channel::{Disc, LocalWater, Segment};
-use super::land::{Ground, Land, NODE, Node, node_hash, node_roll};
+use super::channel::{Disc, LAKE_RADIUS, LocalWater, Segment};
+use super::course;
+use super::land::{Ground, Heights, Land, NODE, Node, node_hash, node_roll};
 use super::trace::{REACH, Step, Trace, is_spring, trace};
 use crate::config::world::{DensityConfig, ShapeConfig, WaterConfig};
 use crate::store::Store;
@@ -24,9 +25,15 @@ pub(crate) const REGION: i32 = 64;
 const SOURCES: i32 = (REACH + MARGIN + REGION - 1) / REGION;
 
 /// Nodes beyond a region's side whose river steps it keeps: what shapes columns
-/// inside it ([`super::channel::INFLUENCE`] blocks) and two nodes more (a channel's
-/// half-width and a bend's jitter).
-const MARGIN: i32 = super::channel::INFLUENCE as i32 / NODE + 2;
+/// inside it ([`super::channel::INFLUENCE`] blocks) and three nodes more (a
+/// channel's half-width, and a bend's jitter or version 8's warp and bow).
+const MARGIN: i32 = super::channel::INFLUENCE as i32 / NODE + 3;
+const _: () = assert!(
+    ((MARGIN - super::channel::INFLUENCE as i32 / NODE) * NODE) as f64
+        > super::channel::WIDEST + course::WARP * std::f64::consts::SQRT_2 + course::BOW,
+    "a step beyond the margin shapes nothing in the region, its half-width, warp and bow \
+     counted"
+);
 
 /// Regions kept before a store of regions starts again (the 16 km horizon's area and
 /// the springs around it, four times over).
@@ -84,13 +91,25 @@ pub(crate) struct Reach {
     discs: Vec<Disc>,
 }
 
+/// How a version lays its rivers in blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Laying {
+    /// Straight steps between bends jittered off their nodes (version 5).
+    Straight,
+    /// Big rivers winding in bends over floodplains where they run level (versions 6
+    /// and 7; [`Segment::course`]).
+    Winding,
+    /// Courses laid under the node grid, their water running down them in every
+    /// column ([`course`]; version 8).
+    Running,
+}
+
 /// The water of a density world with `shape.water`, over the land `G` (a world's
 /// [`Land`]; tests make land by hand).
 pub(crate) struct Hydrology<G: Ground = Land> {
     cfg: WaterConfig,
     seed: u64,
-    /// Whether big rivers wind over floodplains (version 6; [`Segment::course`]).
-    winding: bool,
+    laying: Laying,
     ground: G,
     basins: Store<Node, Option<Arc<Basin>>>,
     traces: Store<[i32; 2], (Vec<Trace>, usize)>,
@@ -106,18 +125,17 @@ impl<G: Ground> std::fmt::Debug for Hydrology<G> {
 }
 
 impl Hydrology {
-    /// The water of density config `d` with shape `s` for world seed `seed`, big
-    /// rivers `winding` over floodplains (version 6) or not; `None` without
-    /// `s.water`.
+    /// The water of density config `d` with shape `s` for world seed `seed`, its
+    /// rivers laid as `laying` says; `None` without `s.water`.
     pub(crate) fn new(
         d: &DensityConfig,
         s: &ShapeConfig,
         seed: u64,
         sea: i32,
-        winding: bool,
+        laying: Laying,
     ) -> Option<Self> {
         let cfg = s.water.as_deref()?.clone();
-        Some(Self::on(Land::new(d, s, seed, sea), cfg, seed, winding))
+        Some(Self::on(Land::new(d, s, seed, sea), cfg, seed, laying))
     }
 }
 
@@ -182,11 +200,11 @@ fn merge_level(levels: &mut HashMap<Node, i32>, step: &Step) {
 impl<G: Ground> Hydrology<G> {
     /// The water of water config `cfg` over `ground` for world seed `seed` (see
     /// [`Hydrology::new`]).
-    pub(crate) fn on(ground: G, cfg: WaterConfig, seed: u64, winding: bool) -> Self {
+    pub(crate) fn on(ground: G, cfg: WaterConfig, seed: u64, laying: Laying) -> Self {
         Self {
             cfg,
             seed,
-            winding,
+            laying,
             ground,
             basins: Store::new(KEPT_BASINS),
             traces: Store::new(KEPT_REGIONS),
@@ -250,8 +268,8 @@ impl<G: Ground> Hydrology<G> {
         }
         let (edges, lakes, springs) = self.settle(gathered, window);
         Reach {
-            segments: self.segments(&edges),
-            discs: discs(&lakes),
+            segments: self.segments(&edges, &lakes),
+            discs: self.discs(&lakes),
             edges,
             lakes,
             springs,
@@ -352,30 +370,63 @@ impl<G: Ground> Hydrology<G> {
     }
 
     /// The river steps `edges` laid out in blocks: through the bends at their nodes,
-    /// winding (version 6) or straight.
-    fn segments(&self, edges: &[Edge]) -> Vec<Segment> {
+    /// straight (version 5), winding (versions 6 and 7) or running (version 8).
+    fn segments(&self, edges: &[Edge], lakes: &[Lake]) -> Vec<Segment> {
+        let mut land = self.ground.look();
+        let outlets: HashMap<Node, i32> = lakes
+            .iter()
+            .flat_map(|l| l.nodes.iter().map(|&n| (n, l.level)))
+            .collect();
         edges
             .iter()
             .flat_map(|e| {
                 let (a, b) = (self.bend(e.from), self.bend(e.to));
-                // Steps from nodes of alternate parity bend to alternate sides.
-                let side = if (e.from[0] + e.from[1]).rem_euclid(2) == 0 {
-                    1.0
-                } else {
-                    -1.0
-                };
+                let side = side(e.from);
                 let width = self.cfg.width;
-                match self.winding {
-                    true => Segment::course(a, b, e.levels, e.flow, width, side),
-                    false => vec![Segment::straight(a, b, e.levels, e.flow, width)],
+                match self.laying {
+                    Laying::Straight => vec![Segment::straight(a, b, e.levels, e.flow, width)],
+                    Laying::Winding => Segment::course(a, b, e.levels, e.flow, width, side),
+                    Laying::Running => {
+                        let from_lake = outlets.get(&e.from) == Some(&e.levels[0]);
+                        self.running(&mut land, e, from_lake)
+                    }
                 }
             })
             .collect()
     }
 
-    /// For every node of the window `lo..hi` (each way), the nodes of the window
-    /// whose water runs through it ([`super::drainage`]).
-    pub(crate) fn drained(&self, lo: Node, hi: Node) -> HashMap<Node, u32> {
+    /// River step `e` laid as a running course ([`course`]; version 8): swinging to
+    /// alternate sides and leaning toward the lower land beside it (a big river
+    /// running level by its meander), its water running down the pieces; `from_lake`: it leaves a lake, whose level
+    /// it holds out of the lake's disc (its outlet).
+    fn running<'a>(&'a self, land: &mut G::Look<'a>, e: &Edge, from_lake: bool) -> Vec<Segment> {
+        let (a, b) = (self.bend(e.from), self.bend(e.to));
+        let width = self.cfg.width;
+        let bulge = match Segment::meander(e.flow, width) {
+            Some(m) if e.levels[0] == e.levels[1] => course::bow(self.seed, e.from, e.to, 0.0, m),
+            _ => {
+                let d = [e.to[0] - e.from[0], e.to[1] - e.from[1]];
+                let left = [-d[1], d[0]];
+                let beside = |l: &mut G::Look<'a>, k: i32| {
+                    let at = |n: Node| [n[0] + k * left[0], n[1] + k * left[1]];
+                    (l.h(at(e.from)) + l.h(at(e.to))) as f64
+                };
+                let lean = course::lean(beside(land, 1), beside(land, -1));
+                course::bow(self.seed, e.from, e.to, lean, 0.0)
+            }
+        };
+        let size = Segment::size(e.flow, width);
+        let hold = if from_lake { LAKE_RADIUS + 2.0 } else { 0.0 };
+        course::pieces(&course::bowed(a, b, bulge), e.levels, hold)
+            .into_iter()
+            .map(|p| Segment::running(p.ends, p.levels, size, p.foot, p.lip))
+            .collect()
+    }
+
+    /// The drainage of the window `lo..hi` (each way): the nodes of the window whose
+    /// water runs through each, and the longest way to each from the divide
+    /// ([`super::drainage`]).
+    pub(crate) fn drained(&self, lo: Node, hi: Node) -> super::drainage::Drainage {
         let mut land = self.ground.look();
         super::drainage::drained(&mut land, lo, hi, |l, p| self.basin(l, p))
     }
@@ -383,7 +434,8 @@ impl<G: Ground> Hydrology<G> {
     /// The way river step `e` runs in blocks: the ends and bends of its pieces, from
     /// its upper node's bend to its lower one's.
     pub(crate) fn course(&self, e: &Edge) -> Vec<[f64; 2]> {
-        let pieces = self.segments(std::slice::from_ref(e));
+        let r = [e.from[0].div_euclid(REGION), e.from[1].div_euclid(REGION)];
+        let pieces = self.segments(std::slice::from_ref(e), &self.reach(r).lakes);
         let first = pieces.first().map(|s| s.ends()[0]);
         first
             .into_iter()
@@ -392,9 +444,9 @@ impl<G: Ground> Hydrology<G> {
     }
 
     /// Whether a river step fed by `flow` springs winds in bends where it runs level
-    /// (version 6: a river, not a creek).
+    /// (version 6 on: a river, not a creek).
     pub(crate) fn winds(&self, flow: u32) -> bool {
-        self.winding && Segment::winds(flow, self.cfg.width)
+        self.laying != Laying::Straight && Segment::winds(flow, self.cfg.width)
     }
 
     /// Whether a waterfall from node `n` has a tarn on its lip (`tarns` of them).
@@ -402,14 +454,36 @@ impl<G: Ground> Hydrology<G> {
         node_roll(self.seed, TARN_SALT, n) < self.cfg.tarns
     }
 
-    /// Where a river bends at node `n`, in blocks.
+    /// Where a river bends at node `n`, in blocks: jittered off the node, or
+    /// (version 8) where the land's warp moves it ([`course::place`]).
     fn bend(&self, n: Node) -> [f64; 2] {
+        if self.laying == Laying::Running {
+            return course::place(self.seed, n);
+        }
         let h = node_hash(self.seed, JITTER_SALT, n);
         let unit = |bits: u64| (bits & 0xffff) as f64 / 65535.0 * 2.0 - 1.0;
         [
             (n[0] * NODE) as f64 + JITTER * unit(h),
             (n[1] * NODE) as f64 + JITTER * unit(h >> 16),
         ]
+    }
+
+    /// The lakes' discs: one around each of their nodes, in blocks (version 8: where
+    /// the warp moves the node, as its rivers' bends).
+    fn discs(&self, lakes: &[Lake]) -> Vec<Disc> {
+        let at = |n: Node| match self.laying {
+            Laying::Running => course::place(self.seed, n),
+            _ => [(n[0] * NODE) as f64, (n[1] * NODE) as f64],
+        };
+        lakes
+            .iter()
+            .flat_map(|l| {
+                l.nodes.iter().map(move |&n| Disc {
+                    at: at(n),
+                    level: l.level,
+                })
+            })
+            .collect()
     }
 
     /// The water that shapes columns `x0..=x1` by `z0..=z1`.
@@ -424,17 +498,14 @@ impl<G: Ground> Hydrology<G> {
     }
 }
 
-/// The lakes' discs: one around each of their nodes, in blocks.
-fn discs(lakes: &[Lake]) -> Vec<Disc> {
-    lakes
-        .iter()
-        .flat_map(|l| {
-            l.nodes.iter().map(|&n| Disc {
-                at: [(n[0] * NODE) as f64, (n[1] * NODE) as f64],
-                level: l.level,
-            })
-        })
-        .collect()
+/// The side a step from node `from` bends to where a big river winds: steps from
+/// nodes of alternate parity bend to alternate sides (+1 its left, -1 its right).
+fn side(from: Node) -> f64 {
+    if (from[0] + from[1]).rem_euclid(2) == 0 {
+        1.0
+    } else {
+        -1.0
+    }
 }
 
 /// The regions holding columns `x0..=x1` by `z0..=z1`.

@@ -8,9 +8,14 @@
 //! has that ground dug out down to its water ([`Shore::Open`]), so the water above
 //! falls into it.
 //!
-//! A column is decided ([`shore`]) from the levels of itself and its four neighbours
-//! and the field's verdict at two heights of it, never from blocks, so every chunk
-//! holding it agrees. The decision is laid in one way everywhere: full chunks
+//! Version 8 opens one more kind of column: one in the bed of a running course whose
+//! water the ground buries (the 4-block lattice lifts a narrow creek's bed toward the
+//! banks beside it) is dug out from its water up to its ground's top, so a course
+//! holds water in every column.
+//!
+//! A column is decided ([`shore`]) from the levels of itself and its four neighbours,
+//! whether it lies in a running bed, and the field's verdict at heights of it, never
+//! from blocks, so every chunk holding it agrees. The decision is laid in one way everywhere: full chunks
 //! (`density::water::flood`), coarse cells and column tops all read the heights a
 //! column opens and banks ([`ColumnWater::opened`], [`ColumnWater::banked`]) and its
 //! top ([`ColumnWater::top`]) from here.
@@ -22,6 +27,12 @@ use terravox_voxel::Block;
 /// The block a dry column beside water is raised with: rock, the side wall of a
 /// fall's pool.
 pub(crate) const BANK: Block = Block::Stone;
+
+/// How far above its water a running bed's buried column is walked up for its
+/// ground's top, in blocks: the lattice lifts a bed toward the banks beside it, at
+/// most a fall's height at its foot (whose banks hold the water above it); a column
+/// buried deeper is left as it is.
+const BED_REACH: i32 = 48;
 
 /// How a column keeps in the higher water beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,25 +110,44 @@ pub(crate) fn highest_beside(
 /// Nothing where its own water (or the sea, where it has none) lies open (the air
 /// above it is a waterfall's face), or where its ground stands as high as the water
 /// beside. Else a dry column is banked, and a column with water of its own is opened
-/// down to it (its floor found walking down from under its water).
+/// down to it (its floor found walking down from under its water). A column in the
+/// `bed` of a running course (version 8) whose water the ground buries is opened from
+/// its water up to its ground's top (or the water beside, where higher).
 pub(crate) fn shore(
     own: Option<i32>,
     beside: Option<i32>,
     sea: i32,
+    bed: bool,
     mut solid_at: impl FnMut(i32) -> bool,
 ) -> Option<Shore> {
+    // The ground below the water: near water the field is calm, so this is the
+    // first height below it, but it is walked for certain.
+    let floor = |l: i32, solid_at: &mut dyn FnMut(i32) -> bool| {
+        (sea..l).rev().find(|&y| solid_at(y)).unwrap_or(sea - 1)
+    };
+    if let (true, Some(l)) = (bed, own)
+        && l > sea
+        && solid_at(l)
+        && let Some(air) = (l + 1..=l + BED_REACH).find(|&y| !solid_at(y))
+    {
+        let top = beside
+            .filter(|&b| b >= air && !solid_at(b))
+            .unwrap_or(air - 1);
+        return Some(Shore::Open {
+            top,
+            floor: floor(l, &mut solid_at),
+        });
+    }
     let top = beside?;
     let low = own.unwrap_or(sea).max(sea);
     if top <= low || !solid_at(low) || solid_at(top) {
         return None;
     }
     Some(match own {
-        Some(l) if l > sea => {
-            // The ground below the water: near water the field is calm, so this is
-            // the first height below it, but it is walked for certain.
-            let floor = (sea..l).rev().find(|&y| solid_at(y)).unwrap_or(sea - 1);
-            Shore::Open { top, floor }
-        }
+        Some(l) if l > sea => Shore::Open {
+            top,
+            floor: floor(l, &mut solid_at),
+        },
         _ => Shore::Bank { top },
     })
 }
@@ -135,7 +165,7 @@ mod tests {
 
     #[test]
     fn a_dry_column_below_the_water_beside_is_banked_up_to_it() {
-        let s = shore(None, Some(20), SEA, ground(12));
+        let s = shore(None, Some(20), SEA, false, ground(12));
         assert_eq!(s, Some(Shore::Bank { top: 20 }));
         let w = ColumnWater {
             surface: None,
@@ -149,7 +179,7 @@ mod tests {
     #[test]
     fn a_column_whose_water_the_ground_buries_is_opened_down_to_it() {
         // Its water at 10 lies under ground up to 14; the water beside stands at 20.
-        let s = shore(Some(10), Some(20), SEA, ground(14));
+        let s = shore(Some(10), Some(20), SEA, false, ground(14));
         assert_eq!(s, Some(Shore::Open { top: 20, floor: 9 }));
         let w = ColumnWater {
             surface: Some(10),
@@ -163,16 +193,34 @@ mod tests {
     #[test]
     fn open_water_high_ground_and_lower_water_beside_need_no_shore() {
         // Its own water lies open: the air above it is a fall's face.
-        assert_eq!(shore(Some(10), Some(20), SEA, ground(9)), None);
+        assert_eq!(shore(Some(10), Some(20), SEA, false, ground(9)), None);
         // Its ground stands as high as the water beside.
-        assert_eq!(shore(None, Some(20), SEA, ground(20)), None);
+        assert_eq!(shore(None, Some(20), SEA, false, ground(20)), None);
         // The water beside is no higher than its own.
-        assert_eq!(shore(Some(10), Some(10), SEA, ground(14)), None);
+        assert_eq!(shore(Some(10), Some(10), SEA, false, ground(14)), None);
         // No water beside.
-        assert_eq!(shore(None, None, SEA, ground(5)), None);
+        assert_eq!(shore(None, None, SEA, false, ground(5)), None);
         let w = ColumnWater::default();
         assert!(w.opened().is_empty() && w.banked(SEA).is_empty());
         assert_eq!(w.top(5, Block::Sand, SEA), (5, Block::Sand));
+    }
+
+    #[test]
+    fn a_running_bed_the_ground_buries_is_opened_up_to_its_ground() {
+        // Its water at 10 under ground up to 14, no higher water beside.
+        let s = shore(Some(10), None, SEA, true, ground(14));
+        assert_eq!(s, Some(Shore::Open { top: 14, floor: 9 }));
+        // Higher water beside, above the ground: opened up to it.
+        let s = shore(Some(10), Some(16), SEA, true, ground(14));
+        assert_eq!(s, Some(Shore::Open { top: 16, floor: 9 }));
+        // Out of a bed, or buried deeper than a bank and a cell, it is left.
+        assert_eq!(shore(Some(10), None, SEA, false, ground(14)), None);
+        assert_eq!(
+            shore(Some(10), None, SEA, true, ground(10 + BED_REACH)),
+            None
+        );
+        // Its water open: nothing to do.
+        assert_eq!(shore(Some(10), None, SEA, true, ground(9)), None);
     }
 
     #[test]

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use super::basin::{Basin, flood};
 use super::drainage::drained;
-use super::land::{Ground, Heights, Node};
-use super::network::{Hydrology, Reach};
+use super::land::{Ground, Heights, NODE, Node};
+use super::network::{Hydrology, Laying, Reach};
 use super::trace::{MOUTH, Trace, trace};
 use crate::config::world::WaterConfig;
 
@@ -79,7 +79,7 @@ fn river(land: &Made, spring: Node) -> Option<Trace> {
 
 /// The rivers and lakes of `land` around the region at the origin.
 fn network(land: Made) -> Arc<Reach> {
-    Hydrology::on(land, water(), 1, true).reach([0, 0])
+    Hydrology::on(land, water(), 1, Laying::Winding).reach([0, 0])
 }
 
 /// A river's levels never rise downstream, and it ends in the sea.
@@ -97,7 +97,7 @@ fn assert_runs_down(land: &Made, t: &Trace) {
 /// may cross a node twice: into a lower pit over a rim its basin shares with a
 /// higher one, and out over it again.)
 fn assert_network_runs_down(land: &Made) {
-    let water = Hydrology::on(land.clone(), water(), 1, true);
+    let water = Hydrology::on(land.clone(), water(), 1, Laying::Winding);
     let reaches: Vec<_> = (-1..=1)
         .flat_map(|j| (-1..=1).map(move |i| [i, j]))
         .map(|r| water.reach(r))
@@ -322,14 +322,14 @@ fn a_river_across_a_reservoir_stands_at_the_lake_s_level() {
     let reach = network(land.clone());
     assert_network_runs_down(&land);
     assert_eq!(reach.lakes.len(), 1);
-    // Its nodes are the floor's, those in the region's window (which ends 4 nodes
-    // beyond the region's side, at -4).
+    // Its nodes are the floor's, those in the region's window (which ends 5 nodes
+    // beyond the region's side, at -5: here the whole floor).
     let nodes = &reach.lakes[0].nodes;
-    assert_eq!(nodes.len(), 3 * 10, "{nodes:?}");
+    assert_eq!(nodes.len(), 3 * 11, "{nodes:?}");
     assert!(
         nodes
             .iter()
-            .all(|&[i, j]| (6..=8).contains(&i) && (-4..=5).contains(&j))
+            .all(|&[i, j]| (6..=8).contains(&i) && (-5..=5).contains(&j))
     );
 }
 
@@ -337,7 +337,8 @@ fn a_river_across_a_reservoir_stands_at_the_lake_s_level() {
 fn the_land_draining_through_a_node_is_counted_through_pits_too() {
     let (lo, hi) = ([0, -10], [30, 11]);
     let valley = land(&[], &[]);
-    let area = drained(&mut &valley, lo, hi, basin_of);
+    let d = drained(&mut &valley, lo, hi, basin_of);
+    let area = &d.area;
     // Water runs diagonally down the valley's sides to its floor, then along it: the
     // floor at node i drains the nodes (i', j) with i' + |j| <= i, 11 x 11 at i = 10.
     assert_eq!((area[&[10, 0]], area[&[7, 0]]), (121, 64));
@@ -345,9 +346,23 @@ fn the_land_draining_through_a_node_is_counted_through_pits_too() {
     assert_eq!(area[&[10, 3]], 8);
     // The sea's nodes count for none.
     assert_eq!(area[&[25, 0]], 0);
+    // The longest way to the floor at i = 10 comes down a side from the window's
+    // edge (j = -10 or 10) diagonally to i = 10 - 10... then along the floor: ten
+    // diagonal steps from (0, 10) to (10, 0).
+    let n = NODE as f64;
+    assert!(
+        (d.length[&[10, 0]] - 10.0 * 2f64.sqrt() * n).abs() < 1e-9,
+        "{}",
+        d.length[&[10, 0]]
+    );
+    assert_eq!(
+        d.length.get(&[0, 10]).copied().unwrap_or(0.0),
+        0.0,
+        "a divide"
+    );
     // A pit passes what drains into it on to its basin's exit.
     let pit = land(&[], &one_pit());
-    let area = drained(&mut &pit, lo, hi, basin_of);
+    let area = drained(&mut &pit, lo, hi, basin_of).area;
     assert_eq!((area[&[7, 0]], area[&[10, 0]]), (64, 121));
     assert!(area[&[5, 0]] > area[&[6, 0]]);
 }

@@ -12,21 +12,23 @@
 //! bifurcation    streams of order k over streams of order k + 1, fitted over every
 //!   ratio        order (the antilog of minus the slope of log count against order);
 //!                real networks: 3.5 to 5
-//! Hack's law     mainstream length L (the longest way up the network from a node,
-//!                in blocks) against the land draining through it A: L ~ A^h, h the
-//!                least-squares slope of ln L on ln A; real rivers: about 0.57
+//! Hack's law     mainstream length L (the longest way up the land's drainage from a
+//!                node to the divide, in blocks: hydrology's `drainage`) against the
+//!                land draining through it A: L ~ A^h, h the least-squares slope of
+//!                ln L on ln A; real rivers: about 0.57
 //! courses        each source's way down until it joins a stream of more flow:
 //!                every step in one course
 //! sinuosity      a course's length over the straight distance between its ends,
 //!                over stretches of 256 blocks of course; real mountain streams
 //!                1.05 and up
-//! straight runs  consecutive steps of a course along one grid direction (along a
-//!                side or a diagonal of the node grid), in blocks
+//! straight runs  the longest stretch of a course as laid in blocks that stays within
+//!                CORRIDOR blocks of the straight line between its ends, that line
+//!                within TURN of a grid direction (a side or a diagonal of the node
+//!                grid), in blocks of course
 //! ```
 
 use std::collections::{HashMap, HashSet};
 
-use crate::hydrology::land::NODE;
 use crate::hydrology::network::Edge;
 
 /// A node of the network: `[i, j]` in nodes.
@@ -146,26 +148,6 @@ pub(crate) fn slope(points: &[(f64, f64)]) -> Option<f64> {
     (points.len() >= 2 && sxx > 1e-12).then(|| sxy / sxx)
 }
 
-/// Each node's mainstream length: the longest way up the network from it to a node
-/// no step enters, in blocks along the steps (0 at such a node).
-pub(crate) fn mainstream(down: &HashMap<Node, Edge>) -> HashMap<Node, f64> {
-    let mut length: HashMap<Node, f64> = HashMap::new();
-    for n in upstream_first(down) {
-        let here = *length.entry(n).or_insert(0.0);
-        if let Some(e) = down.get(&n) {
-            let l = length.entry(e.to).or_insert(0.0);
-            *l = l.max(here + step_blocks(e));
-        }
-    }
-    length
-}
-
-/// A step's length in blocks, node to node.
-fn step_blocks(e: &Edge) -> f64 {
-    let (di, dj) = ((e.to[0] - e.from[0]) as f64, (e.to[1] - e.from[1]) as f64);
-    di.hypot(dj) * NODE as f64
-}
-
 /// Hack's exponent over `points` (drained area, mainstream length), those with a
 /// length: the least-squares slope of ln length on ln area.
 pub(crate) fn hack(points: &[(f64, f64)]) -> Option<f64> {
@@ -247,21 +229,65 @@ pub(crate) fn sinuosity(points: &[[f64; 2]]) -> Vec<f64> {
     out
 }
 
-/// The longest run of consecutive steps of `course` along one grid direction, in
-/// blocks.
-pub(crate) fn longest_straight(course: &[Edge]) -> f64 {
-    let dir = |e: &Edge| [e.to[0] - e.from[0], e.to[1] - e.from[1]];
-    let (mut best, mut run) = (0.0f64, 0.0);
-    for (i, e) in course.iter().enumerate() {
-        let same = i > 0 && dir(&course[i - 1]) == dir(e);
-        run = if same {
-            run + step_blocks(e)
-        } else {
-            step_blocks(e)
-        };
-        best = best.max(run);
+/// Blocks a straight run may stray from the line between its ends.
+pub(crate) const CORRIDOR: f64 = 10.0;
+
+/// How far (degrees) a straight run's line may turn from a grid direction.
+pub(crate) const TURN: f64 = 10.0;
+
+/// Blocks between the points a course is looked at in for straight runs.
+const SAMPLE: f64 = 8.0;
+
+/// The longest stretch of the course through `points` (blocks) that runs straight
+/// along a grid direction, in blocks of course: every point of it within
+/// [`CORRIDOR`] of the line between its ends, which lies within [`TURN`] of a side or
+/// a diagonal of the grid.
+pub(crate) fn longest_straight(points: &[[f64; 2]]) -> f64 {
+    let p = resample(points, SAMPLE);
+    let along_grid = |a: [f64; 2], b: [f64; 2]| {
+        let angle = (b[1] - a[1]).atan2(b[0] - a[0]).to_degrees();
+        let off = angle.rem_euclid(45.0);
+        off.min(45.0 - off) <= TURN
+    };
+    let within = |i: usize, j: usize| {
+        let (a, b) = (p[i], p[j]);
+        let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
+        let len = dx.hypot(dz);
+        len > 0.0
+            && along_grid(a, b)
+            && p[i + 1..j]
+                .iter()
+                .all(|q| ((q[0] - a[0]) * dz - (q[1] - a[1]) * dx).abs() / len <= CORRIDOR)
+    };
+    let mut best = 0usize;
+    for i in 0..p.len() {
+        let mut j = i + best + 1;
+        // Only runs longer than the best so far are looked for.
+        while j < p.len() && within(i, j) {
+            best = j - i;
+            j += 1;
+        }
     }
-    best
+    best as f64 * SAMPLE
+}
+
+/// Points along the line through `points` every `step` blocks of it (its first
+/// point first; the last whole step's point last).
+fn resample(points: &[[f64; 2]], step: f64) -> Vec<[f64; 2]> {
+    let mut out: Vec<[f64; 2]> = points.first().copied().into_iter().collect();
+    let mut carry = 0.0;
+    for w in points.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+        let mut at = step - carry;
+        while at <= len {
+            let t = at / len;
+            out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
+            at += step;
+        }
+        carry = len - (at - step);
+    }
+    out
 }
 
 /// The median of `values`; `None` when empty.
@@ -340,24 +366,13 @@ mod tests {
     }
 
     #[test]
-    fn mainstream_lengths_and_hack_s_exponent() {
-        let down = way_down(&network());
-        let length = mainstream(&down);
-        let n = NODE as f64;
-        // From (6, 0) the longest way up is through the second stream, from (0, 3):
-        // four diagonal steps and three along.
-        let expected = n * (4.0 * 2f64.sqrt() + 3.0);
-        assert!(
-            (length[&[6, 0]] - expected).abs() < 1e-9,
-            "{}",
-            length[&[6, 0]]
-        );
-        assert_eq!(length[&[0, 3]], 0.0);
+    fn hack_s_exponent_is_the_slope_of_length_on_area() {
         // Lengths growing as the square root of area: exponent 0.5.
         let points: Vec<(f64, f64)> = (1..20)
             .map(|a| (a as f64, 3.0 * (a as f64).sqrt()))
             .collect();
         assert!((hack(&points).unwrap() - 0.5).abs() < 1e-9);
+        assert_eq!(hack(&[(1.0, 2.0)]), None);
     }
 
     #[test]
@@ -404,17 +419,31 @@ mod tests {
     }
 
     #[test]
-    fn the_longest_straight_run_counts_steps_along_one_direction() {
-        let course = [
-            step([0, 0], [1, 0], 1),
-            step([1, 0], [2, 0], 1),
-            step([2, 0], [3, 1], 1),
-            step([3, 1], [4, 2], 1),
-            step([4, 2], [5, 3], 1),
-            step([5, 3], [6, 3], 1),
-        ];
-        let diagonal = 3.0 * 2f64.sqrt() * NODE as f64;
-        assert!((longest_straight(&course) - diagonal).abs() < 1e-9);
+    fn a_straight_run_is_a_stretch_along_a_grid_direction_within_its_corridor() {
+        // 300 blocks along +x wobbling 6 blocks each way (within the corridor), then
+        // a bend of 30 degrees for 200 blocks.
+        let mut line: Vec<[f64; 2]> = (0..=30)
+            .map(|i| [i as f64 * 10.0, if i % 2 == 0 { 6.0 } else { -6.0 }])
+            .collect();
+        let (sin, cos) = 30f64.to_radians().sin_cos();
+        line.extend((1..=20).map(|i| [300.0 + i as f64 * 10.0 * cos, 6.0 + i as f64 * 10.0 * sin]));
+        let run = longest_straight(&line);
+        assert!((290.0..=330.0).contains(&run), "{run}");
+        // A diagonal is a grid direction too.
+        let diagonal: Vec<[f64; 2]> = (0..=20)
+            .map(|i| [i as f64 * 10.0, i as f64 * 10.0])
+            .collect();
+        let run = longest_straight(&diagonal);
+        assert!(run > 270.0, "{run}");
+        // A course bending 20 blocks off its line every 100 blocks has no long run.
+        let winding: Vec<[f64; 2]> = (0..=60)
+            .map(|i| {
+                let x = i as f64 * 10.0;
+                [x, 20.0 * (x / 100.0 * std::f64::consts::PI).sin()]
+            })
+            .collect();
+        let run = longest_straight(&winding);
+        assert!(run <= 128.0, "{run}");
         assert_eq!(longest_straight(&[]), 0.0);
         assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(vec![]), None);

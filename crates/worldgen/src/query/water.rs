@@ -13,7 +13,8 @@
 //! river length   steps with water above the sea, in km
 //! mouths         steps that reach the sea's level from above it
 //! lakes          basins deep enough for a lake, their level above the sea; and
-//!                those 16 or more above it
+//!                those 16 or more above it; and those no river step leaves (its
+//!                outlet: none must be without)
 //! waterfalls     steps whose level drops 5 or more blocks
 //! uphill         steps whose level rises downstream, and junctions where a river
 //!                leaves a node higher than one that enters it arrives (must be 0)
@@ -29,7 +30,8 @@
 //! of creeks' and of rivers' (steps wide enough to wind) 256-block stretches above
 //! the sea, the longest run of a course along one grid direction, and the block
 //! columns along the courses above the sea (their steps' centre lines, block by
-//! block) and those with no water: water that goes nowhere a player can see.
+//! block) and those with no water (no river or lake over them, their ground out of
+//! the sea): water that goes nowhere a player can see.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
@@ -39,8 +41,7 @@ use crate::hydrology::land::NODE;
 use crate::hydrology::network::Hydrology;
 use crate::hydrology::network::{Edge, regions};
 use crate::query::network::{
-    bifurcation, courses, hack, longest_straight, mainstream, median, sinuosity, strahler, streams,
-    way_down,
+    bifurcation, courses, hack, longest_straight, median, sinuosity, strahler, streams, way_down,
 };
 use crate::query::stats::met;
 use crate::query::{ForEach, collect};
@@ -72,6 +73,9 @@ pub struct WaterStats {
     pub lakes: usize,
     /// Lakes 16 or more blocks above the sea.
     pub high_lakes: usize,
+    /// Lakes above the sea with no river step leaving them (must be 0: every lake's
+    /// water leaves it at its outlet).
+    pub lakes_without_outlet: usize,
     /// River steps whose level drops 5 or more blocks.
     pub waterfalls: usize,
     /// Steps and junctions where the water rises downstream (0 by construction).
@@ -137,6 +141,12 @@ impl fmt::Display for WaterStats {
             self.high_lakes,
             target::HIGH_LAKES,
             met(self.high_lakes >= target::HIGH_LAKES)
+        )?;
+        writeln!(
+            f,
+            "  lakes with no water leaving them {} (must be 0: {})",
+            self.lakes_without_outlet,
+            met(self.lakes_without_outlet == 0)
         )?;
         writeln!(
             f,
@@ -242,6 +252,8 @@ pub fn water_stats(
     let mut edges: HashMap<([i32; 2], [i32; 2]), Edge> = HashMap::new();
     let (mut springs, mut lakes, mut dropped) = (HashSet::new(), HashMap::new(), 0);
     let mut lake_nodes: HashSet<[i32; 2]> = HashSet::new();
+    // Each lake's nodes, by its pit.
+    let mut lake_sets: HashMap<[i32; 2], HashSet<[i32; 2]>> = HashMap::new();
     for r in regions(
         bx0.saturating_sub(margin),
         bz0.saturating_sub(margin),
@@ -255,6 +267,10 @@ pub fn water_stats(
         springs.extend(reach.springs.iter().copied().filter(|&n| node_in(n)));
         for l in reach.lakes.iter().filter(|l| node_in(l.pit) && l.level > 0) {
             lakes.insert(l.pit, l.level);
+            lake_sets
+                .entry(l.pit)
+                .or_default()
+                .extend(l.nodes.iter().copied());
         }
         lake_nodes.extend(reach.lakes.iter().flat_map(|l| l.nodes.iter().copied()));
         let inside = regions(bx0, bz0, bx1, bz1).any(|q| q == r);
@@ -270,6 +286,14 @@ pub fn water_stats(
         mouths: 0,
         lakes: lakes.len(),
         high_lakes: lakes.values().filter(|&&l| l >= HIGH_LAKE).count(),
+        lakes_without_outlet: lake_sets
+            .values()
+            .filter(|nodes| {
+                !edges
+                    .values()
+                    .any(|e| nodes.contains(&e.from) && !nodes.contains(&e.to))
+            })
+            .count(),
         waterfalls: 0,
         uphill: 0,
         wet_land_fraction: 0.0,
@@ -422,12 +446,11 @@ fn measure_network(
     s.bifurcation = bifurcation(&s.streams);
     let [i0, j0, end] = square.nodes;
     let m = DRAINED_MARGIN;
-    let area = hydrology.drained([i0 - m, j0 - m], [end + m, j0 + (end - i0) + m]);
-    let length = mainstream(&down);
+    let drainage = hydrology.drained([i0 - m, j0 - m], [end + m, j0 + (end - i0) + m]);
     let points: Vec<(f64, f64)> = order
         .keys()
         .filter(|n| !square.lakes.contains(*n))
-        .filter_map(|n| Some((*area.get(n)? as f64, length[n])))
+        .filter_map(|n| Some((*drainage.area.get(n)? as f64, *drainage.length.get(n)?)))
         .collect();
     s.hack = hack(&points);
     // The courses above the sea in the square, cut where they leave it, each cut in
@@ -451,7 +474,6 @@ fn measure_network(
     let mut bends: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     let mut columns: HashSet<[i32; 2]> = HashSet::new();
     for (river, steps) in &runs {
-        s.longest_straight = s.longest_straight.max(longest_straight(steps));
         let mut line: Vec<[f64; 2]> = Vec::new();
         for e in steps {
             let course = hydrology.course(e);
@@ -459,6 +481,7 @@ fn measure_network(
             let joined = line.last().is_some() as usize;
             line.extend(course.into_iter().skip(joined));
         }
+        s.longest_straight = s.longest_straight.max(longest_straight(&line));
         bends[usize::from(*river)].extend(sinuosity(&line));
     }
     let [creeks, rivers] = bends;
@@ -467,10 +490,15 @@ fn measure_network(
     let mut columns: Vec<[i32; 2]> = columns.into_iter().collect();
     columns.sort_by_key(|c| (c[1], c[0]));
     let chunk = columns.len().div_ceil(64).max(1);
+    let sea = generator.sea_level();
     let dry = collect(rows, columns.len().div_ceil(chunk), |k| {
         columns[k * chunk..((k + 1) * chunk).min(columns.len())]
             .iter()
-            .filter(|[x, z]| generator.column_top(*x, *z).water.is_none())
+            .filter(|[x, z]| {
+                // Dry: no river or lake over it, and its ground out of the sea.
+                let top = generator.column_top(*x, *z);
+                top.water.is_none() && top.y >= sea
+            })
             .count()
     });
     s.course_columns = columns.len();

@@ -1,9 +1,9 @@
 //! Every generator version as it shipped: the presets it shipped where a later version
 //! changed them, and the golden hashes of those worlds (the current version's: of
 //! every built-in preset). A world code of any version must keep its world forever;
-//! the determinism tests check every row. Adding version 8: the current row freezes
-//! the presets version 8 changes (their configs as they are, their goldens kept, the
-//! others' goldens dropped: version 8's row hashes them), and a new row hashes every
+//! the determinism tests check every row. Adding version 9: the current row freezes
+//! the presets version 9 changes (their configs as they are, their goldens kept, the
+//! others' goldens dropped: version 9's row hashes them), and a new row hashes every
 //! built-in preset.
 
 use terravox_voxel::ChunkPos;
@@ -200,18 +200,31 @@ pub(crate) const SHIPPED: &[Shipped] = &[
             ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
         ],
     },
-    // Version 7 (the current one, every preset built in): gullies down the valley walls
-    // rivers cut through the ranges of `continents`; the other presets are their
-    // version-6 worlds. A change that alters these worlds must freeze them (a new
-    // row) and bump `GENERATOR_VERSION`.
+    // Version 7: gullies down the valley walls rivers cut through the ranges of
+    // `continents`; the other presets are their version-6 worlds.
     Shipped {
         version: 7,
-        frozen: &[],
+        frozen: &[("continents", include_str!("../v7/continents.ron"))],
         chunks: Chunks::AroundSpawn,
         absent: &[],
         golden: &[
             ("continents", "terravox", 0x881e608434b8f029),
             ("continents", "42", 0x687241b9341e03e3),
+            ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+        ],
+    },
+    // Version 8 (the current one, every preset built in): streams that run, in
+    // courses laid under the node grid, in `continents`; the other presets are their
+    // version-6 worlds. A change that alters these worlds must freeze them (a new
+    // row) and bump `GENERATOR_VERSION`.
+    Shipped {
+        version: 8,
+        frozen: &[],
+        chunks: Chunks::AroundSpawn,
+        absent: &[],
+        golden: &[
+            ("continents", "terravox", 0x881e608434b8f029),
+            ("continents", "42", 0xbe9fd3d655c0c80f),
             ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
             ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
             ("cliffs", "42", 0x49a11511d78bec4d),

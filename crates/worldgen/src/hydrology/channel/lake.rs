@@ -4,7 +4,7 @@ use super::piece::Water;
 
 /// Radius of a lake's disc around each of its nodes (nodes are 32 apart: discs
 /// of 24 overlap, even across a cell's diagonal).
-const LAKE_RADIUS: f64 = 24.0;
+pub(crate) const LAKE_RADIUS: f64 = 24.0;
 
 /// Blocks beyond a lake's edge that it shapes: its shore, no valley walls (a lake
 /// fills a hollow the land already has).
@@ -35,6 +35,8 @@ impl Disc {
             out,
             // A lake keeps its hollow's own ground: its shores follow the land.
             bed: f64::NEG_INFINITY,
+            runs_on: false,
+            running: false,
         }
     }
 

@@ -38,7 +38,7 @@ mod segment;
 mod shaping;
 
 pub(crate) use index::LocalWater;
-pub(crate) use lake::Disc;
+pub(crate) use lake::{Disc, LAKE_RADIUS};
 pub(crate) use piece::{INFLUENCE, WET};
-pub(crate) use segment::Segment;
+pub(crate) use segment::{Segment, WIDEST};
 pub(crate) use shaping::{WALL, Wall};

@@ -36,15 +36,24 @@ pub(super) struct Water {
     /// How far below its level, less a block, its bed lies here (inside); a lake's
     /// is minus infinity: it keeps the ground of its hollow.
     pub(super) bed: f64,
+    /// Whether the column lies past an end of a running piece (version 8), where its
+    /// water runs on in the next piece (or falls to it): the next piece's bed is no
+    /// shore of it.
+    pub(super) runs_on: bool,
+    /// Whether it is a running piece (version 8): its bed and banks are kept block by
+    /// block, the field's cliffs and most of its noise calmed there.
+    pub(super) running: bool,
 }
 
 impl Water {
     /// Which of several pieces speaks for a column, the least first: the highest
-    /// water it lies in, then the nearest (a lake over the start of its outflow's
-    /// fall wins over the fall's foot).
+    /// water it lies in (a running course's before a lake's at the same level: its
+    /// bed runs on through the lake's shallows), then the nearest (a lake over the
+    /// start of its outflow's fall wins over the fall's foot).
     pub(super) fn precedence(&self) -> f64 {
         if self.out < 0.0 {
-            -1e9 - self.level * 1e3 + self.out
+            let runs = if self.running { 500.0 } else { 0.0 };
+            -1e9 - self.level * 1e3 - runs + self.out
         } else {
             self.out
         }

@@ -1,5 +1,10 @@
 //! A river's steps laid out in blocks: straight, or where a big river runs level, a
-//! bend (a meander) bulging to alternate sides.
+//! bend (a meander) bulging to alternate sides (versions 5 to 7); or (version 8)
+//! pieces along a course laid under the node grid ([`crate::hydrology::course`])
+//! whose water runs down them: the level falls evenly from piece to piece, at most
+//! [`crate::hydrology::course::STEEPEST`] a block, so the water is a cascade of
+//! one-block steps in every column, and where the land drops more, one waterfall at
+//! the step's middle.
 
 use super::piece::{CLOSE, INFLUENCE, Water};
 
@@ -8,6 +13,9 @@ const MEANDER_HALF: f64 = 4.0;
 
 /// Pieces a meandering step is laid in.
 const MEANDER_PIECES: usize = 4;
+
+/// The widest a river's channel is each way, in blocks.
+pub(crate) const WIDEST: f64 = 28.0;
 
 /// The most a meander's bend bulges off the step's line, in blocks.
 const MEANDER_BULGE: f64 = 14.0;
@@ -18,8 +26,17 @@ pub(crate) struct Segment {
     pub(super) a: [f64; 2],
     pub(super) b: [f64; 2],
     /// Levels, blocks above sea level: the upper one over the first half, the lower
-    /// one over the second (a waterfall where they differ by a few blocks).
+    /// one over the second (a waterfall where they differ by a few blocks); or, with
+    /// `runs`, at `a` and at `b`, the level falling evenly between.
     pub(super) levels: [f64; 2],
+    /// Whether the level runs down the piece from `a` to `b` (version 8).
+    pub(super) runs: bool,
+    /// A waterfall's upper level, where the piece starts at its foot: the banks hold
+    /// it for [`CLOSE`] blocks (version 8).
+    pub(super) foot: Option<f64>,
+    /// Whether a waterfall drops at its end: past `b` it holds no water (the lower
+    /// piece's does), so the fall stands across the course.
+    pub(super) lip: bool,
     /// Half-width of the channel.
     pub(super) half: f64,
     /// Blocks of flat floodplain beyond its banks before a valley wall rises: big
@@ -37,13 +54,20 @@ impl Segment {
     /// The half-width of a river fed by `flow` springs, `width` the world's
     /// setting: wider with more of them.
     fn half_width(flow: u32, width: f64) -> f64 {
-        (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, 28.0)
+        (width * (2.0 + 1.2 * (flow as f64).sqrt())).clamp(1.5, WIDEST)
     }
 
     /// Whether a river fed by `flow` springs, `width` the world's setting, is wide
     /// enough to wind where it runs level ([`MEANDER_HALF`]).
     pub(crate) fn winds(flow: u32, width: f64) -> bool {
         Self::half_width(flow, width) >= MEANDER_HALF
+    }
+
+    /// How far a big river's bend bulges off its step where it runs level, if it is
+    /// wide enough to wind ([`MEANDER_HALF`]).
+    pub(crate) fn meander(flow: u32, width: f64) -> Option<f64> {
+        let half = Self::half_width(flow, width);
+        Self::winds(flow, width).then(|| (1.5 * half).min(MEANDER_BULGE))
     }
 
     /// Where it starts and ends, in blocks.
@@ -66,9 +90,8 @@ impl Segment {
         width: f64,
         side: f64,
     ) -> Vec<Self> {
-        let half = Self::half_width(flow, width);
+        let [half, plain] = Self::size(flow, width);
         let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
-        let plain = ((half - 3.0) * 2.0).clamp(0.0, 32.0);
         if levels[0] != levels[1] || !Self::winds(flow, width) || dx == 0.0 && dz == 0.0 {
             return vec![Self::new(a, b, levels, half, plain)];
         }
@@ -114,6 +137,9 @@ impl Segment {
             a,
             b,
             levels: levels.map(f64::from),
+            runs: false,
+            foot: None,
+            lip: false,
             half,
             plain,
             depth,
@@ -126,15 +152,43 @@ impl Segment {
         }
     }
 
+    /// A piece of a running course (version 8) from `a` to `b`, its level running
+    /// from `levels[0]` to `levels[1]`, `half` wide each way, `plain` blocks of
+    /// floodplain; `foot`: a waterfall's upper level where it starts at its foot;
+    /// `lip`: a waterfall drops at its end.
+    pub(crate) fn running(
+        [a, b]: [[f64; 2]; 2],
+        levels: [f64; 2],
+        [half, plain]: [f64; 2],
+        foot: Option<f64>,
+        lip: bool,
+    ) -> Self {
+        Self {
+            levels,
+            runs: true,
+            foot,
+            lip,
+            ..Self::new(a, b, [0, 0], half, plain)
+        }
+    }
+
+    /// The half-width and floodplain of a river fed by `flow` springs, `width` the
+    /// world's setting (version 6 on).
+    pub(crate) fn size(flow: u32, width: f64) -> [f64; 2] {
+        let half = Self::half_width(flow, width);
+        [half, ((half - 3.0) * 2.0).clamp(0.0, 32.0)]
+    }
+
     /// The level, distance beyond the edge and bed depth at column `p`.
     pub(super) fn at(&self, p: [f64; 2]) -> Water {
         let (dx, dz) = (self.b[0] - self.a[0], self.b[1] - self.a[1]);
         let len2 = dx * dx + dz * dz;
-        let t = if len2 > 0.0 {
-            (((p[0] - self.a[0]) * dx + (p[1] - self.a[1]) * dz) / len2).clamp(0.0, 1.0)
+        let raw = if len2 > 0.0 {
+            ((p[0] - self.a[0]) * dx + (p[1] - self.a[1]) * dz) / len2
         } else {
             0.0
         };
+        let t = raw.clamp(0.0, 1.0);
         let (ex, ez) = (self.a[0] + dx * t - p[0], self.a[1] + dz * t - p[1]);
         let d = (ex * ex + ez * ez).sqrt();
         let away = if d > 0.0 {
@@ -143,27 +197,49 @@ impl Segment {
             [0.0; 2]
         };
         let u = (d / self.half).min(1.0);
-        // Past the waterfall, the banks keep the upper level for CLOSE blocks: they
-        // hold in the pool above it, whose water fills the band beside its edge.
-        let past = (t - 0.5) * len2.sqrt();
+        let len = len2.sqrt();
+        let (level, bank) = if self.runs {
+            let level = self.levels[0] + (self.levels[1] - self.levels[0]) * t;
+            // At a fall's foot the banks keep the upper level for CLOSE blocks.
+            let bank = match self.foot {
+                Some(up) if t * len < CLOSE => up,
+                _ => level,
+            };
+            (level, bank)
+        } else {
+            // Past the waterfall, the banks keep the upper level for CLOSE blocks: they
+            // hold in the pool above it, whose water fills the band beside its edge.
+            let past = (t - 0.5) * len;
+            let level = if t < 0.5 {
+                self.levels[0]
+            } else {
+                self.levels[1]
+            };
+            let bank = if past < CLOSE {
+                self.levels[0]
+            } else {
+                self.levels[1]
+            };
+            (level, bank)
+        };
+        // Above a fall, the water ends across the course at the lip.
+        let past_lip = if self.lip {
+            (raw - 1.0) * len
+        } else {
+            f64::NEG_INFINITY
+        };
         Water {
             flow: self.dir,
             away,
-            level: if t < 0.5 {
-                self.levels[0]
-            } else {
-                self.levels[1]
-            },
-            bank: if past < CLOSE {
-                self.levels[0]
-            } else {
-                self.levels[1]
-            },
+            level,
+            bank,
             reach: INFLUENCE,
             walls: true,
             plain: self.plain,
-            out: d - self.half,
+            out: (d - self.half).max(past_lip),
             bed: self.depth * (1.0 - u * u),
+            runs_on: self.runs && !(0.0..=1.0).contains(&raw),
+            running: self.runs,
         }
     }
 }

@@ -17,6 +17,15 @@ const FLAT: f64 = 24.0;
 /// Blocks beyond the edge where the terrain noise is calmed to a block.
 const CALM: f64 = 8.0;
 
+/// The noise's scale in and beside a running course (version 8): half a block.
+const STILL: f64 = 0.5;
+
+/// The most a water beside a running course's bed may stand above it and still
+/// hold its banks there (version 8): a bank two blocks over it buries the bed no
+/// deeper than the shore rule opens ([`crate::hydrology::shore`]); higher water
+/// (a tarn on a fall's lip) is kept in by the shore rule's banks, block by block.
+const HOLD: f64 = 6.0;
+
 /// The steepest a valley wall stands, blocks up a block out.
 pub(crate) const WALL: f64 = 2.0;
 
@@ -42,13 +51,22 @@ impl LocalWater {
         // The water the column lies in that speaks for it (`Water::precedence`).
         let mut bed: Option<Water> = None;
         let mut nearest = f64::INFINITY;
-        // Banks kept even in another water's bed: (level, bank top), right by a
-        // water whose surface fills the air within WET of its edge.
-        let mut close: Vec<(f64, f64)> = Vec::new();
+        // Whether the nearest water is a running piece (version 8).
+        let mut running = false;
+        // Banks kept even in another water's bed: (level, bank top, a running
+        // piece's), right by a water whose surface fills the air within WET of its
+        // edge.
+        let mut close: Vec<(f64, f64, bool)> = Vec::new();
+        // The lowest bed of a running course the column lies in (version 8): a
+        // course through a higher lake's shallows keeps its channel.
+        let mut channel = f64::INFINITY;
         for w in self.around(x, z, None) {
             if w.out < 0.0 {
                 if bed.is_none_or(|b: Water| w.precedence() < b.precedence()) {
                     bed = Some(w);
+                }
+                if w.running {
+                    channel = channel.min(w.level - 1.0 - w.bed);
                 }
             } else {
                 // Rises to nothing at its reach, so shaping ends without a seam.
@@ -68,28 +86,39 @@ impl LocalWater {
                 }
                 if w.bank > 0.0 {
                     lo = lo.max(top - (w.out - FLAT).max(0.0) * fade);
-                    if w.out < CLOSE {
-                        close.push((w.bank, top));
+                    if w.out < CLOSE && !w.runs_on {
+                        close.push((w.bank, top, w.running));
                     }
                 }
             }
-            nearest = nearest.min(w.out);
+            if w.out < nearest {
+                (nearest, running) = (w.out, w.running);
+            }
         }
         if nearest == f64::INFINITY {
             return None;
         }
         let in_bed = bed.is_some();
-        if let Some(Water { level, bed, .. }) = bed {
-            let b = level - 1.0 - bed;
+        if let Some(Water {
+            level,
+            bed,
+            running,
+            ..
+        }) = bed
+        {
+            let b = (level - 1.0 - bed).min(channel);
             // In the water: its bed, and no bank of the water next to it (at a bend
             // or a junction the next piece's bank would fill the channel), but for
             // the banks of higher water right beside it: they keep that water in,
-            // where the lattice would otherwise slope from one bed to the other.
+            // where the lattice would otherwise slope from one bed to the other. A
+            // running course's bed keeps no running water's banks (version 8): its
+            // own course's upper pieces lie beside it, and a higher course beside
+            // falls into it; nor those of water more than HOLD above it.
             hi = hi.min(b);
             lo = close
                 .iter()
-                .filter(|&&(l, _)| l > level)
-                .map(|&(_, top)| top)
+                .filter(|&&(l, _, r)| l > level && !(running && (r || l > level + HOLD)))
+                .map(|&(_, top, _)| top)
                 .fold(f64::NEG_INFINITY, f64::max);
         }
         let cut = s.height > hi && hi >= lo && !in_bed;
@@ -105,6 +134,14 @@ impl LocalWater {
         s.river = s.river.max(river);
         let calm = smoothstep((nearest - CALM) / (2.0 * CALM));
         s.scale += (s.scale.min(1.0) - s.scale) * (1.0 - calm);
+        if running {
+            // The ground of a running course and its banks as shaped: no cliff lifts
+            // it (half the cliff scale stands on the expected height), and the noise
+            // moves it half a block at most, fading out by CALM beyond the banks.
+            let keep = smoothstep((nearest - BANK) / CALM);
+            s.cliff *= keep;
+            s.scale += (s.scale.min(STILL) - s.scale) * (1.0 - keep);
+        }
         s.wet = nearest;
         wall.filter(|_| cut).map(|w| Wall {
             floor: w.floor.max(lo),
@@ -131,15 +168,24 @@ impl LocalWater {
         self.around(x, z, Some(WET + 1.0)).any(|w| w.level > 0.0)
     }
 
-    /// [`LocalWater::surface`] and the way that water flows (still for a lake; still
-    /// where there is none).
-    pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow) {
-        self.filling(x, z).map_or((None, Flow::STILL), |w| {
+    /// [`LocalWater::surface`], the way that water flows (still for a lake; still
+    /// where there is none) and whether the column lies in a running course's bed
+    /// ([`LocalWater::in_running_bed`]).
+    pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow, bool) {
+        self.filling(x, z).map_or((None, Flow::STILL, false), |w| {
             (
                 Some(sea + w.level as i32),
                 Flow::toward(w.flow[0], w.flow[1]),
+                self.in_running_bed(x, z),
             )
         })
+    }
+
+    /// Whether column `(x, z)` lies in the bed of a running course (version 8; its
+    /// channel is cut, whichever water fills it): its buried water is opened up to
+    /// its ground ([`crate::hydrology::shore::shore`]).
+    pub(crate) fn in_running_bed(&self, x: i32, z: i32) -> bool {
+        self.around(x, z, Some(0.0)).any(|w| w.running)
     }
 }
 
