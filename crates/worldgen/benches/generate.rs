@@ -2,7 +2,8 @@
 //! of the same formula, on surface chunks (chunks that hold both solid blocks and open
 //! air or water) of every preset, plus `continents` without trees (what trees cost),
 //! the version-2 `continents` (what caves cost) and the version-1 `cliffs` (what
-//! biomes cost the old world's speed: nothing); and underground chunks with caves.
+//! biomes cost the old world's speed: nothing), and the chunks along rivers in
+//! version 7 and version 8; and underground chunks with caves.
 //! Then maps and the horizon's coarse chunks of the default world next to the
 //! costliest ones validation allows (`params::MAX_RELIEF_WORK`), and the spawn
 //! searches (with that costliest world's chunks).
@@ -59,6 +60,19 @@ fn surface_chunks_at(
     }
     v.truncate(n);
     v
+}
+
+/// Up to `n` chunks holding the water of rivers above the sea in `g`, on a 128-block
+/// grid over 4 km.
+fn river_chunks(g: &Generator, n: usize) -> Vec<ChunkPos> {
+    (-16..16)
+        .flat_map(|z| (-16..16).map(move |x| [x * 128, z * 128]))
+        .filter_map(|[x, z]| {
+            let level = g.column_top(x, z).water?;
+            Some(terravox_voxel::BlockPos::new(x, level, z).to_chunk().0)
+        })
+        .take(n)
+        .collect()
 }
 
 /// Times generating `chunks` with `generate`, as benchmark `how/name`.
@@ -127,6 +141,18 @@ fn bench(c: &mut Criterion) {
     time_chunks(&mut group, "lattice", "continents-range", &chunks, |p| {
         g.generate(p)
     });
+    // Along the rivers of seed -7's ranges, version 7 (pools) against version 8
+    // (streams that run): the surface chunks holding the water of the same places.
+    let mut cfg = presets::builtin("continents")
+        .expect("preset")
+        .with_seed(terravox_worldgen::Seed::new("-7"));
+    let v8 = Generator::new(&cfg).expect("valid");
+    cfg.version = 7;
+    let v7 = Generator::new(&cfg).expect("valid");
+    let chunks = river_chunks(&v7, 24);
+    for (name, g) in [("continents-v7-rivers", &v7), ("continents-v8-rivers", &v8)] {
+        time_chunks(&mut group, "lattice", name, &chunks, |p| g.generate(p));
+    }
     group.finish();
 
     // Chunks wholly below the surface: solid rock without caves, a few noise lookups

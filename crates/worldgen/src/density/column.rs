@@ -58,6 +58,7 @@ thread_local! {
 pub fn forget_recent_columns() {
     RECENT.with_borrow_mut(Vec::clear);
     crate::shape::climate::forget_points();
+    super::forget_lattice_noise();
 }
 
 /// A fresh id for a [`DensityGen`]: the key of its columns in [`RECENT`].

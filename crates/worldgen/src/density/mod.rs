@@ -67,6 +67,24 @@ use crate::surface::blocks::Surface;
 use crate::surface::caves::Caves;
 
 /// Lattice spacing across (x and z), in blocks.
+/// Lattice points whose noise a thread keeps for [`DensityGen::solid_at`]
+/// (direct-mapped by a hash of the generator and the point).
+const NOISE_SLOTS: usize = 1024;
+
+thread_local! {
+    /// The noise of lattice points [`DensityGen::solid_at`] read last on this thread:
+    /// (generator id, point, noise).
+    static LATTICE_NOISE: std::cell::RefCell<Vec<(u64, [i32; 3], f64)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Forgets the lattice noise this thread keeps (for benchmarks: see
+/// `column::forget_recent_columns`).
+#[cfg(feature = "test-support")]
+pub(crate) fn forget_lattice_noise() {
+    LATTICE_NOISE.with_borrow_mut(Vec::clear);
+}
+
 const STEP_XZ: i32 = 4;
 /// Lattice spacing up (y), in blocks.
 const STEP_Y: i32 = 8;
@@ -448,7 +466,7 @@ impl DensityGen {
                 if weight == 0.0 {
                     0.0
                 } else {
-                    self.value(s, self.fbm.get3(cx as f64, yf, cz as f64), yf)
+                    self.value(s, self.lattice_noise(cx, ly, cz), yf)
                 }
             };
             let (x1, z1) = (x0 + STEP_XZ, z0 + STEP_XZ);
@@ -458,6 +476,30 @@ impl DensityGen {
         };
         let above = if ty == 0.0 { 0.0 } else { level(y0 + STEP_Y) };
         lerp(level(y0), above, ty) > 0.0
+    }
+
+    /// The noise at lattice point `(x, y, z)`, as [`DensityGen::solid_at`] reads it:
+    /// kept a while by this thread ([`LATTICE_NOISE`]), since a walk up a column
+    /// and the columns of one lattice cell ask the same points again; the same value,
+    /// bit for bit, as evaluating it.
+    fn lattice_noise(&self, x: i32, y: i32, z: i32) -> f64 {
+        LATTICE_NOISE.with_borrow_mut(|kept| {
+            if kept.is_empty() {
+                kept.resize(NOISE_SLOTS, (u64::MAX, [0; 3], 0.0));
+            }
+            let key = [x, y, z];
+            let slot = (crate::mix::mix64(
+                self.id ^ (x as u32 as u64) << 40 ^ (y as u32 as u64) << 20 ^ z as u32 as u64,
+            ) % NOISE_SLOTS as u64) as usize;
+            match kept[slot] {
+                (id, k, n) if id == self.id && k == key => n,
+                _ => {
+                    let n = self.fbm.get3(x as f64, y as f64, z as f64);
+                    kept[slot] = (self.id, key, n);
+                    n
+                }
+            }
+        })
     }
 
     /// `density - threshold` for a noise value `n` at height `y` in a column.

@@ -126,7 +126,7 @@ pub(crate) fn shore(
         (sea..l).rev().find(|&y| solid_at(y)).unwrap_or(sea - 1)
     };
     if let (true, Some(l)) = (bed, own)
-        && l > sea
+        && l >= sea
         && solid_at(l)
         && let Some(air) = (l + 1..=l + BED_REACH).find(|&y| !solid_at(y))
     {

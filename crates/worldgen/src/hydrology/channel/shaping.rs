@@ -172,13 +172,22 @@ impl LocalWater {
     /// where there is none) and whether the column lies in a running course's bed
     /// ([`LocalWater::in_running_bed`]).
     pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow, bool) {
-        self.filling(x, z).map_or((None, Flow::STILL, false), |w| {
-            (
-                Some(sea + w.level as i32),
-                Flow::toward(w.flow[0], w.flow[1]),
-                self.in_running_bed(x, z),
-            )
-        })
+        // One look at the pieces near: the filling water, and a running bed.
+        let (mut fill, mut bed): (Option<Water>, bool) = (None, false);
+        for w in self.around(x, z, Some(WET)) {
+            bed |= w.running && w.out < 0.0;
+            if fill.is_none_or(|f| w.precedence() < f.precedence()) {
+                fill = Some(w);
+            }
+        }
+        fill.filter(|w| w.level > 0.0)
+            .map_or((None, Flow::STILL, false), |w| {
+                (
+                    Some(sea + w.level as i32),
+                    Flow::toward(w.flow[0], w.flow[1]),
+                    bed,
+                )
+            })
     }
 
     /// Whether column `(x, z)` lies in the bed of a running course (version 8; its
