@@ -54,13 +54,13 @@ const LEAN_RISE: f64 = 24.0;
 const WARP_SPACING: f64 = 160.0;
 
 /// The most the warp moves a place each way, in blocks: small enough against
-/// [`WARP_SPACING`] that it moves no place past another (its slope each way is at
-/// most `2 * 1.875 * WARP / WARP_SPACING`, under a half).
+/// [`WARP_SPACING`] that it moves no place past another ([`WARP_SLOPE`], under a
+/// half).
 pub(crate) const WARP: f64 = 20.0;
-const _: () = assert!(
-    2.0 * 1.875 * WARP / WARP_SPACING < 0.5,
-    "the warp folds nothing"
-);
+
+/// The most the warp stretches the land each way: its steepest slope.
+pub(crate) const WARP_SLOPE: f64 = 2.0 * 1.875 * WARP / WARP_SPACING;
+const _: () = assert!(WARP_SLOPE < 0.5, "the warp folds nothing");
 
 /// Separates the warp's two directions from the world's other hashes.
 const WARP_SALT: [u64; 2] = [0x0000_7761_7270_7838, 0x0000_7761_7270_7a38]; // "warpx8", "warpz8"

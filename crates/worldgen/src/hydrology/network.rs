@@ -416,7 +416,11 @@ impl<G: Ground> Hydrology<G> {
             }
         };
         let size = Segment::size(e.flow, width);
-        let hold = if from_lake { LAKE_RADIUS + 2.0 } else { 0.0 };
+        let hold = if from_lake {
+            self.lake_radius() + 2.0
+        } else {
+            0.0
+        };
         course::pieces(&course::bowed(a, b, bulge), e.levels, hold)
             .into_iter()
             .map(|p| Segment::running(p.ends, p.levels, size, p.foot, p.lip))
@@ -469,21 +473,32 @@ impl<G: Ground> Hydrology<G> {
     }
 
     /// The lakes' discs: one around each of their nodes, in blocks (version 8: where
-    /// the warp moves the node, as its rivers' bends).
+    /// the warp moves the node, as its rivers' bends, each wider by as much as the
+    /// warp may stretch the land, so they still overlap).
     fn discs(&self, lakes: &[Lake]) -> Vec<Disc> {
         let at = |n: Node| match self.laying {
             Laying::Running => course::place(self.seed, n),
             _ => [(n[0] * NODE) as f64, (n[1] * NODE) as f64],
         };
+        let radius = self.lake_radius();
         lakes
             .iter()
             .flat_map(|l| {
                 l.nodes.iter().map(move |&n| Disc {
                     at: at(n),
                     level: l.level,
+                    radius,
                 })
             })
             .collect()
+    }
+
+    /// The radius of a lake's disc around each of its nodes (see [`Hydrology::discs`]).
+    fn lake_radius(&self) -> f64 {
+        match self.laying {
+            Laying::Running => LAKE_RADIUS * (1.0 + course::WARP_SLOPE),
+            _ => LAKE_RADIUS,
+        }
     }
 
     /// The water that shapes columns `x0..=x1` by `z0..=z1`.

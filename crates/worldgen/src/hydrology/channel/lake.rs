@@ -3,7 +3,8 @@
 use super::piece::Water;
 
 /// Radius of a lake's disc around each of its nodes (nodes are 32 apart: discs
-/// of 24 overlap, even across a cell's diagonal).
+/// of 24 overlap, even across a cell's diagonal; version 8 widens them as its warp
+/// moves the nodes apart).
 pub(crate) const LAKE_RADIUS: f64 = 24.0;
 
 /// Blocks beyond a lake's edge that it shapes: its shore, no valley walls (a lake
@@ -16,13 +17,15 @@ pub(crate) struct Disc {
     pub at: [f64; 2],
     /// The lake's level, blocks above sea level.
     pub level: i32,
+    /// Its radius, in blocks ([`LAKE_RADIUS`], wider in version 8).
+    pub radius: f64,
 }
 
 impl Disc {
     pub(super) fn at(&self, p: [f64; 2]) -> Water {
         let (dx, dz) = (p[0] - self.at[0], p[1] - self.at[1]);
         let d = (dx * dx + dz * dz).sqrt();
-        let out = d - LAKE_RADIUS;
+        let out = d - self.radius;
         Water {
             // A lake is still.
             flow: [0.0; 2],
@@ -41,7 +44,7 @@ impl Disc {
     }
 
     pub(super) fn bounds(&self) -> [f64; 4] {
-        let r = LAKE_RADIUS + LAKE_INFLUENCE;
+        let r = self.radius + LAKE_INFLUENCE;
         [
             self.at[0] - r,
             self.at[1] - r,
