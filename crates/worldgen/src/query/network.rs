@@ -230,10 +230,10 @@ pub(crate) fn sinuosity(points: &[[f64; 2]]) -> Vec<f64> {
 }
 
 /// Blocks a straight run may stray from the line between its ends.
-pub(crate) const CORRIDOR: f64 = 10.0;
+const CORRIDOR: f64 = 10.0;
 
 /// How far (degrees) a straight run's line may turn from a grid direction.
-pub(crate) const TURN: f64 = 10.0;
+const TURN: f64 = 10.0;
 
 /// Blocks between the points a course is looked at in for straight runs.
 const SAMPLE: f64 = 8.0;
