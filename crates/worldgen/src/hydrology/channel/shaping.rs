@@ -157,9 +157,22 @@ impl LocalWater {
 
     /// The water above the sea that fills the air of column `(x, z)`, if any.
     fn filling(&self, x: i32, z: i32) -> Option<Water> {
-        self.around(x, z, Some(WET))
-            .min_by(|a, b| a.precedence().total_cmp(&b.precedence()))
-            .filter(|w| w.level > 0.0)
+        self.look(x, z).0
+    }
+
+    /// One look at the pieces whose water may fill column `(x, z)`: the one that
+    /// fills it, if any water above the sea does, and whether the column lies in a
+    /// running course's bed (version 8; its channel is cut, whichever water fills
+    /// it).
+    fn look(&self, x: i32, z: i32) -> (Option<Water>, bool) {
+        let (mut fill, mut bed): (Option<Water>, bool) = (None, false);
+        for w in self.around(x, z, Some(WET)) {
+            bed |= w.running && w.out < 0.0;
+            if fill.is_none_or(|f| w.precedence() < f.precedence()) {
+                fill = Some(w);
+            }
+        }
+        (fill.filter(|w| w.level > 0.0), bed)
     }
 
     /// Whether water above the sea may fill a column beside `(x, z)` (a cheap test
@@ -172,29 +185,21 @@ impl LocalWater {
     /// where there is none) and whether the column lies in a running course's bed
     /// ([`LocalWater::in_running_bed`]).
     pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow, bool) {
-        // One look at the pieces near: the filling water, and a running bed.
-        let (mut fill, mut bed): (Option<Water>, bool) = (None, false);
-        for w in self.around(x, z, Some(WET)) {
-            bed |= w.running && w.out < 0.0;
-            if fill.is_none_or(|f| w.precedence() < f.precedence()) {
-                fill = Some(w);
-            }
-        }
-        fill.filter(|w| w.level > 0.0)
-            .map_or((None, Flow::STILL, false), |w| {
-                (
-                    Some(sea + w.level as i32),
-                    Flow::toward(w.flow[0], w.flow[1]),
-                    bed,
-                )
-            })
+        let (fill, bed) = self.look(x, z);
+        fill.map_or((None, Flow::STILL, false), |w| {
+            (
+                Some(sea + w.level as i32),
+                Flow::toward(w.flow[0], w.flow[1]),
+                bed,
+            )
+        })
     }
 
     /// Whether column `(x, z)` lies in the bed of a running course (version 8; its
     /// channel is cut, whichever water fills it): its buried water is opened up to
     /// its ground ([`crate::hydrology::shore::shore`]).
     pub(crate) fn in_running_bed(&self, x: i32, z: i32) -> bool {
-        self.around(x, z, Some(0.0)).any(|w| w.running)
+        self.look(x, z).1
     }
 }
 
