@@ -70,7 +70,7 @@ fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
 /// Version 8 over 8 km x 8 km of three seeds, as `map --stats` measures it: water in
 /// every block column along every course above the sea, every lake's water leaving
 /// it, no course straight along the node grid for more than 128 blocks, creeks
-/// winding, Hack's exponent of real rivers; and version 7 of the same land left dry
+/// winding, Hack's exponent and bifurcation ratio of real rivers; and version 7 of the same land left dry
 /// columns (pools with dry rock between) and ran straight, so this can fail.
 #[test]
 fn streams_run_in_every_column_of_their_courses() {
@@ -89,6 +89,10 @@ fn streams_run_in_every_column_of_their_courses() {
         );
         assert!(
             s.hack.is_some_and(|h| (0.5..=0.65).contains(&h)),
+            "seed {seed}:\n{s}"
+        );
+        assert!(
+            s.bifurcation.is_some_and(|b| (3.0..=5.0).contains(&b)),
             "seed {seed}:\n{s}"
         );
     }

@@ -9,9 +9,13 @@
 //!                highest order entering a node meet, the order rises by one, else
 //!                it is that highest order. A stream: the steps of one order, up to
 //!                where they meet a higher one
-//! bifurcation    streams of order k over streams of order k + 1, fitted over every
-//!   ratio        order (the antilog of minus the slope of log count against order);
-//!                real networks: 3.5 to 5
+//! bifurcation    streams of order k over streams of order k + 1, each order's ratio
+//!   ratio        weighted by the streams it counts (k's and k + 1's): Strahler's
+//!                weighted mean, which a square holding many basins needs (its
+//!                highest order counts the basins' trunks, not their joins, in a
+//!                handful of streams); real networks: 3.5 to 5. Horton's fit (the
+//!                antilog of minus the slope of log count against order) is given
+//!                beside it
 //! Hack's law     mainstream length L (the longest way up the land's drainage from a
 //!                node to the divide, in blocks: hydrology's `drainage`) against the
 //!                land draining through it A: L ~ A^h, h the least-squares slope of
@@ -124,10 +128,24 @@ pub(crate) fn streams(down: &HashMap<Node, Edge>, order: &HashMap<Node, u32>) ->
     counts
 }
 
-/// The bifurcation ratio of `counts` (streams of order 1, 2, …): ten to the minus
-/// slope of the least-squares line of log₁₀ count against order, over the orders
-/// with streams; `None` with fewer than two.
+/// The bifurcation ratio of `counts` (streams of order 1, 2, …), Strahler's weighted
+/// mean: the ratio of each order's streams to the next order's, weighted by the
+/// streams of the two; `None` without two orders with streams.
 pub(crate) fn bifurcation(counts: &[usize]) -> Option<f64> {
+    let (sum, weight) = counts
+        .windows(2)
+        .filter(|p| p[0] > 0 && p[1] > 0)
+        .map(|p| (p[0] as f64, p[1] as f64))
+        .fold((0.0, 0.0), |(s, w), (a, b)| {
+            (s + a / b * (a + b), w + a + b)
+        });
+    (weight > 0.0).then(|| sum / weight)
+}
+
+/// Horton's bifurcation ratio of `counts` (streams of order 1, 2, …): ten to the
+/// minus slope of the least-squares line of log₁₀ count against order, over the
+/// orders with streams; `None` with fewer than two.
+pub(crate) fn bifurcation_fit(counts: &[usize]) -> Option<f64> {
     let points: Vec<(f64, f64)> = counts
         .iter()
         .enumerate()
@@ -343,10 +361,30 @@ mod tests {
         assert_eq!((at([2, 3]), at([4, 0]), at([6, 0])), (2, 3, 3));
         // Five creeks, two order-2 streams, one order-3 one.
         assert_eq!(streams(&down, &order), vec![5, 2, 1]);
-        // 5 / 2 and 2 / 1, fitted: about 2.24.
-        let rb = bifurcation(&[5, 2, 1]).unwrap();
+        // 5 / 2 and 2 / 1, fitted: about 2.24; weighted by 7 and 3 streams: 2.35.
+        let rb = bifurcation_fit(&[5, 2, 1]).unwrap();
         assert!((rb - 10f64.powf(0.699 / 2.0)).abs() < 0.01, "{rb}");
+        assert_eq!(bifurcation_fit(&[7]), None);
+        assert_eq!(
+            bifurcation(&[5, 2, 1]),
+            Some((2.5 * 7.0 + 2.0 * 3.0) / 10.0)
+        );
         assert_eq!(bifurcation(&[7]), None);
+    }
+
+    #[test]
+    fn the_weighted_ratio_holds_to_the_many_joins_where_a_fit_follows_a_few_trunks() {
+        // Seed terravox's 8 km: 145 creeks join in 37 streams, those in 9; and 6
+        // trunks of order 4 reach the sea apart. The fit is pulled under 3 by the
+        // last 9 / 6; weighted by the streams each ratio counts, 3.8.
+        let counts = [145, 37, 9, 6];
+        let fit = bifurcation_fit(&counts).unwrap();
+        let weighted = bifurcation(&counts).unwrap();
+        assert!((2.9..3.0).contains(&fit), "{fit}");
+        assert!((3.8..3.82).contains(&weighted), "{weighted}");
+        // Orders without streams between count no ratio.
+        assert_eq!(bifurcation(&[8, 0, 2]), None);
+        assert_eq!(bifurcation(&[8, 2, 0]), Some(4.0));
     }
 
     #[test]

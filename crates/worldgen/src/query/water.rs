@@ -41,7 +41,8 @@ use crate::hydrology::land::NODE;
 use crate::hydrology::network::Hydrology;
 use crate::hydrology::network::{Edge, regions};
 use crate::query::network::{
-    bifurcation, courses, hack, longest_straight, median, sinuosity, strahler, streams, way_down,
+    bifurcation, bifurcation_fit, courses, hack, longest_straight, median, sinuosity, strahler,
+    streams, way_down,
 };
 use crate::query::stats::met;
 use crate::query::{ForEach, collect};
@@ -86,8 +87,12 @@ pub struct WaterStats {
     pub watered_mountain_fraction: f64,
     /// Streams of each Strahler order (order 1 first) ending in the square.
     pub streams: Vec<usize>,
-    /// The bifurcation ratio; `None` with fewer than two orders.
+    /// The bifurcation ratio, Strahler's weighted mean; `None` with fewer than two
+    /// orders.
     pub bifurcation: Option<f64>,
+    /// Horton's bifurcation ratio, fitted over the orders; `None` with fewer than
+    /// two.
+    pub bifurcation_fit: Option<f64>,
     /// Hack's exponent; `None` without two areas to fit.
     pub hack: Option<f64>,
     /// The median sinuosity of creeks' 256-block stretches; `None` without one.
@@ -177,9 +182,11 @@ impl fmt::Display for WaterStats {
         )?;
         writeln!(
             f,
-            "  streams by Strahler order {:?}, bifurcation ratio {} (target {}-{}: {})",
+            "  streams by Strahler order {:?}, bifurcation ratio {} (weighted by the \
+             streams; Horton's fit over the orders {}) (target {}-{}: {})",
             self.streams,
             figure(self.bifurcation),
+            figure(self.bifurcation_fit),
             target::BIFURCATION.start(),
             target::BIFURCATION.end(),
             met(self
@@ -300,6 +307,7 @@ pub fn water_stats(
         watered_mountain_fraction: 1.0,
         streams: Vec::new(),
         bifurcation: None,
+        bifurcation_fit: None,
         hack: None,
         creek_sinuosity: None,
         river_sinuosity: None,
@@ -444,6 +452,7 @@ fn measure_network(
     order.retain(|n, _| (square.node_in)(*n));
     s.streams = streams(&down, &order);
     s.bifurcation = bifurcation(&s.streams);
+    s.bifurcation_fit = bifurcation_fit(&s.streams);
     let [i0, j0, end] = square.nodes;
     let m = DRAINED_MARGIN;
     let drainage = hydrology.drained([i0 - m, j0 - m], [end + m, j0 + (end - i0) + m]);
