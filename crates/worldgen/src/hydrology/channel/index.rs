@@ -10,8 +10,8 @@ use super::segment::Segment;
 const CELL: i32 = 64;
 
 /// Blocks a side of the cells [`LocalWater`] files its pieces by for the water over
-/// a column (the columns within [`WET_REACH`] of a piece's edge): a few pieces come
-/// that near, so a column looks at those alone.
+/// a column (the columns within [`WET_REACH`] of a piece's edge), at the finest: a
+/// few pieces come that near, so a column looks at those alone.
 const WET_CELL: i32 = 8;
 
 /// The farthest beyond a piece's edge a column asks of its water
@@ -39,40 +39,54 @@ struct Filing {
     /// The area's first cell, `[x, z]`, and cells a side.
     origin: [i32; 2],
     size: [usize; 2],
-    /// For each cell, `[z][x]`, the pieces whose box overlaps it, by index in the
-    /// order they were given.
-    cells: Vec<Vec<u32>>,
+    /// Where each cell's pieces start in `pieces` (`[z][x]`, and one past the last).
+    starts: Vec<u32>,
+    /// Each cell's pieces whose box overlaps it, by index in the order they were
+    /// given, cell after cell.
+    pieces: Vec<u32>,
 }
 
 impl Filing {
     /// Files `boxes` (`[x0, z0, x1, z1]` each) by the cells of `cell` blocks of
     /// columns `area` (`[x0, z0, x1, z1]`) they overlap.
-    fn new(cell: i32, area: [i32; 4], boxes: impl Iterator<Item = [f64; 4]>) -> Self {
+    fn new(cell: i32, area: [i32; 4], boxes: &[[f64; 4]]) -> Self {
         let at = |v: i32| v.div_euclid(cell);
         let origin = [at(area[0]), at(area[1])];
         let size = [
             (at(area[2]) - origin[0] + 1) as usize,
             (at(area[3]) - origin[1] + 1) as usize,
         ];
-        let mut cells = vec![Vec::new(); size[0] * size[1]];
-        for (i, b) in boxes.enumerate() {
-            // The cells `b` overlaps along one axis, clipped to the area's.
+        // The cells each box overlaps, clipped to the area's.
+        let cells = |b: &[f64; 4]| {
             let span = |lo: f64, hi: f64, axis: usize| {
                 let at = |v: f64| (v as i64).div_euclid(cell as i64) - origin[axis] as i64;
                 at(lo.floor()).max(0)..=at(hi.ceil()).min(size[axis] as i64 - 1)
             };
             let (xs, zs) = (span(b[0], b[2], 0), span(b[1], b[3], 1));
-            for z in zs {
-                for x in xs.clone() {
-                    cells[z as usize * size[0] + x as usize].push(i as u32);
-                }
+            zs.flat_map(move |z| xs.clone().map(move |x| z as usize * size[0] + x as usize))
+        };
+        // Counted, then filed in place.
+        let mut starts = vec![0u32; size[0] * size[1] + 1];
+        for c in boxes.iter().flat_map(cells) {
+            starts[c + 1] += 1;
+        }
+        for c in 1..starts.len() {
+            starts[c] += starts[c - 1];
+        }
+        let mut next = starts.clone();
+        let mut pieces = vec![0; starts[starts.len() - 1] as usize];
+        for (i, b) in boxes.iter().enumerate() {
+            for c in cells(b) {
+                pieces[next[c] as usize] = i as u32;
+                next[c] += 1;
             }
         }
         Self {
             cell,
             origin,
             size,
-            cells,
+            starts,
+            pieces,
         }
     }
 
@@ -84,7 +98,10 @@ impl Filing {
                 .filter(|&c| c < self.size[axis])
         };
         match (cell(x, 0), cell(z, 1)) {
-            (Some(cx), Some(cz)) => &self.cells[cz * self.size[0] + cx],
+            (Some(cx), Some(cz)) => {
+                let c = cz * self.size[0] + cx;
+                &self.pieces[self.starts[c] as usize..self.starts[c + 1] as usize]
+            }
             _ => &[],
         }
     }
@@ -125,13 +142,19 @@ impl LocalWater {
         self.discs.dedup_by_key(|d| (bits(d.at), d.level));
         // Every piece's box and how far beyond its edge it shapes: segments, then
         // discs (the index `around` reads).
-        let boxes = || {
-            let segments = self.segments.iter().map(|s| (s.bounds, INFLUENCE));
-            segments.chain(self.discs.iter().map(|d| (d.bounds(), LAKE_INFLUENCE)))
-        };
-        self.shaping = Filing::new(CELL, area, boxes().map(|(b, _)| b));
-        let wet = boxes().map(|(b, reach)| shrunk(b, reach, WET_REACH));
-        self.wetting = Filing::new(WET_CELL, area, wet);
+        let segments = self.segments.iter().map(|s| (s.bounds, INFLUENCE));
+        let boxes: Vec<([f64; 4], f64)> = segments
+            .chain(self.discs.iter().map(|d| (d.bounds(), LAKE_INFLUENCE)))
+            .collect();
+        let shaping: Vec<[f64; 4]> = boxes.iter().map(|&(b, _)| b).collect();
+        self.shaping = Filing::new(CELL, area, &shaping);
+        let wet: Vec<[f64; 4]> = boxes
+            .iter()
+            .map(|&(b, reach)| shrunk(b, reach, WET_REACH))
+            .collect();
+        // A wide area (a far coarse chunk's) in cells no finer than 1/64 of it.
+        let side = (area[2] - area[0]).max(area[3] - area[1]) + 1;
+        self.wetting = Filing::new(WET_CELL.max(side / 64), area, &wet);
     }
 
     /// Whether no water comes near.
@@ -210,12 +233,14 @@ mod tests {
                 .iter()
                 .map(|&(x, z)| Disc { at: [x, z], level: 6, radius: 24.0 })
                 .collect();
-            let area = [-100, -100, 100, 100];
+            // A chunk's area, and a far coarse chunk's (coarser cells).
+            for wide in [100, 3000] {
+            let area = [-wide, -wide, wide, wide];
             let mut water = LocalWater::default();
             water.gather(&segments, &discs, area);
             water.index(area);
-            for z in (area[1]..=area[3]).step_by(3) {
-                for x in (area[0]..=area[2]).step_by(3) {
+            for z in (-100..=100).step_by(3) {
+                for x in (-100..=100).step_by(3) {
                     let p = [x as f64, z as f64];
                     let every = || {
                         let segments = water.segments.iter().map(|s| s.at(p));
@@ -230,6 +255,7 @@ mod tests {
                     let all: Vec<_> = every().filter(|w| w.out < w.reach).map(|w| said(&w)).collect();
                     prop_assert_eq!(filed, all, "column {:?}", p);
                 }
+            }
             }
         }
     }
