@@ -176,19 +176,19 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             bar.done();
             if r.resumed > 0 {
                 say!(
-                    "resumed: {} region files were already complete (checked whole)",
-                    r.resumed
+                    "resumed: {} already complete (checked whole)",
+                    region_files(r.resumed)
                 );
             }
             if !r.finished {
                 say!(
-                    "shard {}/{} done; {} of {} region files still to write (the other \
+                    "shard {}/{} done; {} of {} still to write (the other \
                      shards: run the same command with their --shard; the one that \
                      completes the last writes level.dat and moves the world to {})",
                     shard.index,
                     shard.count,
                     r.regions_left,
-                    r.regions + r.regions_left,
+                    region_files(r.regions + r.regions_left),
                     out.display()
                 );
                 if r.regions_left == 0 {
@@ -204,12 +204,12 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 return Ok(());
             }
             say!(
-                "wrote the Minecraft {} world {} ({} chunks in {} region files, {:.1} MiB) \
+                "wrote the Minecraft {} world {} ({} chunks in {}, {:.1} MiB) \
                  from {from:?} to {to:?}",
                 release.name,
                 r.path.display(),
                 r.chunks,
-                r.regions,
+                region_files(r.regions),
                 r.bytes as f64 / (1 << 20) as f64
             );
             say!(
@@ -443,4 +443,21 @@ fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// `n` region files, in words ("1 region file", "4 region files").
+fn region_files(n: u64) -> String {
+    format!("{n} region file{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_region_file_is_said_in_the_singular() {
+        assert_eq!(region_files(1), "1 region file");
+        assert_eq!(region_files(0), "0 region files");
+        assert_eq!(region_files(4), "4 region files");
+    }
 }
