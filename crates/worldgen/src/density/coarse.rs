@@ -190,7 +190,7 @@ impl DensityGen {
             return ColumnWater::default();
         };
         let sea = self.surface.sea_level;
-        let surface = w.surface(x, z, sea);
+        let (surface, _, bed) = w.column(x, z, sea);
         let nx = ax.nodes.len();
         let ((xa, xb, _), (za, zb, _)) = (ax.cells[i], az.cells[k]);
         let s = |x: usize, z: usize| &shapes[z * nx + x];
@@ -207,7 +207,6 @@ impl DensityGen {
             };
         }
         let beside = shore::highest_beside(x, z, |x, z| w.surface(x, z, sea));
-        let bed = w.in_running_bed(x, z);
         let shore = shore::shore(surface, beside, sea, bed, |y| {
             self.solid_at(corners, x, y, z)
         });

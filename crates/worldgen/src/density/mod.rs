@@ -66,7 +66,6 @@ use crate::store::Store;
 use crate::surface::blocks::Surface;
 use crate::surface::caves::Caves;
 
-/// Lattice spacing across (x and z), in blocks.
 /// Lattice points whose noise a thread keeps for [`DensityGen::solid_at`]
 /// (direct-mapped by a hash of the generator and the point).
 const NOISE_SLOTS: usize = 1024;
@@ -85,6 +84,7 @@ pub(crate) fn forget_lattice_noise() {
     LATTICE_NOISE.with_borrow_mut(Vec::clear);
 }
 
+/// Lattice spacing across (x and z), in blocks.
 const STEP_XZ: i32 = 4;
 /// Lattice spacing up (y), in blocks.
 const STEP_Y: i32 = 8;

@@ -29,9 +29,10 @@ pub(super) struct WaterTops {
 impl WaterTops {
     /// The water over each padded column of the chunk column at `(x0, z0)` (its
     /// origin), from `column`: the water's world height at a column, if any, its
-    /// flow and whether it lies in a running course's bed; with `solid_at` (version 6: whether the field is solid at height `y` of
-    /// local column `(lx, lz)`), the shores of the columns beside it in a world whose
-    /// sea stands at `sea` ([`shore`]).
+    /// flow and whether it lies in a running course's bed; with `solid_at` (version
+    /// 6: whether the field is solid at height `y` of local column `(lx, lz)`), the
+    /// shores of the columns beside it in a world whose sea stands at `sea`
+    /// ([`shore`]).
     pub(super) fn new(
         x0: i32,
         z0: i32,

@@ -205,24 +205,15 @@ pub(crate) fn pieces(points: &[[f64; 2]], levels: [i32; 2], hold: f64) -> Vec<Pi
             let lower = fall > 0.0 && a >= middle;
             let lip = fall > 0.0 && b == middle;
             let foot = (fall > 0.0 && a == middle).then(|| above(middle));
-            out.push(piece(
-                [point(a), point(b)],
-                [at(a, lower), at(b, lower)],
+            out.push(Piece {
+                ends: [point(a), point(b)],
+                levels: [at(a, lower), at(b, lower)],
                 lip,
                 foot,
-            ));
+            });
         }
     }
     out
-}
-
-fn piece(ends: [[f64; 2]; 2], levels: [f64; 2], lip: bool, foot: Option<f64>) -> Piece {
-    Piece {
-        ends,
-        levels,
-        lip,
-        foot,
-    }
 }
 
 #[cfg(test)]

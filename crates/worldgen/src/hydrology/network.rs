@@ -381,26 +381,31 @@ impl<G: Ground> Hydrology<G> {
             .iter()
             .flat_map(|e| {
                 let (a, b) = (self.bend(e.from), self.bend(e.to));
-                let side = side(e.from);
                 let width = self.cfg.width;
                 match self.laying {
                     Laying::Straight => vec![Segment::straight(a, b, e.levels, e.flow, width)],
-                    Laying::Winding => Segment::course(a, b, e.levels, e.flow, width, side),
+                    Laying::Winding => Segment::course(a, b, e.levels, e.flow, width, side(e.from)),
                     Laying::Running => {
                         let from_lake = outlets.get(&e.from) == Some(&e.levels[0]);
-                        self.running(&mut land, e, from_lake)
+                        self.running(&mut land, [a, b], e, from_lake)
                     }
                 }
             })
             .collect()
     }
 
-    /// River step `e` laid as a running course ([`course`]; version 8): swinging to
-    /// alternate sides and leaning toward the lower land beside it (a big river
-    /// running level by its meander), its water running down the pieces; `from_lake`: it leaves a lake, whose level
-    /// it holds out of the lake's disc (its outlet).
-    fn running<'a>(&'a self, land: &mut G::Look<'a>, e: &Edge, from_lake: bool) -> Vec<Segment> {
-        let (a, b) = (self.bend(e.from), self.bend(e.to));
+    /// River step `e` laid as a running course ([`course`]; version 8) from `a` to
+    /// `b` (its nodes' bends): swinging to alternate sides and leaning toward the
+    /// lower land beside it (a big river running level by its meander), its water
+    /// running down the pieces; `from_lake`: it leaves a lake, whose level it holds
+    /// out of the lake's disc (its outlet).
+    fn running<'a>(
+        &'a self,
+        land: &mut G::Look<'a>,
+        [a, b]: [[f64; 2]; 2],
+        e: &Edge,
+        from_lake: bool,
+    ) -> Vec<Segment> {
         let width = self.cfg.width;
         let bulge = match Segment::meander(e.flow, width) {
             Some(m) if e.levels[0] == e.levels[1] => course::bow(self.seed, e.from, e.to, 0.0, m),

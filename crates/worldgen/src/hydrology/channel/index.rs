@@ -16,7 +16,7 @@ const WET_CELL: i32 = 8;
 
 /// The farthest beyond a piece's edge a column asks of its water
 /// ([`LocalWater::wets_beside`]: the wet band and the column beside it).
-const WET_REACH: f64 = WET + 1.0;
+pub(super) const WET_REACH: f64 = WET + 1.0;
 
 /// The water that shapes an area: its pieces filed by cell twice, by the columns
 /// they shape and by those their water may fill.

@@ -92,10 +92,12 @@ impl Segment {
     ) -> Vec<Self> {
         let [half, plain] = Self::size(flow, width);
         let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
-        if levels[0] != levels[1] || !Self::winds(flow, width) || dx == 0.0 && dz == 0.0 {
-            return vec![Self::new(a, b, levels, half, plain)];
-        }
-        let bulge = side * (1.5 * half).min(MEANDER_BULGE) / dx.hypot(dz);
+        let bulge = match Self::meander(flow, width) {
+            Some(m) if levels[0] == levels[1] && !(dx == 0.0 && dz == 0.0) => {
+                side * m / dx.hypot(dz)
+            }
+            _ => return vec![Self::new(a, b, levels, half, plain)],
+        };
         let at = |i: usize| match i {
             0 => a,
             MEANDER_PIECES => b,

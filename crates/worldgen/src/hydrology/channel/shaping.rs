@@ -3,7 +3,7 @@
 
 use terravox_voxel::Flow;
 
-use super::index::LocalWater;
+use super::index::{LocalWater, WET_REACH};
 use super::piece::{CLOSE, WET, Water};
 use crate::shape::climate::{ColumnShape, smoothstep};
 
@@ -178,12 +178,14 @@ impl LocalWater {
     /// Whether water above the sea may fill a column beside `(x, z)` (a cheap test
     /// before asking [`LocalWater::surface`] of its four neighbours).
     pub(crate) fn wets_beside(&self, x: i32, z: i32) -> bool {
-        self.around(x, z, Some(WET + 1.0)).any(|w| w.level > 0.0)
+        self.around(x, z, Some(WET_REACH)).any(|w| w.level > 0.0)
     }
 
     /// [`LocalWater::surface`], the way that water flows (still for a lake; still
     /// where there is none) and whether the column lies in a running course's bed
-    /// ([`LocalWater::in_running_bed`]).
+    /// (version 8; its channel is cut, whichever water fills it: its buried water is
+    /// opened up to its ground, [`crate::hydrology::shore::shore`]); not where no
+    /// water above the sea fills it.
     pub(crate) fn column(&self, x: i32, z: i32, sea: i32) -> (Option<i32>, Flow, bool) {
         let (fill, bed) = self.look(x, z);
         fill.map_or((None, Flow::STILL, false), |w| {
@@ -193,13 +195,6 @@ impl LocalWater {
                 bed,
             )
         })
-    }
-
-    /// Whether column `(x, z)` lies in the bed of a running course (version 8; its
-    /// channel is cut, whichever water fills it): its buried water is opened up to
-    /// its ground ([`crate::hydrology::shore::shore`]).
-    pub(crate) fn in_running_bed(&self, x: i32, z: i32) -> bool {
-        self.look(x, z).1
     }
 }
 
