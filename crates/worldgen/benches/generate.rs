@@ -3,7 +3,7 @@
 //! air or water) of every preset, plus `continents` without trees (what trees cost),
 //! the version-2 `continents` (what caves cost) and the version-1 `cliffs` (what
 //! biomes cost the old world's speed: nothing), and the chunks along rivers in
-//! version 7 and version 8; and underground chunks with caves.
+//! versions 7, 8 and 9; and underground chunks with caves.
 //! Then maps and the horizon's coarse chunks of the default world next to the
 //! costliest ones validation allows (`params::MAX_RELIEF_WORK`), and the spawn
 //! searches (with that costliest world's chunks).
@@ -141,16 +141,27 @@ fn bench(c: &mut Criterion) {
     time_chunks(&mut group, "lattice", "continents-range", &chunks, |p| {
         g.generate(p)
     });
-    // Along the rivers of seed -7's ranges, version 7 (pools) against version 8
-    // (streams that run): the surface chunks holding the water of the same places.
-    let mut cfg = presets::builtin("continents")
+    // Along the rivers of seed -7's ranges, version 7 (pools) against versions 8
+    // and 9 (streams that run): the surface chunks holding the water of the same
+    // places.
+    let cfg = presets::builtin("continents")
         .expect("preset")
         .with_seed(terravox_worldgen::Seed::new("-7"));
-    let v8 = Generator::new(&cfg).expect("valid");
-    cfg.version = 7;
-    let v7 = Generator::new(&cfg).expect("valid");
+    let of = |version| {
+        Generator::new(&WorldConfig {
+            version,
+            ..cfg.clone()
+        })
+        .expect("valid")
+    };
+    let (v7, v8, v9) = (of(7), of(8), of(9));
     let chunks = river_chunks(&v7, 24);
-    for (name, g) in [("continents-v7-rivers", &v7), ("continents-v8-rivers", &v8)] {
+    let versions = [
+        ("continents-v7-rivers", &v7),
+        ("continents-v8-rivers", &v8),
+        ("continents-v9-rivers", &v9),
+    ];
+    for (name, g) in versions {
         time_chunks(&mut group, "lattice", name, &chunks, |p| g.generate(p));
     }
     group.finish();

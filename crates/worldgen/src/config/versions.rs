@@ -95,6 +95,9 @@ pub(crate) enum Change {
     /// Rivers run in courses laid under the node grid, their water running down
     /// them in every column (version 8).
     RunningCourses,
+    /// A run of a running course (a step's pieces on one side of its fall) shapes a
+    /// column by its piece nearest the column alone (version 9).
+    RunsByNearestPiece,
 }
 
 /// One generator version: what it first allowed and what it changed.
@@ -110,7 +113,7 @@ pub(crate) struct Version {
 
 /// Every generator version, oldest first (see [`crate::GENERATOR_VERSION`] for what
 /// each brought).
-pub(crate) const VERSIONS: [Version; 8] = [
+pub(crate) const VERSIONS: [Version; 9] = [
     Version {
         number: 1,
         sections: &[],
@@ -150,6 +153,11 @@ pub(crate) const VERSIONS: [Version; 8] = [
         number: 8,
         sections: &[],
         changes: &[Change::RunningCourses],
+    },
+    Version {
+        number: 9,
+        sections: &[],
+        changes: &[Change::RunsByNearestPiece],
     },
 ];
 
@@ -208,6 +216,7 @@ mod tests {
             (Change::Shores, 6),
             (Change::WallGullies, 7),
             (Change::RunningCourses, 8),
+            (Change::RunsByNearestPiece, 9),
         ];
         for (change, first) in since {
             for v in 1..=VERSIONS.len() as u32 {

@@ -47,7 +47,13 @@ use crate::noise::fbm::NoiseKind;
 ///   cascade of one-block steps at most half a block a block, a waterfall at the
 ///   step's middle where the land drops more; lakes follow their nodes' places.
 ///   Without `water` a version-8 world is its version-7 world.
-pub const GENERATOR_VERSION: u32 = 8;
+/// - **9**: the same courses, each run of one (a step's pieces on one side of its
+///   waterfall) shaping the ground and the water of a column by its piece nearest
+///   the column alone, where in version 8 every piece within reach did (a bank or
+///   valley wall follows the water's level beside it, not the lowest or highest
+///   level along the step). Without `water` a version-9 world is its version-8
+///   world.
+pub const GENERATOR_VERSION: u32 = 9;
 
 /// Every generator version this build generates.
 pub const SUPPORTED_VERSIONS: std::ops::RangeInclusive<u32> = 1..=GENERATOR_VERSION;

@@ -225,7 +225,9 @@ impl DensityGen {
                 .as_ref()
                 .and_then(|s| {
                     let laying = if behaviour.has(Change::RunningCourses) {
-                        Laying::Running
+                        Laying::Running {
+                            nearest: behaviour.has(Change::RunsByNearestPiece),
+                        }
                     } else if behaviour.has(Change::WindingRivers) {
                         Laying::Winding
                     } else {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::basin::{Basin, flood};
-use super::channel::{Disc, LAKE_RADIUS, LocalWater, Segment};
+use super::channel::{Disc, FiledWater, LAKE_RADIUS, LocalWater, Run, Segment};
 use super::course;
 use super::land::{Ground, Heights, Land, NODE, Node, node_hash, node_roll};
 use super::trace::{REACH, Step, Trace, is_spring, trace};
@@ -87,8 +87,8 @@ pub(crate) struct Reach {
     pub springs: Vec<Node>,
     /// Spring nodes inside the region whose water would not reach the sea.
     pub dropped: usize,
-    segments: Vec<Segment>,
-    discs: Vec<Disc>,
+    /// Its rivers' and lakes' pieces of water in blocks.
+    water: FiledWater,
 }
 
 /// How a version lays its rivers in blocks.
@@ -100,8 +100,10 @@ pub(crate) enum Laying {
     /// and 7; [`Segment::course`]).
     Winding,
     /// Courses laid under the node grid, their water running down them in every
-    /// column ([`course`]; version 8).
-    Running,
+    /// column ([`course`]; version 8). `nearest`: each run of a course (a step's
+    /// pieces on one side of its fall) speaks for a column by its piece nearest the
+    /// column (version 9), where in version 8 every piece does.
+    Running { nearest: bool },
 }
 
 /// The water of a density world with `shape.water`, over the land `G` (a world's
@@ -268,8 +270,7 @@ impl<G: Ground> Hydrology<G> {
         }
         let (edges, lakes, springs) = self.settle(gathered, window);
         Reach {
-            segments: self.segments(&edges, &lakes),
-            discs: self.discs(&lakes),
+            water: FiledWater::new(self.segments(&edges, &lakes), self.discs(&lakes)),
             edges,
             lakes,
             springs,
@@ -385,7 +386,7 @@ impl<G: Ground> Hydrology<G> {
                 match self.laying {
                     Laying::Straight => vec![Segment::straight(a, b, e.levels, e.flow, width)],
                     Laying::Winding => Segment::course(a, b, e.levels, e.flow, width, side(e.from)),
-                    Laying::Running => {
+                    Laying::Running { .. } => {
                         let from_lake = outlets.get(&e.from) == Some(&e.levels[0]);
                         self.running(&mut land, [a, b], e, from_lake)
                     }
@@ -426,9 +427,18 @@ impl<G: Ground> Hydrology<G> {
         } else {
             0.0
         };
+        let nearest = matches!(self.laying, Laying::Running { nearest: true });
+        let mut below = false;
         course::pieces(&course::bowed(a, b, bulge), e.levels, hold)
             .into_iter()
-            .map(|p| Segment::running(p.ends, p.levels, size, p.foot, p.lip))
+            .map(|p| {
+                below |= p.foot.is_some();
+                let run = nearest.then_some(Run {
+                    step: [e.from, e.to],
+                    below,
+                });
+                Segment::running(p.ends, p.levels, size, p.foot, p.lip, run)
+            })
             .collect()
     }
 
@@ -466,7 +476,7 @@ impl<G: Ground> Hydrology<G> {
     /// Where a river bends at node `n`, in blocks: jittered off the node, or
     /// (version 8) where the land's warp moves it ([`course::place`]).
     fn bend(&self, n: Node) -> [f64; 2] {
-        if self.laying == Laying::Running {
+        if matches!(self.laying, Laying::Running { .. }) {
             return course::place(self.seed, n);
         }
         let h = node_hash(self.seed, JITTER_SALT, n);
@@ -482,7 +492,7 @@ impl<G: Ground> Hydrology<G> {
     /// warp may stretch the land, so they still overlap).
     fn discs(&self, lakes: &[Lake]) -> Vec<Disc> {
         let at = |n: Node| match self.laying {
-            Laying::Running => course::place(self.seed, n),
+            Laying::Running { .. } => course::place(self.seed, n),
             _ => [(n[0] * NODE) as f64, (n[1] * NODE) as f64],
         };
         let radius = self.lake_radius();
@@ -501,7 +511,7 @@ impl<G: Ground> Hydrology<G> {
     /// The radius of a lake's disc around each of its nodes (see [`Hydrology::discs`]).
     fn lake_radius(&self) -> f64 {
         match self.laying {
-            Laying::Running => LAKE_RADIUS * (1.0 + course::WARP_SLOPE),
+            Laying::Running { .. } => LAKE_RADIUS * (1.0 + course::WARP_SLOPE),
             _ => LAKE_RADIUS,
         }
     }
@@ -511,7 +521,7 @@ impl<G: Ground> Hydrology<G> {
         let mut local = LocalWater::default();
         for r in regions(x0, z0, x1, z1) {
             let reach = self.reach(r);
-            local.gather(&reach.segments, &reach.discs, [x0, z0, x1, z1]);
+            local.gather(&reach.water, [x0, z0, x1, z1]);
         }
         local.index([x0, z0, x1, z1]);
         local

@@ -213,18 +213,31 @@ pub(crate) const SHIPPED: &[Shipped] = &[
             ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
         ],
     },
-    // Version 8 (the current one, every preset built in): streams that run, in
-    // courses laid under the node grid, in `continents`; the other presets are their
-    // version-6 worlds. A change that alters these worlds must freeze them (a new
-    // row) and bump `GENERATOR_VERSION`.
+    // Version 8: streams that run, in courses laid under the node grid, in
+    // `continents`; the other presets are their version-6 worlds.
     Shipped {
         version: 8,
-        frozen: &[],
+        frozen: &[("continents", include_str!("../v8/continents.ron"))],
         chunks: Chunks::AroundSpawn,
         absent: &[],
         golden: &[
             ("continents", "terravox", 0x881e608434b8f029),
             ("continents", "42", 0x96bf141be9fc11a6),
+            ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
+        ],
+    },
+    // Version 9 (the current one, every preset built in): a run of a course shapes
+    // a column by its nearest piece, in `continents`; the other presets are their
+    // version-6 worlds. A change that alters these worlds must freeze them (a new
+    // row) and bump `GENERATOR_VERSION`.
+    Shipped {
+        version: 9,
+        frozen: &[],
+        chunks: Chunks::AroundSpawn,
+        absent: &[],
+        golden: &[
+            ("continents", "terravox", 0x881e608434b8f029),
+            ("continents", "42", 0x2bc253f51df5d685),
             ("continents", "-7 islands and cliffs", 0x87ba773d74c07b75),
             ("cliffs", "terravox", 0xdef2f63cfd81ca5f),
             ("cliffs", "42", 0x49a11511d78bec4d),

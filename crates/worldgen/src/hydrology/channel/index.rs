@@ -3,7 +3,7 @@
 
 use super::lake::{Disc, LAKE_INFLUENCE};
 use super::piece::{INFLUENCE, WET, Water};
-use super::segment::Segment;
+use super::segment::{Run, Segment};
 
 /// Blocks a side of the cells [`LocalWater`] files its pieces by for the shaping of
 /// the ground (every column a piece shapes).
@@ -23,12 +23,52 @@ pub(super) const WET_REACH: f64 = WET + 1.0;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LocalWater {
     segments: Vec<Segment>,
+    /// Each segment's middle line, and its run's.
+    lines: Vec<Line>,
     discs: Vec<Disc>,
     /// By every column each piece shapes, in cells of [`CELL`].
     shaping: Filing,
     /// By the columns within [`WET_REACH`] of each piece's edge, in cells of
     /// [`WET_CELL`].
     wetting: Filing,
+}
+
+/// A segment's middle line, apart from the rest of it, for the search of a run's
+/// nearest piece (version 9): where it starts, the way to its end, that way over the
+/// square of its length, and its run (the index of the run's first segment).
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    a: [f64; 2],
+    ab: [f64; 2],
+    over: [f64; 2],
+    run: Option<u32>,
+}
+
+impl Line {
+    /// Segment `s`'s middle line, of the run whose first segment is `run`.
+    fn of(s: &Segment, run: Option<u32>) -> Self {
+        let ab = [s.b[0] - s.a[0], s.b[1] - s.a[1]];
+        let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+        let over = if len2 > 0.0 {
+            ab.map(|v| v / len2)
+        } else {
+            [0.0; 2]
+        };
+        Self {
+            a: s.a,
+            ab,
+            over,
+            run,
+        }
+    }
+
+    /// The square of the distance from column `p` to the line.
+    fn distance2(&self, p: [f64; 2]) -> f64 {
+        let (px, pz) = (p[0] - self.a[0], p[1] - self.a[1]);
+        let t = (px * self.over[0] + pz * self.over[1]).clamp(0.0, 1.0);
+        let (ex, ez) = (self.ab[0] * t - px, self.ab[1] * t - pz);
+        ex * ex + ez * ez
+    }
 }
 
 /// Pieces of water filed by the square cells of an area their boxes overlap.
@@ -90,20 +130,103 @@ impl Filing {
         }
     }
 
-    /// The pieces filed for the cell of column `(x, z)` (none outside the area).
-    fn at(&self, x: i32, z: i32) -> &[u32] {
+    /// The cell of column `(x, z)`, if it lies in the area.
+    fn cell_of(&self, x: i32, z: i32) -> Option<usize> {
         let cell = |v: i32, axis: usize| {
             usize::try_from(v.div_euclid(self.cell) as i64 - self.origin[axis] as i64)
                 .ok()
                 .filter(|&c| c < self.size[axis])
         };
-        match (cell(x, 0), cell(z, 1)) {
-            (Some(cx), Some(cz)) => {
-                let c = cz * self.size[0] + cx;
-                &self.pieces[self.starts[c] as usize..self.starts[c + 1] as usize]
-            }
-            _ => &[],
+        Some(cell(z, 1)? * self.size[0] + cell(x, 0)?)
+    }
+
+    /// The pieces filed for the cell of column `(x, z)` (none outside the area).
+    fn at(&self, x: i32, z: i32) -> &[u32] {
+        self.cell_of(x, z).map_or(&[], |c| {
+            &self.pieces[self.starts[c] as usize..self.starts[c + 1] as usize]
+        })
+    }
+
+    /// The pieces filed for the cells columns `area` overlaps, with their cells.
+    fn within(&self, area: [i32; 4]) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let span = |lo: i32, hi: i32, axis: usize| {
+            let at = |v: i32| v.div_euclid(self.cell) as i64 - self.origin[axis] as i64;
+            at(lo).max(0)..=at(hi).min(self.size[axis] as i64 - 1)
+        };
+        let (xs, zs) = (span(area[0], area[2], 0), span(area[1], area[3], 1));
+        zs.flat_map(move |z| {
+            xs.clone()
+                .map(move |x| z as usize * self.size[0] + x as usize)
+        })
+        .flat_map(move |c| {
+            let list = &self.pieces[self.starts[c] as usize..self.starts[c + 1] as usize];
+            list.iter().map(move |&i| (c, i as usize))
+        })
+    }
+}
+
+/// Blocks a side of the cells a region's pieces are filed by ([`FiledWater`]).
+const REGION_CELL: i32 = 128;
+
+/// The pieces of water of a region's reach, filed by cell, so an area gathers
+/// ([`LocalWater::gather`]) those near it without looking at every piece.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FiledWater {
+    segments: Vec<Segment>,
+    discs: Vec<Disc>,
+    /// Segments, then discs, by the cells their boxes overlap, over the columns
+    /// every box covers.
+    filing: Filing,
+}
+
+impl FiledWater {
+    /// `segments` and `discs`, filed.
+    pub(crate) fn new(segments: Vec<Segment>, discs: Vec<Disc>) -> Self {
+        let boxes: Vec<[f64; 4]> = segments
+            .iter()
+            .map(|s| s.bounds)
+            .chain(discs.iter().map(Disc::bounds))
+            .collect();
+        // Every column any box covers: no box is clipped.
+        let extent = boxes
+            .iter()
+            .fold([i32::MAX, i32::MAX, i32::MIN, i32::MIN], |e, b| {
+                [
+                    e[0].min(b[0].floor() as i32),
+                    e[1].min(b[1].floor() as i32),
+                    e[2].max(b[2].ceil() as i32),
+                    e[3].max(b[3].ceil() as i32),
+                ]
+            });
+        // No pieces: one empty cell.
+        let extent = if boxes.is_empty() { [0; 4] } else { extent };
+        Self {
+            filing: Filing::new(REGION_CELL, extent, &boxes),
+            segments,
+            discs,
         }
+    }
+
+    /// Each piece whose box overlaps columns `area`, once (from the first cell of
+    /// the area it is filed in), as its index among the segments, then the discs.
+    fn overlapping(&self, area: [i32; 4]) -> impl Iterator<Item = usize> + '_ {
+        let n = self.segments.len();
+        let bounds = move |i: usize| match self.segments.get(i) {
+            Some(s) => s.bounds,
+            None => self.discs[i - n].bounds(),
+        };
+        self.filing
+            .within(area)
+            .filter(move |&(cell, i)| {
+                let b = bounds(i);
+                overlaps(b, area)
+                    && Some(cell)
+                        == self.filing.cell_of(
+                            (b[0].floor() as i32).max(area[0]),
+                            (b[1].floor() as i32).max(area[1]),
+                        )
+            })
+            .map(|(_, i)| i)
     }
 }
 
@@ -123,21 +246,41 @@ fn shrunk(b: [f64; 4], reach: f64, within: f64) -> [f64; 4] {
 }
 
 impl LocalWater {
-    /// Adds the pieces of water among `segments` and `discs` that shape columns
-    /// `area` (`[x0, z0, x1, z1]`).
-    pub(crate) fn gather(&mut self, segments: &[Segment], discs: &[Disc], area: [i32; 4]) {
-        self.segments
-            .extend(segments.iter().filter(|s| overlaps(s.bounds, area)));
-        self.discs
-            .extend(discs.iter().filter(|d| overlaps(d.bounds(), area)));
+    /// Adds the pieces of water of `from` that shape columns `area` (`[x0, z0, x1,
+    /// z1]`).
+    pub(crate) fn gather(&mut self, from: &FiledWater, area: [i32; 4]) {
+        let n = from.segments.len();
+        for i in from.overlapping(area) {
+            match from.segments.get(i) {
+                Some(s) => self.segments.push(*s),
+                None => self.discs.push(from.discs[i - n]),
+            }
+        }
     }
 
     /// Files the pieces gathered for `area` by cell, for [`LocalWater::around`].
     pub(crate) fn index(&mut self, area: [i32; 4]) {
-        // A piece near two regions came from both: once each, in a fixed order.
+        // A piece near two regions came from both: once each, in a fixed order, the
+        // pieces of a run together (version 9; [`LocalWater::around`]).
         let bits = |p: [f64; 2]| p.map(f64::to_bits);
-        self.segments.sort_by_key(|s| (bits(s.a), bits(s.b)));
+        self.segments.sort_by_key(|s| (s.run, bits(s.a), bits(s.b)));
         self.segments.dedup_by_key(|s| (bits(s.a), bits(s.b)));
+        // Each run's segments lie together: a run is known by its first one's index.
+        self.lines = self
+            .segments
+            .iter()
+            .enumerate()
+            .scan(None, |first: &mut Option<(Run, u32)>, (i, s)| {
+                let run = s.run.map(|r| match *first {
+                    Some((f, at)) if f == r => at,
+                    _ => {
+                        *first = Some((r, i as u32));
+                        i as u32
+                    }
+                });
+                Some(Line::of(s, run))
+            })
+            .collect();
         self.discs.sort_by_key(|d| (bits(d.at), d.level));
         self.discs.dedup_by_key(|d| (bits(d.at), d.level));
         // Every piece's box and how far beyond its edge it shapes: segments, then
@@ -172,7 +315,8 @@ impl LocalWater {
     /// Every piece of water that shapes column `(x, z)`, which lies in the area
     /// [`LocalWater::index`] filed them for; with `within`, only those whose edge is
     /// less than that far (their water may fill it within [`WET`]), in the same
-    /// order.
+    /// order. Of a run's pieces (version 9) only the one whose middle line is
+    /// nearest the column (the first of equals) speaks for the run.
     pub(super) fn around(
         &self,
         x: i32,
@@ -188,15 +332,52 @@ impl LocalWater {
         let inside =
             move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
         let near = move |b: [f64; 4], reach: f64| inside(shrunk(b, reach, within.unwrap_or(reach)));
-        list.iter()
-            .filter_map(move |&i| match self.segments.get(i as usize) {
-                Some(s) => near(s.bounds, INFLUENCE).then(|| s.at(p)),
-                None => {
-                    let d = &self.discs[i as usize - n];
-                    near(d.bounds(), LAKE_INFLUENCE).then(|| d.at(p))
+        // A run's pieces lie together in the list (filed in the order `index` sorted
+        // them): a piece of one is asked after the rest of its run in the list.
+        let mut next = 0;
+        std::iter::from_fn(move || {
+            while let Some(&i) = list.get(next) {
+                next += 1;
+                let w = match self.segments.get(i as usize) {
+                    Some(_) => {
+                        let s = &self.segments[self.nearest_of_run(i, list, &mut next, p)];
+                        near(s.bounds, INFLUENCE).then(|| s.at(p))
+                    }
+                    None => {
+                        let d = &self.discs[i as usize - n];
+                        near(d.bounds(), LAKE_INFLUENCE).then(|| d.at(p))
+                    }
+                };
+                if let Some(w) = w.filter(|w| w.out < within.unwrap_or(w.reach)) {
+                    return Some(w);
                 }
-            })
-            .filter(move |w| w.out < within.unwrap_or(w.reach))
+            }
+            None
+        })
+    }
+
+    /// Of segment `i` and the segments of its run (version 9) that follow it in
+    /// `list` from `next` on (moved past them), the index of the one whose middle
+    /// line is nearest column `p` (a run's pieces are one step's, one width: so is
+    /// its edge), the first of equals; `i` itself where it is of no run.
+    fn nearest_of_run(&self, i: u32, list: &[u32], next: &mut usize, p: [f64; 2]) -> usize {
+        let line = &self.lines[i as usize];
+        if line.run.is_none() {
+            return i as usize;
+        }
+        let (mut best, mut d2) = (i, line.distance2(p));
+        while let Some((j, l)) = list
+            .get(*next)
+            .and_then(|&j| Some(j).zip(self.lines.get(j as usize)))
+            .filter(|(_, l)| l.run == line.run)
+        {
+            *next += 1;
+            let d = l.distance2(p);
+            if d < d2 {
+                (best, d2) = (j, d);
+            }
+        }
+        best as usize
     }
 }
 
@@ -213,15 +394,17 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-        /// The pieces filed for a column's water are, in order, every piece whose
-        /// edge lies within the asked distance: the fine filing misses none.
+        /// A region's filed pieces give an area every piece whose box overlaps it,
+        /// each once, as asking every piece does.
         #[test]
-        fn the_wet_filing_misses_no_piece(
+        fn gathering_takes_every_piece_near_an_area_once(
             steps in prop::collection::vec(
-                (-120.0..120.0f64, -120.0..120.0f64, -20.0..20.0f64, -20.0..20.0f64, 1u32..60),
-                1..12,
+                (-1500.0..1500.0f64, -1500.0..1500.0f64, -40.0..40.0f64, -40.0..40.0f64, 1u32..60),
+                0..40,
             ),
-            lakes in prop::collection::vec((-120.0..120.0f64, -120.0..120.0f64), 0..3),
+            lakes in prop::collection::vec((-1500.0..1500.0f64, -1500.0..1500.0f64), 0..6),
+            corner in (-1700..1700i32, -1700..1700i32),
+            side in (0..2000i32, 0..2000i32),
         ) {
             let segments: Vec<Segment> = steps
                 .iter()
@@ -233,17 +416,80 @@ mod tests {
                 .iter()
                 .map(|&(x, z)| Disc { at: [x, z], level: 6, radius: 24.0 })
                 .collect();
+            let area = [corner.0, corner.1, corner.0 + side.0, corner.1 + side.1];
+            let mut gathered = LocalWater::default();
+            gathered.gather(&FiledWater::new(segments.clone(), discs.clone()), area);
+            let every = LocalWater {
+                segments: segments.iter().filter(|s| overlaps(s.bounds, area)).copied().collect(),
+                discs: discs.iter().filter(|d| overlaps(d.bounds(), area)).copied().collect(),
+                ..LocalWater::default()
+            };
+            prop_assert_eq!(gathered.segments.len(), every.segments.len());
+            prop_assert_eq!(gathered.discs.len(), every.discs.len());
+            let ends = |w: &LocalWater| {
+                let mut e: Vec<_> = w.segments.iter().map(|s| [s.a, s.b].map(|p| p.map(f64::to_bits))).collect();
+                e.sort();
+                e
+            };
+            let lakes = |w: &LocalWater| {
+                let mut l: Vec<_> = w.discs.iter().map(|d| d.at.map(f64::to_bits)).collect();
+                l.sort();
+                l
+            };
+            prop_assert_eq!(ends(&gathered), ends(&every));
+            prop_assert_eq!(lakes(&gathered), lakes(&every));
+        }
+
+        /// The pieces filed for a column are, in order, every piece whose edge lies
+        /// within the asked distance, of a run (version 9) the nearest one: neither
+        /// filing misses one, nor a run's nearest piece.
+        #[test]
+        fn the_wet_filing_misses_no_piece(
+            steps in prop::collection::vec(
+                (-120.0..120.0f64, -120.0..120.0f64, -20.0..20.0f64, -20.0..20.0f64, 1u32..60, 0..4i32),
+                1..12,
+            ),
+            lakes in prop::collection::vec((-120.0..120.0f64, -120.0..120.0f64), 0..3),
+        ) {
+            // Pieces of no run (run 0), and of up to three runs (a run's pieces are
+            // one step's: one width).
+            let segments: Vec<Segment> = steps
+                .iter()
+                .map(|&(x, z, dx, dz, flow, run)| {
+                    let flow = if run > 0 { 10 * run as u32 } else { flow };
+                    Segment {
+                        run: (run > 0).then_some(Run { step: [[run, 0], [run, 1]], below: false }),
+                        ..Segment::straight([x, z], [x + dx, z + dz], [5, 4], flow, 1.0)
+                    }
+                })
+                .collect();
+            let discs: Vec<Disc> = lakes
+                .iter()
+                .map(|&(x, z)| Disc { at: [x, z], level: 6, radius: 24.0 })
+                .collect();
             // A chunk's area, and a far coarse chunk's (coarser cells).
             for wide in [100, 3000] {
             let area = [-wide, -wide, wide, wide];
             let mut water = LocalWater::default();
-            water.gather(&segments, &discs, area);
+            water.gather(&FiledWater::new(segments.clone(), discs.clone()), area);
             water.index(area);
             for z in (-100..=100).step_by(3) {
                 for x in (-100..=100).step_by(3) {
                     let p = [x as f64, z as f64];
+                    // Each piece of no run, and each run's nearest piece (the first
+                    // of equals) where its first piece lies; then the discs.
                     let every = || {
-                        let segments = water.segments.iter().map(|s| s.at(p));
+                        let ss = &water.segments;
+                        let first = |i: usize| ss[i].run.is_none() || ss[..i].iter().all(|t| t.run != ss[i].run);
+                        let d2 = |i: usize| water.lines[i].distance2(p);
+                        let speaker = move |i: usize| match ss[i].run {
+                            None => ss[i].at(p),
+                            Some(r) => (0..ss.len())
+                                .filter(|&j| ss[j].run == Some(r))
+                                .min_by(|&a, &b| d2(a).total_cmp(&d2(b)))
+                                .map_or_else(|| ss[i].at(p), |j| ss[j].at(p)),
+                        };
+                        let segments = (0..ss.len()).filter(move |&i| first(i)).map(speaker);
                         segments.chain(water.discs.iter().map(|d| d.at(p)))
                     };
                     for within in [WET, WET_REACH] {

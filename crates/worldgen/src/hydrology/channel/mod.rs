@@ -27,7 +27,8 @@
 //! level.
 //!
 //! One idea a file: `piece` (what a piece of water says of a column, and the bands
-//! it shapes), `segment` (a river's steps, straight or winding in bends), `lake` (a
+//! it shapes), `segment` (a river's steps, straight or winding in bends, and the runs of
+//! running courses), `lake` (a
 //! lake's discs), `index` ([`LocalWater`]: the pieces near an area, filed by cell)
 //! and `shaping` (the per-column rule: the ground and the water over a column).
 
@@ -37,8 +38,8 @@ mod piece;
 mod segment;
 mod shaping;
 
-pub(crate) use index::LocalWater;
+pub(crate) use index::{FiledWater, LocalWater};
 pub(crate) use lake::{Disc, LAKE_RADIUS};
 pub(crate) use piece::{INFLUENCE, WET};
-pub(crate) use segment::{Segment, WIDEST};
+pub(crate) use segment::{Run, Segment, WIDEST};
 pub(crate) use shaping::{WALL, Wall};

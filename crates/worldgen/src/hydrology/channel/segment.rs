@@ -48,6 +48,20 @@ pub(crate) struct Segment {
     pub(super) bounds: [f64; 4],
     /// The way its water flows: a unit vector from `a` to `b`.
     pub(super) dir: [f64; 2],
+    /// The run of a running course it is a piece of, where a run speaks for a
+    /// column by its piece nearest the column (version 9).
+    pub(super) run: Option<Run>,
+}
+
+/// A run of a running course (version 9): the pieces of one river step on one side
+/// of its waterfall, if it has one. Its level runs on from piece to piece, so of
+/// its pieces the one nearest a column speaks for the run there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Run {
+    /// The step's upper node and lower node.
+    pub(crate) step: [[i32; 2]; 2],
+    /// Whether the run lies below the step's waterfall.
+    pub(crate) below: bool,
 }
 
 impl Segment {
@@ -151,25 +165,29 @@ impl Segment {
                 a[0].max(b[0]) + r,
                 a[1].max(b[1]) + r,
             ],
+            run: None,
         }
     }
 
     /// A piece of a running course (version 8) from `a` to `b`, its level running
     /// from `levels[0]` to `levels[1]`, `half` wide each way, `plain` blocks of
     /// floodplain; `foot`: a waterfall's upper level where it starts at its foot;
-    /// `lip`: a waterfall drops at its end.
+    /// `lip`: a waterfall drops at its end; `run`: the run it is a piece of, where
+    /// a run speaks by its nearest piece (version 9).
     pub(crate) fn running(
         [a, b]: [[f64; 2]; 2],
         levels: [f64; 2],
         [half, plain]: [f64; 2],
         foot: Option<f64>,
         lip: bool,
+        run: Option<Run>,
     ) -> Self {
         Self {
             levels,
             runs: true,
             foot,
             lip,
+            run,
             ..Self::new(a, b, [0, 0], half, plain)
         }
     }

@@ -203,7 +203,7 @@ mod tests {
     use super::*;
     use crate::config::presets;
     use crate::config::world::GeneratorConfig;
-    use crate::hydrology::channel::Segment;
+    use crate::hydrology::channel::{FiledWater, Segment};
 
     /// The ground `out` blocks beyond a river's edge, on land 100 blocks up.
     fn ground_beside(segment: Segment, out: f64) -> f64 {
@@ -214,7 +214,7 @@ mod tests {
         (s.offset, s.height) = (100.0, 100.0);
         let mut water = LocalWater::default();
         let area = [-200, -200, 200, 200];
-        water.gather(&[segment], &[], area);
+        water.gather(&FiledWater::new(vec![segment], Vec::new()), area);
         water.index(area);
         let z = (segment.half + out).round() as i32;
         water.shape(&mut s, 16, z);
