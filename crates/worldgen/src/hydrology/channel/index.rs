@@ -3,7 +3,7 @@
 
 use super::lake::{Disc, LAKE_INFLUENCE};
 use super::piece::{INFLUENCE, WET, Water};
-use super::segment::{Run, Segment};
+use super::segment::Segment;
 
 /// Blocks a side of the cells [`LocalWater`] files its pieces by for the shaping of
 /// the ground (every column a piece shapes).
@@ -23,30 +23,41 @@ pub(super) const WET_REACH: f64 = WET + 1.0;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LocalWater {
     segments: Vec<Segment>,
-    /// Each segment's middle line, and its run's.
+    /// Each segment's middle line.
     lines: Vec<Line>,
+    /// Who speaks for the segments: each alone, or a run's together.
+    speakers: Vec<Speaker>,
     discs: Vec<Disc>,
-    /// By every column each piece shapes, in cells of [`CELL`].
+    /// Speakers, then discs, by every column each shapes, in cells of [`CELL`].
     shaping: Filing,
-    /// By the columns within [`WET_REACH`] of each piece's edge, in cells of
-    /// [`WET_CELL`].
+    /// Speakers, then discs, by the columns within [`WET_REACH`] of each one's
+    /// edge, in cells of [`WET_CELL`].
     wetting: Filing,
 }
 
+/// Segments that speak for a column as one: a segment alone, or a run's (version 9)
+/// by its piece nearest the column.
+#[derive(Clone, Copy, Debug)]
+struct Speaker {
+    /// The first segment and one past the last.
+    segments: [u32; 2],
+    /// Every column its segments shape (`[x0, z0, x1, z1]`).
+    bounds: [f64; 4],
+}
+
 /// A segment's middle line, apart from the rest of it, for the search of a run's
-/// nearest piece (version 9): where it starts, the way to its end, that way over the
-/// square of its length, and its run (the index of the run's first segment).
+/// nearest piece (version 9): where it starts, the way to its end, and that way over
+/// the square of its length.
 #[derive(Clone, Copy, Debug)]
 struct Line {
     a: [f64; 2],
     ab: [f64; 2],
     over: [f64; 2],
-    run: Option<u32>,
 }
 
 impl Line {
-    /// Segment `s`'s middle line, of the run whose first segment is `run`.
-    fn of(s: &Segment, run: Option<u32>) -> Self {
+    /// Segment `s`'s middle line.
+    fn of(s: &Segment) -> Self {
         let ab = [s.b[0] - s.a[0], s.b[1] - s.a[1]];
         let len2 = ab[0] * ab[0] + ab[1] * ab[1];
         let over = if len2 > 0.0 {
@@ -54,12 +65,7 @@ impl Line {
         } else {
             [0.0; 2]
         };
-        Self {
-            a: s.a,
-            ab,
-            over,
-            run,
-        }
+        Self { a: s.a, ab, over }
     }
 
     /// The square of the distance from column `p` to the line.
@@ -265,27 +271,13 @@ impl LocalWater {
         let bits = |p: [f64; 2]| p.map(f64::to_bits);
         self.segments.sort_by_key(|s| (s.run, bits(s.a), bits(s.b)));
         self.segments.dedup_by_key(|s| (bits(s.a), bits(s.b)));
-        // Each run's segments lie together: a run is known by its first one's index.
-        self.lines = self
-            .segments
-            .iter()
-            .enumerate()
-            .scan(None, |first: &mut Option<(Run, u32)>, (i, s)| {
-                let run = s.run.map(|r| match *first {
-                    Some((f, at)) if f == r => at,
-                    _ => {
-                        *first = Some((r, i as u32));
-                        i as u32
-                    }
-                });
-                Some(Line::of(s, run))
-            })
-            .collect();
+        self.lines = self.segments.iter().map(Line::of).collect();
+        self.speakers = speakers(&self.segments);
         self.discs.sort_by_key(|d| (bits(d.at), d.level));
         self.discs.dedup_by_key(|d| (bits(d.at), d.level));
-        // Every piece's box and how far beyond its edge it shapes: segments, then
+        // Every speaker's box and how far beyond its edge it shapes: segments', then
         // discs (the index `around` reads).
-        let segments = self.segments.iter().map(|s| (s.bounds, INFLUENCE));
+        let segments = self.speakers.iter().map(|s| (s.bounds, INFLUENCE));
         let boxes: Vec<([f64; 4], f64)> = segments
             .chain(self.discs.iter().map(|d| (d.bounds(), LAKE_INFLUENCE)))
             .collect();
@@ -328,61 +320,72 @@ impl LocalWater {
             Some(w) if w <= WET_REACH => self.wetting.at(x, z),
             _ => self.shaping.at(x, z),
         };
-        let n = self.segments.len();
+        let n = self.speakers.len();
         let inside =
             move |b: [f64; 4]| p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
         let near = move |b: [f64; 4], reach: f64| inside(shrunk(b, reach, within.unwrap_or(reach)));
-        // A run's pieces lie together in the list (filed in the order `index` sorted
-        // them): a piece of one is asked after the rest of its run in the list.
-        let mut next = 0;
-        std::iter::from_fn(move || {
-            while let Some(&i) = list.get(next) {
-                next += 1;
-                let w = match self.segments.get(i as usize) {
-                    Some(_) => {
-                        let s = &self.segments[self.nearest_of_run(i, list, &mut next, p)];
-                        near(s.bounds, INFLUENCE).then(|| s.at(p))
-                    }
-                    None => {
-                        let d = &self.discs[i as usize - n];
-                        near(d.bounds(), LAKE_INFLUENCE).then(|| d.at(p))
-                    }
-                };
-                if let Some(w) = w.filter(|w| w.out < within.unwrap_or(w.reach)) {
-                    return Some(w);
+        list.iter()
+            .filter_map(move |&i| match self.speakers.get(i as usize) {
+                // Beyond every box of its segments, none comes near.
+                Some(speaker) => near(speaker.bounds, INFLUENCE).then(|| {
+                    let s = &self.segments[self.nearest(speaker, p)];
+                    near(s.bounds, INFLUENCE).then(|| s.at(p))
+                })?,
+                None => {
+                    let d = &self.discs[i as usize - n];
+                    near(d.bounds(), LAKE_INFLUENCE).then(|| d.at(p))
                 }
-            }
-            None
-        })
+            })
+            .filter(move |w| w.out < within.unwrap_or(w.reach))
     }
 
-    /// Of segment `i` and the segments of its run (version 9) that follow it in
-    /// `list` from `next` on (moved past them), the index of the one whose middle
-    /// line is nearest column `p` (a run's pieces are one step's, one width: so is
-    /// its edge), the first of equals; `i` itself where it is of no run.
-    fn nearest_of_run(&self, i: u32, list: &[u32], next: &mut usize, p: [f64; 2]) -> usize {
-        let line = &self.lines[i as usize];
-        if line.run.is_none() {
-            return i as usize;
+    /// The index of the segment of `speaker` whose middle line is nearest column `p`
+    /// (a run's pieces are one step's, one width: so is its edge), the first of
+    /// equals.
+    fn nearest(&self, speaker: &Speaker, p: [f64; 2]) -> usize {
+        let [first, end] = speaker.segments.map(|i| i as usize);
+        if end - first == 1 {
+            return first;
         }
-        let (mut best, mut d2) = (i, line.distance2(p));
-        while let Some((j, l)) = list
-            .get(*next)
-            .and_then(|&j| Some(j).zip(self.lines.get(j as usize)))
-            .filter(|(_, l)| l.run == line.run)
-        {
-            *next += 1;
-            let d = l.distance2(p);
+        let (mut best, mut d2) = (first, f64::INFINITY);
+        for (k, line) in self.lines[first..end].iter().enumerate() {
+            let d = line.distance2(p);
             if d < d2 {
-                (best, d2) = (j, d);
+                (best, d2) = (first + k, d);
             }
         }
-        best as usize
+        best
     }
+}
+
+/// Who speaks for `segments` (sorted, a run's together): each segment of no run
+/// alone, each run's segments together.
+fn speakers(segments: &[Segment]) -> Vec<Speaker> {
+    let mut out: Vec<Speaker> = Vec::new();
+    for (i, s) in segments.iter().enumerate() {
+        match out.last_mut() {
+            Some(last) if s.run.is_some() && segments[last.segments[0] as usize].run == s.run => {
+                last.segments[1] = i as u32 + 1;
+                let b = &mut last.bounds;
+                *b = [
+                    b[0].min(s.bounds[0]),
+                    b[1].min(s.bounds[1]),
+                    b[2].max(s.bounds[2]),
+                    b[3].max(s.bounds[3]),
+                ];
+            }
+            _ => out.push(Speaker {
+                segments: [i as u32, i as u32 + 1],
+                bounds: s.bounds,
+            }),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::segment::Run;
     use super::*;
     use proptest::prelude::*;
 
