@@ -1,5 +1,6 @@
 //! [`LocalWater`]: the pieces of water that shape an area, filed by cell, so a column
-//! asks only those near it.
+//! asks only those near it (a run's pieces as one, by its nearest piece: version 9);
+//! and [`FiledWater`]: a region's pieces, filed so an area gathers those near it.
 
 use super::lake::{Disc, LAKE_INFLUENCE};
 use super::piece::{INFLUENCE, WET, Water};
@@ -176,7 +177,7 @@ const REGION_CELL: i32 = 128;
 
 /// The pieces of water of a region's reach, filed by cell, so an area gathers
 /// ([`LocalWater::gather`]) those near it without looking at every piece.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct FiledWater {
     segments: Vec<Segment>,
     discs: Vec<Disc>,
