@@ -103,14 +103,17 @@ impl Filing {
             (at(area[2]) - origin[0] + 1) as usize,
             (at(area[3]) - origin[1] + 1) as usize,
         ];
+        let mut filing = Self {
+            cell,
+            origin,
+            size,
+            starts: Vec::new(),
+            pieces: Vec::new(),
+        };
         // The cells each box overlaps, clipped to the area's.
         let cells = |b: &[f64; 4]| {
-            let span = |lo: f64, hi: f64, axis: usize| {
-                let at = |v: f64| (v as i64).div_euclid(cell as i64) - origin[axis] as i64;
-                at(lo.floor()).max(0)..=at(hi.ceil()).min(size[axis] as i64 - 1)
-            };
-            let (xs, zs) = (span(b[0], b[2], 0), span(b[1], b[3], 1));
-            zs.flat_map(move |z| xs.clone().map(move |x| z as usize * size[0] + x as usize))
+            let [x0, z0, x1, z1] = [b[0].floor(), b[1].floor(), b[2].ceil(), b[3].ceil()];
+            filing.cells([x0, z0, x1, z1].map(|v| v as i64))
         };
         // Counted, then filed in place.
         let mut starts = vec![0u32; size[0] * size[1] + 1];
@@ -128,13 +131,20 @@ impl Filing {
                 next[c] += 1;
             }
         }
-        Self {
-            cell,
-            origin,
-            size,
-            starts,
-            pieces,
-        }
+        (filing.starts, filing.pieces) = (starts, pieces);
+        filing
+    }
+
+    /// The cells columns `area` (`[x0, z0, x1, z1]`) overlaps, clipped to the
+    /// filing's area, row by row.
+    fn cells(&self, area: [i64; 4]) -> impl Iterator<Item = usize> + use<> {
+        let (cell, origin, size) = (self.cell as i64, self.origin, self.size);
+        let span = move |lo: i64, hi: i64, axis: usize| {
+            let at = |v: i64| v.div_euclid(cell) - origin[axis] as i64;
+            at(lo).max(0)..=at(hi).min(size[axis] as i64 - 1)
+        };
+        let (xs, zs) = (span(area[0], area[2], 0), span(area[1], area[3], 1));
+        zs.flat_map(move |z| xs.clone().map(move |x| z as usize * size[0] + x as usize))
     }
 
     /// The cell of column `(x, z)`, if it lies in the area.
@@ -156,16 +166,7 @@ impl Filing {
 
     /// The pieces filed for the cells columns `area` overlaps, with their cells.
     fn within(&self, area: [i32; 4]) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let span = |lo: i32, hi: i32, axis: usize| {
-            let at = |v: i32| v.div_euclid(self.cell) as i64 - self.origin[axis] as i64;
-            at(lo).max(0)..=at(hi).min(self.size[axis] as i64 - 1)
-        };
-        let (xs, zs) = (span(area[0], area[2], 0), span(area[1], area[3], 1));
-        zs.flat_map(move |z| {
-            xs.clone()
-                .map(move |x| z as usize * self.size[0] + x as usize)
-        })
-        .flat_map(move |c| {
+        self.cells(area.map(i64::from)).flat_map(move |c| {
             let list = &self.pieces[self.starts[c] as usize..self.starts[c + 1] as usize];
             list.iter().map(move |&i| (c, i as usize))
         })
@@ -278,16 +279,15 @@ impl LocalWater {
         self.discs.dedup_by_key(|d| (bits(d.at), d.level));
         // Every speaker's box and how far beyond its edge it shapes: segments', then
         // discs (the index `around` reads).
-        let segments = self.speakers.iter().map(|s| (s.bounds, INFLUENCE));
-        let boxes: Vec<([f64; 4], f64)> = segments
-            .chain(self.discs.iter().map(|d| (d.bounds(), LAKE_INFLUENCE)))
+        let boxes = || {
+            let segments = self.speakers.iter().map(|s| (s.bounds, INFLUENCE));
+            segments.chain(self.discs.iter().map(|d| (d.bounds(), LAKE_INFLUENCE)))
+        };
+        let shaping: Vec<[f64; 4]> = boxes().map(|(b, _)| b).collect();
+        let wet: Vec<[f64; 4]> = boxes()
+            .map(|(b, reach)| shrunk(b, reach, WET_REACH))
             .collect();
-        let shaping: Vec<[f64; 4]> = boxes.iter().map(|&(b, _)| b).collect();
         self.shaping = Filing::new(CELL, area, &shaping);
-        let wet: Vec<[f64; 4]> = boxes
-            .iter()
-            .map(|&(b, reach)| shrunk(b, reach, WET_REACH))
-            .collect();
         // A wide area (a far coarse chunk's) in cells no finer than 1/64 of it.
         let side = (area[2] - area[0]).max(area[3] - area[1]) + 1;
         self.wetting = Filing::new(WET_CELL.max(side / 64), area, &wet);
@@ -327,11 +327,10 @@ impl LocalWater {
         let near = move |b: [f64; 4], reach: f64| inside(shrunk(b, reach, within.unwrap_or(reach)));
         list.iter()
             .filter_map(move |&i| match self.speakers.get(i as usize) {
-                // Beyond every box of its segments, none comes near.
-                Some(speaker) => near(speaker.bounds, INFLUENCE).then(|| {
-                    let s = &self.segments[self.nearest(speaker, p)];
-                    near(s.bounds, INFLUENCE).then(|| s.at(p))
-                })?,
+                // Beyond every box of its segments, none comes near (within its
+                // box, a piece beyond its own is out of reach: the filter drops it).
+                Some(speaker) => near(speaker.bounds, INFLUENCE)
+                    .then(|| self.segments[self.nearest(speaker, p)].at(p)),
                 None => {
                     let d = &self.discs[i as usize - n];
                     near(d.bounds(), LAKE_INFLUENCE).then(|| d.at(p))

@@ -27,10 +27,11 @@
 //! level.
 //!
 //! One idea a file: `piece` (what a piece of water says of a column, and the bands
-//! it shapes), `segment` (a river's steps, straight or winding in bends, and the runs of
-//! running courses), `lake` (a
-//! lake's discs), `index` ([`LocalWater`]: the pieces near an area, filed by cell)
-//! and `shaping` (the per-column rule: the ground and the water over a column).
+//! it shapes), `segment` (a river's steps, straight or winding in bends, and the
+//! runs of running courses), `lake` (a lake's discs), `index` ([`LocalWater`]: the
+//! pieces near an area, filed by cell; [`FiledWater`]: a region's, filed so an area
+//! gathers them) and `shaping` (the per-column rule: the ground and the water over
+//! a column).
 
 mod index;
 mod lake;
