@@ -4,7 +4,7 @@
 
 use super::lake::{Disc, LAKE_INFLUENCE};
 use super::piece::{INFLUENCE, WET, Water};
-use super::segment::Segment;
+use super::segment::{Run, Segment};
 
 /// Blocks a side of the cells [`LocalWater`] files its pieces by for the shaping of
 /// the ground (every column a piece shapes).
@@ -180,17 +180,25 @@ const REGION_CELL: i32 = 128;
 /// ([`LocalWater::gather`]) those near it without looking at every piece.
 #[derive(Clone, Debug)]
 pub(crate) struct FiledWater {
+    /// In [`order`], so a run's pieces lie together.
     segments: Vec<Segment>,
+    /// Who speaks for the segments (see [`LocalWater`]): a run's filed as one.
+    speakers: Vec<Speaker>,
+    /// In [`disc_order`].
     discs: Vec<Disc>,
-    /// Segments, then discs, by the cells their boxes overlap, over the columns
+    /// Speakers, then discs, by the cells their boxes overlap, over the columns
     /// every box covers.
     filing: Filing,
 }
 
 impl FiledWater {
     /// `segments` and `discs`, filed.
-    pub(crate) fn new(segments: Vec<Segment>, discs: Vec<Disc>) -> Self {
-        let boxes: Vec<[f64; 4]> = segments
+    pub(crate) fn new(mut segments: Vec<Segment>, mut discs: Vec<Disc>) -> Self {
+        // Keys made once: a segment is large to move.
+        segments.sort_by_cached_key(order);
+        discs.sort_by_key(disc_order);
+        let speakers = speakers(&segments);
+        let boxes: Vec<[f64; 4]> = speakers
             .iter()
             .map(|s| s.bounds)
             .chain(discs.iter().map(Disc::bounds))
@@ -211,15 +219,17 @@ impl FiledWater {
         Self {
             filing: Filing::new(REGION_CELL, extent, &boxes),
             segments,
+            speakers,
             discs,
         }
     }
 
-    /// Each piece whose box overlaps columns `area`, once (from the first cell of
-    /// the area it is filed in), as its index among the segments, then the discs.
+    /// Each speaker and disc whose box overlaps columns `area`, once (from the first
+    /// cell of the area it is filed in), as its index among the speakers, then the
+    /// discs.
     fn overlapping(&self, area: [i32; 4]) -> impl Iterator<Item = usize> + '_ {
-        let n = self.segments.len();
-        let bounds = move |i: usize| match self.segments.get(i) {
+        let n = self.speakers.len();
+        let bounds = move |i: usize| match self.speakers.get(i) {
             Some(s) => s.bounds,
             None => self.discs[i - n].bounds(),
         };
@@ -236,6 +246,17 @@ impl FiledWater {
             })
             .map(|(_, i)| i)
     }
+}
+
+/// The order [`LocalWater`] keeps its segments in: a run's together (version 9),
+/// then by their ends.
+fn order(s: &Segment) -> (Option<Run>, [[u64; 2]; 2]) {
+    (s.run, [s.a, s.b].map(|p| p.map(f64::to_bits)))
+}
+
+/// The order [`LocalWater`] keeps its discs in.
+fn disc_order(d: &Disc) -> ([u64; 2], i32) {
+    (d.at.map(f64::to_bits), d.level)
 }
 
 /// Whether `b` (`[x0, z0, x1, z1]`) overlaps columns `area`.
@@ -255,28 +276,37 @@ fn shrunk(b: [f64; 4], reach: f64, within: f64) -> [f64; 4] {
 
 impl LocalWater {
     /// Adds the pieces of water of `from` that shape columns `area` (`[x0, z0, x1,
-    /// z1]`).
+    /// z1]`), in [`order`] and [`disc_order`].
     pub(crate) fn gather(&mut self, from: &FiledWater, area: [i32; 4]) {
-        let n = from.segments.len();
+        let n = from.speakers.len();
+        let (mut segments, mut discs) = (Vec::new(), Vec::new());
         for i in from.overlapping(area) {
-            match from.segments.get(i) {
-                Some(s) => self.segments.push(*s),
-                None => self.discs.push(from.discs[i - n]),
+            match from.speakers.get(i) {
+                Some(s) => segments.extend(
+                    (s.segments[0]..s.segments[1])
+                        .filter(|&k| overlaps(from.segments[k as usize].bounds, area)),
+                ),
+                None => discs.push(i - n),
             }
         }
+        segments.sort_unstable();
+        discs.sort_unstable();
+        self.segments
+            .extend(segments.iter().map(|&k| from.segments[k as usize]));
+        self.discs.extend(discs.iter().map(|&k| from.discs[k]));
     }
 
     /// Files the pieces gathered for `area` by cell, for [`LocalWater::around`].
     pub(crate) fn index(&mut self, area: [i32; 4]) {
         // A piece near two regions came from both: once each, in a fixed order, the
-        // pieces of a run together (version 9; [`LocalWater::around`]).
-        let bits = |p: [f64; 2]| p.map(f64::to_bits);
-        self.segments.sort_by_key(|s| (s.run, bits(s.a), bits(s.b)));
-        self.segments.dedup_by_key(|s| (bits(s.a), bits(s.b)));
+        // pieces of a run together (version 9; [`LocalWater::around`]). Each
+        // region's came in order: the sort merges them.
+        self.segments.sort_by_key(order);
+        self.segments.dedup_by_key(|s| order(s).1);
         self.lines = self.segments.iter().map(Line::of).collect();
         self.speakers = speakers(&self.segments);
-        self.discs.sort_by_key(|d| (bits(d.at), d.level));
-        self.discs.dedup_by_key(|d| (bits(d.at), d.level));
+        self.discs.sort_by_key(disc_order);
+        self.discs.dedup_by_key(|d| disc_order(d));
         // Every speaker's box and how far beyond its edge it shapes: segments', then
         // discs (the index `around` reads).
         let boxes = || {
@@ -385,7 +415,6 @@ fn speakers(segments: &[Segment]) -> Vec<Speaker> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::segment::Run;
     use super::*;
     use proptest::prelude::*;
 
@@ -398,21 +427,24 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
         /// A region's filed pieces give an area every piece whose box overlaps it,
-        /// each once, as asking every piece does.
+        /// each once, as asking every piece does, in order; a run's pieces too, filed
+        /// as one (version 9), though its box overlaps the area where they do not.
         #[test]
         fn gathering_takes_every_piece_near_an_area_once(
             steps in prop::collection::vec(
-                (-1500.0..1500.0f64, -1500.0..1500.0f64, -40.0..40.0f64, -40.0..40.0f64, 1u32..60),
+                (-1500.0..1500.0f64, -1500.0..1500.0f64, -40.0..40.0f64, -40.0..40.0f64, 1u32..60, 0..4i32),
                 0..40,
             ),
             lakes in prop::collection::vec((-1500.0..1500.0f64, -1500.0..1500.0f64), 0..6),
             corner in (-1700..1700i32, -1700..1700i32),
             side in (0..2000i32, 0..2000i32),
         ) {
+            // Pieces of no run (run 0), and of up to three runs.
             let segments: Vec<Segment> = steps
                 .iter()
-                .map(|&(x, z, dx, dz, flow)| {
-                    Segment::straight([x, z], [x + dx, z + dz], [5, 4], flow, 1.0)
+                .map(|&(x, z, dx, dz, flow, run)| Segment {
+                    run: (run > 0).then_some(Run { step: [[run, 0], [run, 1]], below: false }),
+                    ..Segment::straight([x, z], [x + dx, z + dz], [5, 4], flow, 1.0)
                 })
                 .collect();
             let discs: Vec<Disc> = lakes
@@ -427,6 +459,8 @@ mod tests {
                 discs: discs.iter().filter(|d| overlaps(d.bounds(), area)).copied().collect(),
                 ..LocalWater::default()
             };
+            prop_assert!(gathered.segments.is_sorted_by_key(order));
+            prop_assert!(gathered.discs.is_sorted_by_key(disc_order));
             prop_assert_eq!(gathered.segments.len(), every.segments.len());
             prop_assert_eq!(gathered.discs.len(), every.discs.len());
             let ends = |w: &LocalWater| {
