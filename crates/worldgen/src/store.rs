@@ -4,7 +4,7 @@
 //! both make one, and get the same: every value is a pure function of its key), and
 //! a full store starts again, so memory stays bounded and results never change.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::{Arc, Mutex};
 
 /// A store of values made once per key, shared by threads.

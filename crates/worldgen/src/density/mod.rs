@@ -42,7 +42,7 @@ mod top;
 mod wall;
 pub(crate) mod water;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos, ColumnTints};

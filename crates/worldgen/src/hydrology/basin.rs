@@ -19,8 +19,10 @@
 //! the exit's; running down from the exit only ever meets lower keys.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::sync::Arc;
+
+use foldhash::{HashMap, HashMapExt};
 
 use super::land::{AROUND, Heights, Key, Node};
 

@@ -5,7 +5,7 @@
 //! nodes). A river's way down is a node's way down, so every node whose water
 //! reaches a river counts at every node of the river below.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use super::basin::Basin;

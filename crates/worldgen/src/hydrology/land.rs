@@ -4,8 +4,8 @@
 //! tile of [`TILE`] x [`TILE`] nodes at a time and kept; a [`View`] keeps the tiles one
 //! job fetched so that it locks the store once a tile.
 
+use foldhash::{HashMap, HashMapExt};
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::store::Store;

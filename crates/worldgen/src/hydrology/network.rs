@@ -6,8 +6,9 @@
 //! its spring, so the network around a place is the same whichever chunk, thread or
 //! order asks first.
 
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use foldhash::HashMap;
 
 use super::basin::{Basin, flood};
 use super::channel::{Disc, FiledWater, LAKE_RADIUS, LocalWater, Run, Segment};
@@ -548,6 +549,7 @@ pub(crate) fn regions(x0: i32, z0: i32, x1: i32, z1: i32) -> impl Iterator<Item 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foldhash::HashMapExt;
 
     fn step(node: Node, level: i32) -> Step {
         Step {
