@@ -111,10 +111,7 @@ impl Filing {
             pieces: Vec::new(),
         };
         // The cells each box overlaps, clipped to the area's.
-        let cells = |b: &[f64; 4]| {
-            let [x0, z0, x1, z1] = [b[0].floor(), b[1].floor(), b[2].ceil(), b[3].ceil()];
-            filing.cells([x0, z0, x1, z1].map(|v| v as i64))
-        };
+        let cells = |b: &[f64; 4]| filing.cells(columns(*b));
         // Counted, then filed in place.
         let mut starts = vec![0u32; size[0] * size[1] + 1];
         for c in boxes.iter().flat_map(cells) {
@@ -203,19 +200,13 @@ impl FiledWater {
             .map(|s| s.bounds)
             .chain(discs.iter().map(Disc::bounds))
             .collect();
-        // Every column any box covers: no box is clipped.
+        // Every column any box covers, so no box is clipped (no pieces: one empty
+        // cell).
         let extent = boxes
             .iter()
-            .fold([i32::MAX, i32::MAX, i32::MIN, i32::MIN], |e, b| {
-                [
-                    e[0].min(b[0].floor() as i32),
-                    e[1].min(b[1].floor() as i32),
-                    e[2].max(b[2].ceil() as i32),
-                    e[3].max(b[3].ceil() as i32),
-                ]
-            });
-        // No pieces: one empty cell.
-        let extent = if boxes.is_empty() { [0; 4] } else { extent };
+            .copied()
+            .reduce(union)
+            .map_or([0; 4], |b| columns(b).map(|v| v as i32));
         Self {
             filing: Filing::new(REGION_CELL, extent, &boxes),
             segments,
@@ -257,6 +248,21 @@ fn order(s: &Segment) -> (Option<Run>, [[u64; 2]; 2]) {
 /// The order [`LocalWater`] keeps its discs in.
 fn disc_order(d: &Disc) -> ([u64; 2], i32) {
     (d.at.map(f64::to_bits), d.level)
+}
+
+/// The box (`[x0, z0, x1, z1]`) holding boxes `a` and `b`.
+fn union(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    [
+        a[0].min(b[0]),
+        a[1].min(b[1]),
+        a[2].max(b[2]),
+        a[3].max(b[3]),
+    ]
+}
+
+/// The columns box `b` (`[x0, z0, x1, z1]`) covers, outward to whole blocks.
+fn columns(b: [f64; 4]) -> [i64; 4] {
+    [b[0].floor(), b[1].floor(), b[2].ceil(), b[3].ceil()].map(|v| v as i64)
 }
 
 /// Whether `b` (`[x0, z0, x1, z1]`) overlaps columns `area`.
@@ -396,13 +402,7 @@ fn speakers(segments: &[Segment]) -> Vec<Speaker> {
         match out.last_mut() {
             Some(last) if s.run.is_some() && segments[last.segments[0] as usize].run == s.run => {
                 last.segments[1] = i as u32 + 1;
-                let b = &mut last.bounds;
-                *b = [
-                    b[0].min(s.bounds[0]),
-                    b[1].min(s.bounds[1]),
-                    b[2].max(s.bounds[2]),
-                    b[3].max(s.bounds[3]),
-                ];
+                last.bounds = union(last.bounds, s.bounds);
             }
             _ => out.push(Speaker {
                 segments: [i as u32, i as u32 + 1],
@@ -417,6 +417,37 @@ fn speakers(segments: &[Segment]) -> Vec<Speaker> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The pieces of `steps` (`x, z, dx, dz, flow, run` each: straight pieces of no
+    /// run where `run` is 0, else of that run, whose pieces are one step's and share
+    /// its width) and lakes' discs at `lakes`.
+    fn laid(
+        steps: &[(f64, f64, f64, f64, u32, i32)],
+        lakes: &[(f64, f64)],
+    ) -> (Vec<Segment>, Vec<Disc>) {
+        let segments = steps
+            .iter()
+            .map(|&(x, z, dx, dz, flow, run)| {
+                let flow = if run > 0 { 10 * run as u32 } else { flow };
+                Segment {
+                    run: (run > 0).then_some(Run {
+                        step: [[run, 0], [run, 1]],
+                        below: false,
+                    }),
+                    ..Segment::straight([x, z], [x + dx, z + dz], [5, 4], flow, 1.0)
+                }
+            })
+            .collect();
+        let discs = lakes
+            .iter()
+            .map(|&(x, z)| Disc {
+                at: [x, z],
+                level: 6,
+                radius: 24.0,
+            })
+            .collect();
+        (segments, discs)
+    }
 
     /// What a piece says of a column, as bits (to compare whole answers).
     fn said(w: &Water) -> [u64; 3] {
@@ -439,18 +470,7 @@ mod tests {
             corner in (-1700..1700i32, -1700..1700i32),
             side in (0..2000i32, 0..2000i32),
         ) {
-            // Pieces of no run (run 0), and of up to three runs.
-            let segments: Vec<Segment> = steps
-                .iter()
-                .map(|&(x, z, dx, dz, flow, run)| Segment {
-                    run: (run > 0).then_some(Run { step: [[run, 0], [run, 1]], below: false }),
-                    ..Segment::straight([x, z], [x + dx, z + dz], [5, 4], flow, 1.0)
-                })
-                .collect();
-            let discs: Vec<Disc> = lakes
-                .iter()
-                .map(|&(x, z)| Disc { at: [x, z], level: 6, radius: 24.0 })
-                .collect();
+            let (segments, discs) = laid(&steps, &lakes);
             let area = [corner.0, corner.1, corner.0 + side.0, corner.1 + side.1];
             let mut gathered = LocalWater::default();
             gathered.gather(&FiledWater::new(segments.clone(), discs.clone()), area);
@@ -488,22 +508,7 @@ mod tests {
             ),
             lakes in prop::collection::vec((-120.0..120.0f64, -120.0..120.0f64), 0..3),
         ) {
-            // Pieces of no run (run 0), and of up to three runs (a run's pieces are
-            // one step's: one width).
-            let segments: Vec<Segment> = steps
-                .iter()
-                .map(|&(x, z, dx, dz, flow, run)| {
-                    let flow = if run > 0 { 10 * run as u32 } else { flow };
-                    Segment {
-                        run: (run > 0).then_some(Run { step: [[run, 0], [run, 1]], below: false }),
-                        ..Segment::straight([x, z], [x + dx, z + dz], [5, 4], flow, 1.0)
-                    }
-                })
-                .collect();
-            let discs: Vec<Disc> = lakes
-                .iter()
-                .map(|&(x, z)| Disc { at: [x, z], level: 6, radius: 24.0 })
-                .collect();
+            let (segments, discs) = laid(&steps, &lakes);
             // A chunk's area, and a far coarse chunk's (coarser cells).
             for wide in [100, 3000] {
             let area = [-wide, -wide, wide, wide];
