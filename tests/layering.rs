@@ -19,9 +19,9 @@
 //!   the crate root's re-exports, or a name the root itself defines; children name
 //!   the module that defines a thing.
 //! - **Layering of crates**: the pure crates (`voxel`, `worldgen`, `mesher`, `edits`,
-//!   `export`) never depend on Bevy (or its renderer), and no crate depends on a crate
-//!   above it in `docs/design.md`'s order (voxel, worldgen, mesher, edits, export,
-//!   game).
+//!   `authority`, `export`) never depend on Bevy (or its renderer), and no crate
+//!   depends on a crate above it in `docs/design.md`'s order (voxel, worldgen, mesher,
+//!   edits, authority, export, game).
 //!
 //! Runs with `cargo test --test layering` or, with no build of the workspace, from
 //! the workspace root: `rustc --edition 2024 --test tests/layering.rs -o
@@ -786,8 +786,23 @@ fn reading_dependencies_sees_every_section() {
 #[test]
 fn pure_crates_never_depend_on_bevy_or_a_crate_above_them() {
     // Lowest first, as in docs/design.md; each may use only those before it.
-    let order = ["voxel", "worldgen", "mesher", "edits", "export", "game"];
-    let pure = ["voxel", "worldgen", "mesher", "edits", "export"];
+    let order = [
+        "voxel",
+        "worldgen",
+        "mesher",
+        "edits",
+        "authority",
+        "export",
+        "game",
+    ];
+    let pure = [
+        "voxel",
+        "worldgen",
+        "mesher",
+        "edits",
+        "authority",
+        "export",
+    ];
     for (i, krate) in order.iter().enumerate() {
         let manifest = root().join("crates").join(krate).join("Cargo.toml");
         let deps = dependencies(&fs::read_to_string(&manifest).unwrap());

@@ -14,11 +14,13 @@
 mod coarse;
 mod columns;
 pub mod fluid;
+pub mod journal;
 pub mod lock;
 pub mod overlay;
 pub mod save;
 
 pub use columns::EditedColumns;
+pub use journal::{Journal, Replay};
 pub use lock::{LockError, WorldLock};
 pub use overlay::{Edits, LocalEdit, apply_local};
 pub use save::{

@@ -1,7 +1,8 @@
 //! A save's snapshot of the overlay costs nothing to take: the game takes one on the
-//! main thread for every autosave and world switch, so its cost must not grow with
-//! the number of edits. Counted in allocations (this test binary counts every
-//! allocation), not timed.
+//! main thread for every autosave and world switch (and the horizon's coarse tasks
+//! and the cross-section one each), so its cost must not grow with the number of
+//! edits, nor with the water waiting to tick. Counted in allocations (this test
+//! binary counts every allocation), not timed.
 
 use terravox_edits::Edits;
 use terravox_voxel::{Block, BlockPos};
@@ -22,6 +23,15 @@ fn many(n: i32) -> Edits {
 fn a_snapshot_of_a_million_edits_allocates_nothing_and_an_edit_after_it_little() {
     let mut edits = many(1_000_000);
     assert_eq!(edits.len(), 1_000_000);
+    // And 100,000 blocks of water due, some of them waiting for a chunk.
+    for i in 0..100_000 {
+        let p = BlockPos::new(i % 1000, 300, i / 1000);
+        edits.pending_mut().wake(p);
+        if i % 10 == 0 {
+            edits.pending_mut().wait(p, p.to_chunk().0);
+        }
+    }
+    assert_eq!(edits.pending().len(), 100_000);
     let mut snapshot = None;
     let taken = allocation_counter::measure(|| snapshot = Some(edits.clone()));
     assert_eq!(
@@ -42,4 +52,10 @@ fn a_snapshot_of_a_million_edits_allocates_nothing_and_an_edit_after_it_little()
     assert_eq!(snapshot.get(p), None, "the snapshot is unchanged");
     assert_eq!(edits.get(p), Some(Block::Brick));
     assert_eq!(snapshot.len() + 1, edits.len());
+    // Water woken and taken after it leaves the snapshot's water as it was.
+    edits.pending_mut().wake(BlockPos::new(-5, 300, -5));
+    let taken = edits.pending_mut().take(1024);
+    assert_eq!(taken.len(), 1024);
+    assert_eq!(snapshot.pending().len(), 100_000);
+    assert!(!snapshot.pending().is_running());
 }

@@ -1,27 +1,25 @@
 //! Breaking and placing blocks, and the bucket: the hotbar (keys 1-9, 0 and -, mouse
-//! wheel), the click read in `Input`, the edit made in `Edit` through [`WorldBlocks`]
-//! against the block that was outlined on screen, and then the new target (an exact
-//! voxel ray from the eye, up to [`REACH`] blocks; with the empty bucket it stops at a
-//! source of water too). A block broken beside or under water fills with the water at
-//! once (`terravox_edits::fluid::fill`); every edit wakes the water around it.
+//! wheel), the click read in `Input`, the edit asked of the world's authority in
+//! `Edit` (through [`WorldBlocks`]) against the block that was outlined on screen,
+//! and then the new target (an exact voxel ray from the eye, up to [`REACH`] blocks;
+//! with the empty bucket it stops at a source of water too). The authority decides
+//! (`terravox_authority::rules`): a block broken beside or under water fills with
+//! the water at once, every edit wakes the water around it, the bucket is its too.
 
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::math::DVec3;
 use bevy::prelude::*;
+use terravox_authority::rules::{PLACEABLE, REACH};
+use terravox_authority::{Action, Refusal};
 use terravox_voxel::raycast::{Probe, RayHit, raycast};
 use terravox_voxel::{Block, BlockPos};
 
-use terravox_edits::fluid::emptied;
-
 use crate::mode::Mode;
 use crate::player::Player;
-use crate::player::body::overlaps_solid;
 use crate::player::eye::eye_ray;
 use crate::schedule::GameSystems;
-use crate::streaming::{Chunks, EditRefused, WorldBlocks};
-
-/// How far the player reaches, in blocks.
-pub(crate) const REACH: f32 = 8.0;
+use crate::streaming::{Chunks, WorldBlocks};
+use crate::world::{LOCAL_PLAYER, WorldAuthority};
 
 /// What a hotbar slot holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,20 +30,17 @@ pub enum Slot {
     Bucket,
 }
 
-/// The hotbar's slots, keys 1 to 9, 0 and -.
-pub const HOTBAR: [Slot; 11] = [
-    Slot::Block(Block::Grass),
-    Slot::Block(Block::Dirt),
-    Slot::Block(Block::Stone),
-    Slot::Block(Block::Cobblestone),
-    Slot::Block(Block::Planks),
-    Slot::Block(Block::Wood),
-    Slot::Block(Block::Brick),
-    Slot::Block(Block::Sand),
-    Slot::Block(Block::Snow),
-    Slot::Block(Block::Slate),
-    Slot::Bucket,
-];
+/// The hotbar's slots, keys 1 to 9, 0 and -: the blocks a player may place, then
+/// the bucket.
+pub const HOTBAR: [Slot; 11] = {
+    let mut slots = [Slot::Bucket; 11];
+    let mut i = 0;
+    while i < PLACEABLE.len() {
+        slots[i] = Slot::Block(PLACEABLE[i]);
+        i += 1;
+    }
+    slots
+};
 
 /// The keys selecting the hotbar's slots.
 const DIGITS: [KeyCode; 11] = [
@@ -62,13 +57,12 @@ const DIGITS: [KeyCode; 11] = [
     KeyCode::Minus,
 ];
 
-/// The selected hotbar slot, and whether the bucket holds water.
+/// The selected hotbar slot (whether the bucket holds water is the authority's:
+/// `Players::bucket_full`).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hotbar {
     /// Index into [`HOTBAR`].
     pub selected: usize,
-    /// The bucket holds a source of water.
-    pub bucket_full: bool,
 }
 
 impl Hotbar {
@@ -78,17 +72,17 @@ impl Hotbar {
     }
 
     /// What the selected slot is called: its block, or the bucket, full or empty.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self, bucket_full: bool) -> &'static str {
         match self.slot() {
             Slot::Block(b) => b.name(),
-            Slot::Bucket if self.bucket_full => "water bucket",
+            Slot::Bucket if bucket_full => "water bucket",
             Slot::Bucket => "bucket",
         }
     }
 
     /// Whether the empty bucket is in hand (then the target is a source of water too).
-    fn empty_bucket(&self) -> bool {
-        self.slot() == Slot::Bucket && !self.bucket_full
+    fn empty_bucket(&self, bucket_full: bool) -> bool {
+        self.slot() == Slot::Bucket && !bucket_full
     }
 
     /// Moves the selection by `steps` slots, wrapping around.
@@ -137,54 +131,42 @@ fn block_corner(b: BlockPos) -> DVec3 {
     DVec3::new(b.x as f64, b.y as f64, b.z as f64)
 }
 
-/// Breaks the targeted block: at once the water that runs into it from beside or
-/// above fills it, else it becomes air, or cave air inside a cave
-/// (`terravox_edits::fluid::broken`). Water is not broken.
-pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
-    let p = target.pos;
-    if blocks.block(p).is_some_and(Block::is_water) {
-        return Err(EditRefused::Water);
-    }
-    let broken = blocks.broken(p);
-    blocks.set(p, broken).map(|()| p)
+/// Breaks the targeted block for the local player: at once the water that runs
+/// into it from beside or above fills it, else it becomes air, or cave air inside a
+/// cave. Water is not broken.
+pub fn break_block(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, Refusal> {
+    blocks
+        .act(LOCAL_PLAYER, Action::Break(target.pos))
+        .map(|(p, _)| p)
 }
 
-/// Takes the targeted source of water into the bucket: it leaves air (or cave air
-/// inside a cave, [`emptied`]) and what it fed recedes (in a lake, the sources
-/// around fill it again at the next step, as in Minecraft).
-pub fn take_water(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, EditRefused> {
-    let p = target.pos;
-    if blocks.block(p) != Some(Block::Water) {
-        return Err(EditRefused::NoSource);
-    }
-    let around = p
-        .neighbours()
-        .map(|q| blocks.block(q).unwrap_or(Block::Stone));
-    blocks.set(p, emptied(around)).map(|()| p)
+/// Takes the targeted source of water into the local player's bucket: it leaves air
+/// (or cave air inside a cave) and what it fed recedes (in a lake, the sources around
+/// fill it again at the next step, as in Minecraft).
+pub fn take_water(blocks: &mut WorldBlocks, target: &RayHit) -> Result<BlockPos, Refusal> {
+    blocks
+        .act(LOCAL_PLAYER, Action::Take(target.pos))
+        .map(|(p, _)| p)
 }
 
-/// Places `block` against the targeted face, unless the space holds something solid
-/// or overlaps the body of a player standing at `feet` (world coordinates). Water is
-/// replaced (a block set in flowing water stops it; water placed from the bucket is
-/// a source).
+/// Places `block` against the targeted face for the local player, standing at
+/// `feet` (world coordinates), unless the space holds something solid or overlaps a
+/// body. Water is replaced (a block set in flowing water stops it); water from the
+/// bucket is a source.
 pub fn place_block(
     blocks: &mut WorldBlocks,
     feet: DVec3,
     target: &RayHit,
     block: Block,
-) -> Result<BlockPos, EditRefused> {
-    let pos = target.adjacent().ok_or(EditRefused::NoFace)?;
-    match blocks.block(pos) {
-        None => return Err(EditRefused::NotLoaded),
-        Some(b) if b.is_solid() => return Err(EditRefused::Occupied),
-        Some(_) => {}
-    }
-    // The body against the block, in a frame anchored at the block.
-    let local_feet = (feet - block_corner(pos)).as_vec3();
-    if block.is_solid() && overlaps_solid(local_feet, &|b| b == BlockPos::default()) {
-        return Err(EditRefused::InsidePlayer);
-    }
-    blocks.set(pos, block).map(|()| pos)
+) -> Result<BlockPos, Refusal> {
+    let pos = target.adjacent().ok_or(Refusal::NoFace)?;
+    blocks
+        .authority_mut()
+        .players_mut()
+        .place(LOCAL_PLAYER, feet.to_array());
+    blocks
+        .act(LOCAL_PLAYER, Action::Place(pos, block))
+        .map(|(p, _)| p)
 }
 
 /// The editing plugin.
@@ -239,28 +221,22 @@ fn read_click(
 fn edit_target(
     intent: Res<EditIntent>,
     target: Res<Target>,
-    mut hotbar: ResMut<Hotbar>,
+    hotbar: Res<Hotbar>,
     player: Query<&Player>,
     mut blocks: WorldBlocks,
 ) {
     let (Some(hit), Ok(feet)) = (target.0, player.single().map(|p| p.position)) else {
         return;
     };
+    let full = blocks.authority().players().bucket_full(LOCAL_PLAYER);
     let result = match (*intent, hotbar.slot()) {
         (EditIntent::None, _) => return,
         (EditIntent::Break, _) => break_block(&mut blocks, &hit),
         (EditIntent::Place, Slot::Block(b)) => place_block(&mut blocks, feet, &hit, b),
-        (EditIntent::Place, Slot::Bucket) => {
-            let done = if hotbar.bucket_full {
-                place_block(&mut blocks, feet, &hit, Block::Water)
-            } else {
-                take_water(&mut blocks, &hit)
-            };
-            if done.is_ok() {
-                hotbar.bucket_full = !hotbar.bucket_full;
-            }
-            done
+        (EditIntent::Place, Slot::Bucket) if full => {
+            place_block(&mut blocks, feet, &hit, Block::Water)
         }
+        (EditIntent::Place, Slot::Bucket) => take_water(&mut blocks, &hit),
     };
     if let Err(e) = result {
         debug!("edit refused: {e}");
@@ -271,12 +247,14 @@ fn edit_target(
 fn update_target(
     chunks: Res<Chunks>,
     hotbar: Res<Hotbar>,
+    authority: Res<WorldAuthority>,
     player: Query<&Player>,
     mut target: ResMut<Target>,
 ) {
+    let full = authority.players().bucket_full(LOCAL_PLAYER);
     let hit = player.single().ok().and_then(|p| {
         let (origin, dir) = eye_ray(p);
-        find_target(&chunks, origin, dir, hotbar.empty_bucket())
+        find_target(&chunks, origin, dir, hotbar.empty_bucket(full))
     });
     if target.0 != hit {
         target.0 = hit;
@@ -288,27 +266,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn digging_in_a_cave_leaves_cave_air_and_opening_it_leaves_air() {
-        use Block::{Air, CaveAir, Stone};
-        assert_eq!(emptied([Stone, Stone, CaveAir]), CaveAir);
-        assert_eq!(emptied([Stone, CaveAir, Air]), Air);
-        assert_eq!(emptied([Stone, Stone]), Air);
-        assert_eq!(emptied([]), Air);
-    }
-
-    #[test]
     fn the_bucket_is_the_last_slot_and_says_whether_it_is_full() {
         let mut h = Hotbar {
             selected: HOTBAR.len() - 1,
-            bucket_full: false,
         };
         assert_eq!(h.slot(), Slot::Bucket);
-        assert!(h.empty_bucket());
-        assert_eq!(h.name(), "bucket");
-        h.bucket_full = true;
-        assert!(!h.empty_bucket());
-        assert_eq!(h.name(), "water bucket");
+        assert!(h.empty_bucket(false));
+        assert_eq!(h.name(false), "bucket");
+        assert!(!h.empty_bucket(true));
+        assert_eq!(h.name(true), "water bucket");
         h.selected = 0;
-        assert_eq!(h.name(), "grass");
+        assert_eq!(h.name(true), "grass");
+        assert_eq!(HOTBAR[9], Slot::Block(Block::Slate));
     }
 }

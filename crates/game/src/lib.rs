@@ -93,12 +93,12 @@ pub use {
     signals::ExitOnSignal,
     sky::{DAY_SECONDS, DEFAULT_HOUR, SkyLight, TimeOfDay, sky_at},
     streaming::{
-        ChunkMeshed, ChunkUnloaded, Chunks, Culling, CullingCounts, EditRefused, StreamStats,
-        WorldBlocks, in_view, should_unload, wanted_chunks,
+        ChunkMeshed, ChunkUnloaded, Chunks, Culling, CullingCounts, StreamStats, WorldBlocks,
+        in_view, should_unload, wanted_chunks,
     },
     water::{StepFigures, Water},
     world::{
-        ActiveWorld, DEBOUNCE, DiscardEdits, Draft, Notices, ReshapeWorld, SwitchWorld,
-        WorldChanged, WorldEdits, WorldReshaped,
+        ActiveWorld, DEBOUNCE, DiscardEdits, Draft, LOCAL_PLAYER, Notices, ReshapeWorld,
+        SwitchWorld, WorldAuthority, WorldChanged, WorldReshaped,
     },
 };

@@ -25,13 +25,14 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
+use terravox_authority::Role;
 use terravox_edits::{Edits, Opened, SaveDir, SaveError, WorldLock};
 use terravox_voxel::ChunkPos;
 use terravox_worldgen::WorldConfig;
 
 use crate::schedule::GameSystems;
 use crate::world::{
-    ActiveWorld, DiscardEdits, Notices, ReloadChunks, WorldChanged, WorldEdits, WorldReshaped,
+    ActiveWorld, DiscardEdits, Notices, ReloadChunks, WorldAuthority, WorldChanged, WorldReshaped,
 };
 
 /// Seconds between autosaves (and retries) while there are unsaved edits.
@@ -100,7 +101,7 @@ impl Saves {
     }
 
     /// Whether some of `edits` are not on disk yet.
-    pub fn dirty(&self, edits: &WorldEdits) -> bool {
+    pub fn dirty(&self, edits: &WorldAuthority) -> bool {
         Some(edits.revision()) != self.saved
     }
 
@@ -115,7 +116,7 @@ impl Saves {
     }
 
     /// The save file of the world `edits` belong to, if saving is on for it.
-    pub fn path(&self, edits: &WorldEdits) -> Option<PathBuf> {
+    pub fn path(&self, edits: &WorldAuthority) -> Option<PathBuf> {
         self.dir.as_ref().map(|d| d.path_for(edits.world()))
     }
 
@@ -142,7 +143,7 @@ impl Saves {
         &mut self,
         world: &ActiveWorld,
         now: f32,
-        edits: &mut WorldEdits,
+        edits: &mut WorldAuthority,
         notices: &mut Notices,
     ) {
         if edits.world() == world.config() && self.draft == world.is_draft() {
@@ -161,8 +162,9 @@ impl Saves {
     }
 
     /// Starts on a draft: no edits, no save, no lock.
-    fn open_draft(&mut self, world: &WorldConfig, edits: &mut WorldEdits) {
+    fn open_draft(&mut self, world: &WorldConfig, edits: &mut WorldAuthority) {
         edits.replace(world.clone(), Edits::new());
+        edits.set_role(Role::Draft);
         self.draft = true;
         self.dir = None;
         self.lock = None;
@@ -174,8 +176,9 @@ impl Saves {
 
     /// Starts on `world`: its unsaved edits from memory if it has some, else no edits
     /// while its save is read on the I/O pool.
-    fn open(&mut self, world: &WorldConfig, edits: &mut WorldEdits) {
+    fn open(&mut self, world: &WorldConfig, edits: &mut WorldAuthority) {
         self.draft = false;
+        edits.set_role(Role::Local);
         self.dir = self.setting.clone();
         self.failing = None;
         let canonical = world.canonical();
@@ -215,7 +218,7 @@ impl Saves {
     fn loaded(
         &mut self,
         (opened, touched): (Opened, Vec<ChunkPos>),
-        edits: &mut WorldEdits,
+        edits: &mut WorldAuthority,
         notices: &mut Notices,
     ) -> Vec<ChunkPos> {
         self.loading = None;
@@ -247,7 +250,11 @@ impl Saves {
     }
 
     /// Finishes a read under way at once (before the edits are saved or switched).
-    fn finish_loading(&mut self, edits: &mut WorldEdits, notices: &mut Notices) -> Vec<ChunkPos> {
+    fn finish_loading(
+        &mut self,
+        edits: &mut WorldAuthority,
+        notices: &mut Notices,
+    ) -> Vec<ChunkPos> {
         match self.loading.take() {
             Some(task) => self.loaded(block_on(task), edits, notices),
             None => Vec::new(),
@@ -277,7 +284,7 @@ impl Saves {
 
     /// Starts writing the active world's edits on the I/O pool (after any write under
     /// way, so writes land in order).
-    fn start_write(&mut self, edits: &WorldEdits, now: f32) {
+    fn start_write(&mut self, edits: &WorldAuthority, now: f32) {
         let Some(dir) = self.dir.clone() else { return };
         self.last_save = now;
         let previous = self.writing.take();
@@ -297,7 +304,7 @@ impl Saves {
 
     /// Hands the active world's unsaved edits over to the other worlds' list (a
     /// switch away from it), writing them on the I/O pool.
-    fn keep_unsaved(&mut self, edits: &WorldEdits, now: f32) {
+    fn keep_unsaved(&mut self, edits: &WorldAuthority, now: f32) {
         let previous = self.writing.take();
         let lock = self.lock.take();
         if !self.dirty(edits) {
@@ -371,7 +378,7 @@ impl Saves {
 
     /// Writes everything unsaved now, on this thread (the game is ending); what cannot
     /// be written goes to a rescue copy.
-    fn save_everything(&mut self, edits: &mut WorldEdits, notices: &mut Notices) {
+    fn save_everything(&mut self, edits: &mut WorldAuthority, notices: &mut Notices) {
         // No chunk needs generating again: the game is ending.
         self.finish_loading(edits, notices);
         if let Some(task) = self.writing.take() {
@@ -454,7 +461,7 @@ pub(crate) fn plugin(save_dir: Option<PathBuf>) -> impl Fn(&mut App) {
 fn open_start_world(
     world: Res<ActiveWorld>,
     mut saves: ResMut<Saves>,
-    mut edits: ResMut<WorldEdits>,
+    mut edits: ResMut<WorldAuthority>,
 ) {
     saves.open(world.config(), &mut edits);
 }
@@ -466,7 +473,7 @@ fn switch_saves(
     world: Res<ActiveWorld>,
     time: Res<Time>,
     mut saves: ResMut<Saves>,
-    mut edits: ResMut<WorldEdits>,
+    mut edits: ResMut<WorldAuthority>,
     mut notices: ResMut<Notices>,
 ) {
     changed.clear();
@@ -480,7 +487,7 @@ fn switch_saves_in_place(
     world: Res<ActiveWorld>,
     time: Res<Time>,
     mut saves: ResMut<Saves>,
-    mut edits: ResMut<WorldEdits>,
+    mut edits: ResMut<WorldAuthority>,
     mut notices: ResMut<Notices>,
 ) {
     reshaped.clear();
@@ -490,7 +497,7 @@ fn switch_saves_in_place(
 /// Takes in the active world's edits once read, and has their chunks generated again.
 fn take_in_loaded(
     mut saves: ResMut<Saves>,
-    mut edits: ResMut<WorldEdits>,
+    mut edits: ResMut<WorldAuthority>,
     mut notices: ResMut<Notices>,
     mut reload: MessageWriter<ReloadChunks>,
 ) {
@@ -507,7 +514,7 @@ fn take_in_loaded(
 /// way, which would bring the file back).
 fn delete_discarded(
     mut asked: MessageReader<DiscardEdits>,
-    edits: Res<WorldEdits>,
+    edits: Res<WorldAuthority>,
     mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
@@ -529,7 +536,7 @@ fn delete_discarded(
 
 fn autosave(
     time: Res<Time>,
-    edits: Res<WorldEdits>,
+    edits: Res<WorldAuthority>,
     mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
@@ -551,7 +558,7 @@ fn autosave(
 
 fn save_on_exit(
     mut exit: MessageReader<AppExit>,
-    mut edits: ResMut<WorldEdits>,
+    mut edits: ResMut<WorldAuthority>,
     mut saves: ResMut<Saves>,
     mut notices: ResMut<Notices>,
 ) {
@@ -569,7 +576,7 @@ mod tests {
     #[test]
     fn a_save_read_after_edits_were_made_keeps_both_and_stays_dirty() {
         let world = terravox_worldgen::presets::builtin("cliffs").unwrap();
-        let mut edits = WorldEdits::new(world.clone());
+        let mut edits = WorldAuthority::new(world.clone());
         let mut saves = Saves::new(None);
         let mut notices = Notices::default();
         let (mine, theirs, both) = (
@@ -577,8 +584,9 @@ mod tests {
             BlockPos::new(40, 2, 3),
             BlockPos::new(5, 5, 5),
         );
-        edits.record(mine, Block::Brick);
-        edits.record(both, Block::Air);
+        let mut unloaded = terravox_authority::Terrain::new();
+        edits.lay(mine, Block::Brick, &mut unloaded);
+        edits.lay(both, Block::Air, &mut unloaded);
         let mut stored = Edits::new();
         stored.set(theirs, Block::Snow);
         stored.set(both, Block::Stone);
@@ -598,7 +606,7 @@ mod tests {
         );
         assert!(touched.contains(&theirs.to_chunk().0));
         // Without edits meanwhile, what was read is what is on disk.
-        let mut fresh = WorldEdits::new(world);
+        let mut fresh = WorldAuthority::new(world);
         let mut stored = Edits::new();
         stored.set(theirs, Block::Snow);
         let opened = Opened {

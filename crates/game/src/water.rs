@@ -1,7 +1,8 @@
-//! Water after an edit, stepped: every [`STEP_SECONDS`] of game time the water an
-//! edit woke ticks by Minecraft's rules ([`terravox_edits::fluid`]) on a worker, over
-//! a picture of the loaded chunks around it, and what the step wrote is laid into
-//! the world when the next step is due (through [`WorldBlocks`]: the chunks, their
+//! Water after an edit, stepped: every `STEP_SECONDS` of game time (the world's
+//! authority keeps that clock and the water due) the water an edit woke ticks by
+//! Minecraft's rules (`terravox_edits::fluid`) on a worker, over a picture of the
+//! loaded chunks around it, and what the step wrote is laid into the world when the
+//! next step is due (by the authority, through [`WorldBlocks`]: the chunks, their
 //! remeshing, at most once a chunk a step, and the overlay, so flowing water is
 //! saved). The world seen between two steps changes only at a step, so the same
 //! edits in the same steps give the same water at any frame rate or thread count. A
@@ -11,63 +12,27 @@
 //! where it was.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use terravox_edits::fluid::{self, Cells, MAX_TICKS, STEP_SECONDS, Step};
-use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
+use terravox_edits::fluid::Step;
 
 use crate::persistence::Saves;
 use crate::player::Spawn;
 use crate::readiness::settled_with;
 use crate::schedule::GameSystems;
-use crate::streaming::{Chunks, WorldBlocks};
+use crate::streaming::WorldBlocks;
 
 /// Steps whose figures are kept at most (the latest).
 const HISTORY: usize = 100_000;
-
-/// The chunks a step's ticks may read, shared with its worker: those loaded around
-/// the blocks due (a tick reads up to 6 blocks sideways, 2 down and 1 up).
-struct Picture(HashMap<ChunkPos, Arc<Chunk>>);
-
-impl Picture {
-    /// The loaded chunks around `due`.
-    fn around(chunks: &Chunks, due: &[BlockPos]) -> Self {
-        let mut map = HashMap::default();
-        for p in due {
-            let lo = p.offset([-6, -2, -6]).to_chunk().0;
-            let hi = p.offset([6, 1, 6]).to_chunk().0;
-            for y in lo.y..=hi.y {
-                for z in lo.z..=hi.z {
-                    for x in lo.x..=hi.x {
-                        let c = ChunkPos::new(x, y, z);
-                        if let Some(blocks) = chunks.blocks(c) {
-                            map.entry(c).or_insert_with(|| blocks.clone());
-                        }
-                    }
-                }
-            }
-        }
-        Self(map)
-    }
-}
-
-impl Cells for Picture {
-    fn block(&self, p: BlockPos) -> Option<Block> {
-        let (c, l) = p.to_chunk();
-        self.0.get(&c).map(|chunk| chunk.get(l[0], l[1], l[2]))
-    }
-}
 
 /// What a step's worker returns.
 struct Stepped {
     step: Step,
     /// The worker's time.
     cost: Duration,
-    /// The edits it was stepped from ([`WorldBlocks::lineage`]).
+    /// The edits it was stepped from (`Authority::lineage`).
     lineage: u64,
 }
 
@@ -84,11 +49,10 @@ pub struct StepFigures {
     pub cost: Duration,
 }
 
-/// The water's steps: the clock, the step under way and what the steps did.
+/// The water's steps as the game runs them: the step under way on a worker and
+/// what the steps did (the clock and the water due are the authority's).
 #[derive(Resource, Default)]
 pub struct Water {
-    /// Game time since the last step was due.
-    clock: f32,
     /// The step under way.
     running: Option<Task<Stepped>>,
     /// [`Chunks::changes`] when the waiting water last looked for its chunks.
@@ -101,8 +65,8 @@ pub struct Water {
     ticked: u64,
     /// The main thread's own time of the last frame's water work.
     frame_cost: Duration,
-    /// The edits ([`WorldBlocks::lineage`]) whose world was settled once: their
-    /// water steps.
+    /// The edits (`Authority::lineage`) whose world was settled once: their water
+    /// steps.
     ready: Option<u64>,
 }
 
@@ -146,26 +110,23 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// Lays the finished step into the world and starts the next, once a step is due.
 fn step_water(
-    time: Res<Time>,
     saves: Res<Saves>,
     spawn: Res<Spawn>,
     mut water: ResMut<Water>,
     mut blocks: WorldBlocks,
 ) {
     let started = Instant::now();
-    let lineage = blocks.lineage();
+    let (authority, chunks) = blocks.split();
+    let lineage = authority.lineage();
     if water.ready != Some(lineage) {
-        if !settled_with(&spawn, blocks.chunks(), &saves) {
-            water.clock = 0.0;
+        if !settled_with(&spawn, chunks, &saves) {
+            authority.hold_water();
             water.frame_cost = started.elapsed();
             return;
         }
         water.ready = Some(lineage);
     }
-    water.clock += time.delta_secs();
-    if water.clock >= STEP_SECONDS && lay_step(&mut water, &mut blocks) {
-        // At most one step behind: a long frame does not make the water race.
-        water.clock = (water.clock - STEP_SECONDS).min(STEP_SECONDS);
+    if authority.water_due() && lay_step(&mut water, &mut blocks) {
         start_step(&mut water, &mut blocks);
     }
     water.frame_cost = started.elapsed();
@@ -181,20 +142,20 @@ fn lay_step(water: &mut Water, blocks: &mut WorldBlocks) -> bool {
         return false;
     };
     water.running = None;
-    if stepped.lineage != blocks.lineage() {
-        // The edits were replaced or discarded meanwhile: not this world's water.
+    let (authority, chunks) = blocks.split();
+    // `None`: the edits were replaced or discarded meanwhile: not this world's water.
+    let Some(laid) = authority.lay_step(stepped.lineage, &stepped.step, chunks) else {
         return true;
-    }
-    let changed = fluid::apply(&stepped.step, blocks);
-    water.ticked += stepped.step.ticked as u64;
+    };
+    water.ticked += laid.ticked as u64;
     water.steps += 1;
     if water.history.len() == HISTORY {
         water.history.pop_front();
     }
-    let due_after = blocks.water_due();
+    let due_after = authority.pending().due_count();
     water.history.push_back(StepFigures {
-        ticked: stepped.step.ticked,
-        changed,
+        ticked: laid.ticked,
+        changed: laid.changes.len(),
         due_after,
         cost: stepped.cost,
     });
@@ -203,24 +164,22 @@ fn lay_step(water: &mut Water, blocks: &mut WorldBlocks) -> bool {
 
 /// Starts the next step on a worker, if any water is due.
 fn start_step(water: &mut Water, blocks: &mut WorldBlocks) {
-    let changes = blocks.chunks().changes();
+    let (authority, chunks) = blocks.split();
+    let changes = chunks.changes();
     if changes != water.chunks_seen {
         water.chunks_seen = changes;
-        blocks.resume_water();
+        authority.resume_water(|c| chunks.is_loaded(c));
     }
-    let lineage = blocks.lineage();
-    let due = blocks.take_water(MAX_TICKS);
-    if due.is_empty() {
+    let Some(job) = authority.take_step(&*chunks) else {
         return;
-    }
-    let picture = Picture::around(blocks.chunks(), &due);
+    };
     water.running = Some(AsyncComputeTaskPool::get().spawn(async move {
         let started = Instant::now();
-        let step = fluid::step(&picture, &due);
+        let step = job.run();
         Stepped {
             step,
             cost: started.elapsed(),
-            lineage,
+            lineage: job.lineage,
         }
     }));
 }

@@ -352,9 +352,15 @@ fn the_clock_starts_at_the_hour_asked_runs_and_pauses() {
     // A frame of 0.2 s is 0.2 s of a 1200 s day.
     let step = 0.2 * 24.0 / terravox_game::DAY_SECONDS;
     assert!((after - before - step).abs() < 1e-5, "{before} -> {after}");
-    app.world_mut().resource_mut::<TimeOfDay>().paused = true;
+    // The clock is the world authority's: paused there, the sky's time stands still.
+    let mut authority = app
+        .world_mut()
+        .resource_mut::<terravox_game::WorldAuthority>();
+    let clock = authority.clock();
+    authority.set_clock(terravox_authority::Clock::at(clock.hours, true));
     app.update();
     assert_eq!(app.world().resource::<TimeOfDay>().hours, after);
+    assert!(app.world().resource::<TimeOfDay>().paused);
     // Without an hour the game starts in the morning.
     let app = terravox_game::headless_app(PlayOptions::new(world("cliffs", "clock")));
     assert_eq!(

@@ -13,10 +13,11 @@ use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{edit, load, notices, run_until, with_player};
+use terravox_authority::Refusal;
 use terravox_edits::SaveDir;
 use terravox_game::{
-    ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EditRefused, GameSystems, PlayOptions, Saves,
-    SwitchWorld, WorldEdits, break_block, find_target, place_block,
+    ActiveWorld, ChunkMeshed, Chunks, DiscardEdits, EYE, GameSystems, LOCAL_PLAYER, PlayOptions,
+    Saves, SwitchWorld, WorldAuthority, WorldBlocks, break_block, find_target, place_block,
 };
 use terravox_mesher::{MeshBuffers, Surface, mesh_chunk_tinted};
 use terravox_voxel::raycast::RayHit;
@@ -74,7 +75,26 @@ fn break_top(app: &mut App, x: i32, z: i32) -> BlockPos {
     let hit = aim_down(app, x, z, top + 4);
     assert_eq!(hit.pos, BlockPos::new(x, top, z));
     assert_eq!(hit.normal, [0, 1, 0]);
-    edit(app, |blocks| break_block(blocks, &hit)).unwrap()
+    // The player's eyes where the ray starts (the world's authority measures reach).
+    let feet = DVec3::new(
+        x as f64 + 0.5,
+        top as f64 + 4.5 - f64::from(EYE),
+        z as f64 + 0.5,
+    );
+    edit(app, |blocks| {
+        stand(blocks, feet);
+        break_block(blocks, &hit)
+    })
+    .unwrap()
+}
+
+/// Puts the local player's body at `feet` in the world's authority, as if it had
+/// walked there: its reach is measured from there.
+fn stand(blocks: &mut WorldBlocks, feet: DVec3) {
+    blocks
+        .authority_mut()
+        .players_mut()
+        .place(LOCAL_PLAYER, feet.to_array());
 }
 
 /// The ray from above `(x, y, z)` straight down.
@@ -89,13 +109,13 @@ fn remeshed(app: &mut App) {
 
 /// Whether the overlay has edits not on disk.
 fn dirty(app: &App) -> bool {
-    let edits = app.world().resource::<WorldEdits>();
+    let edits = app.world().resource::<WorldAuthority>();
     app.world().resource::<Saves>().dirty(edits)
 }
 
 /// How many blocks the overlay holds.
 fn edit_count(app: &App) -> usize {
-    app.world().resource::<WorldEdits>().edits().len()
+    app.world().resource::<WorldAuthority>().edits().len()
 }
 
 /// The loaded blocks of `c` equal the generated chunk with the edits laid over it,
@@ -106,7 +126,7 @@ fn check_chunk(app: &App, c: ChunkPos) {
     let generator = app.world().resource::<ActiveWorld>().generator();
     let mut expected = generator.generate(c);
     app.world()
-        .resource::<WorldEdits>()
+        .resource::<WorldAuthority>()
         .edits()
         .apply(c, &mut expected);
     assert_eq!(**loaded, expected, "blocks of {c:?}");
@@ -172,17 +192,18 @@ fn breaking_and_placing_across_a_border_at_negative_coordinates_remeshes_both_si
     // Place a brick on the block below the hole, on the other side of the border.
     let below = aim_down(&app, -1, -5, broken.y + 3);
     assert_eq!(below.pos, broken.offset([0, -1, 0]));
-    let placed = edit(&mut app, |b| {
-        place_block(b, DVec3::new(40.5, 200.0, 40.5), &below, Block::Brick)
-    })
-    .unwrap();
+    // Standing in the air three blocks beside it (clear of the block placed).
+    let beside = DVec3::new(
+        broken.x as f64 + 3.5,
+        broken.y as f64,
+        broken.z as f64 + 0.5,
+    );
+    let placed = edit(&mut app, |b| place_block(b, beside, &below, Block::Brick)).unwrap();
     assert_eq!(placed, broken);
     assert_eq!(block(&app, broken), Some(Block::Brick));
     // Placing into a solid block is refused.
-    let again = edit(&mut app, |b| {
-        place_block(b, DVec3::new(40.5, 200.0, 40.5), &below, Block::Stone)
-    });
-    assert_eq!(again, Err(EditRefused::Occupied));
+    let again = edit(&mut app, |b| place_block(b, beside, &below, Block::Stone));
+    assert_eq!(again, Err(Refusal::Occupied));
     remeshed(&mut app);
     for c in [own, neighbour] {
         check_chunk(&app, c);
@@ -216,7 +237,7 @@ fn placing_into_the_players_own_box_is_refused() {
         },
     ] {
         let r = edit(&mut app, |b| place_block(b, feet, &hit, Block::Planks));
-        assert_eq!(r, Err(EditRefused::InsidePlayer));
+        assert_eq!(r, Err(Refusal::InsidePlayer));
     }
     assert_eq!(edit_count(&app), 0);
     // Beside the body it works (on stone with air above, made so first).
@@ -436,7 +457,7 @@ fn a_save_that_cannot_be_read_or_moved_is_never_overwritten() {
     let notices = notices(&app);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].contains("could not be loaded"), "{notices:?}");
-    let edits = app.world().resource::<WorldEdits>();
+    let edits = app.world().resource::<WorldAuthority>();
     assert!(app.world().resource::<Saves>().path(edits).is_none());
     break_top(&mut app, 2, 2);
     app.world_mut().write_message(AppExit::Success);

@@ -10,7 +10,7 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{feet, load, with_player, world};
-use terravox_game::{Chunks, HOTBAR, Hotbar, Mode, Slot, Target, WorldEdits};
+use terravox_game::{Chunks, HOTBAR, Hotbar, LOCAL_PLAYER, Mode, Slot, Target, WorldAuthority};
 use terravox_voxel::Block;
 
 /// A loaded headless game stepping 1/30 s per frame.
@@ -244,7 +244,7 @@ fn the_grabbing_click_does_not_edit_and_the_next_click_breaks_the_target() {
     );
     click(&mut app, MouseButton::Left);
     assert_eq!(block(&app), Some(Block::Air));
-    assert_eq!(app.world().resource::<WorldEdits>().edits().len(), 1);
+    assert_eq!(app.world().resource::<WorldAuthority>().edits().len(), 1);
     // Right click places the selected block against the face now outlined.
     tap(&mut app, KeyCode::Digit7);
     let next = app.world().resource::<Target>().0.expect("ground beyond");
@@ -255,7 +255,10 @@ fn the_grabbing_click_does_not_edit_and_the_next_click_breaks_the_target() {
     assert_eq!(at(&app).map(Slot::Block), Some(HOTBAR[6]));
     // Two edits, or one where the block went back into the hole just dug.
     let edits = 1 + usize::from(free != target.pos);
-    assert_eq!(app.world().resource::<WorldEdits>().edits().len(), edits);
+    assert_eq!(
+        app.world().resource::<WorldAuthority>().edits().len(),
+        edits
+    );
 }
 
 #[test]
@@ -293,7 +296,10 @@ fn the_bucket_pours_a_source_and_takes_it_back() {
     app.update();
     click(&mut app, MouseButton::Left);
     assert_eq!(mode(&app), Mode::Playing);
-    app.world_mut().resource_mut::<Hotbar>().bucket_full = true;
+    app.world_mut()
+        .resource_mut::<WorldAuthority>()
+        .players_mut()
+        .set_bucket(LOCAL_PLAYER, true);
     tap(&mut app, KeyCode::Minus);
     assert_eq!(app.world().resource::<Hotbar>().slot(), Slot::Bucket);
     let ground = app.world().resource::<Target>().0.expect("ground below");
@@ -301,7 +307,7 @@ fn the_bucket_pours_a_source_and_takes_it_back() {
     let at = |app: &App| app.world().resource::<Chunks>().block(spot);
     click(&mut app, MouseButton::Right);
     assert_eq!(at(&app), Some(Block::Water), "poured");
-    assert!(!app.world().resource::<Hotbar>().bucket_full);
+    assert!(!bucket_full(&app));
     // Empty, the bucket aims at the source (not through it) and takes it back.
     app.update();
     let aimed = app.world().resource::<Target>().0.expect("the source");
@@ -312,10 +318,18 @@ fn the_bucket_pours_a_source_and_takes_it_back() {
         "taken: {:?}",
         at(&app)
     );
-    assert!(app.world().resource::<Hotbar>().bucket_full);
+    assert!(bucket_full(&app));
     // Water is not broken with a click.
     click(&mut app, MouseButton::Right);
     assert_eq!(at(&app), Some(Block::Water));
     click(&mut app, MouseButton::Left);
     assert_eq!(at(&app), Some(Block::Water), "a left click broke water");
+}
+
+/// Whether the local player's bucket holds water (the world authority says).
+fn bucket_full(app: &App) -> bool {
+    app.world()
+        .resource::<WorldAuthority>()
+        .players()
+        .bucket_full(LOCAL_PLAYER)
 }

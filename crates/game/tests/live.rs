@@ -10,8 +10,9 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{edit, feet, load, run_until, world};
+use terravox_authority::Refusal;
 use terravox_game::{
-    ActiveWorld, Chunks, DEBOUNCE, Draft, EditRefused, PlayOptions, ReshapeWorld, holes_in_horizon,
+    ActiveWorld, Chunks, DEBOUNCE, Draft, PlayOptions, ReshapeWorld, holes_in_horizon,
     horizon_settled,
 };
 use terravox_voxel::{Block, BlockPos};
@@ -81,7 +82,7 @@ fn a_live_change_regenerates_in_place_once_after_the_debounce() {
     run_until(&mut app, 30, |a| {
         !a.world()
             .resource::<terravox_game::Saves>()
-            .dirty(a.world().resource::<terravox_game::WorldEdits>())
+            .dirty(a.world().resource::<terravox_game::WorldAuthority>())
     });
     let saved = files(&dir);
     // Flying, so the view stays put whatever the new ground does.
@@ -152,7 +153,7 @@ fn a_live_change_regenerates_in_place_once_after_the_debounce() {
     // A draft keeps no edits and writes nothing.
     assert_eq!(
         edit(&mut app, |b| b.set(mark, Block::Stone)),
-        Err(EditRefused::Draft)
+        Err(Refusal::Draft)
     );
     assert_eq!(files(&dir), saved, "the draft wrote a save");
 

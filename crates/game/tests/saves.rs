@@ -20,7 +20,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{dig, load, notices, run_until};
 use terravox_edits::SaveDir;
-use terravox_game::{DiscardEdits, PlayOptions, Saves, SwitchWorld, WorldEdits};
+use terravox_game::{DiscardEdits, PlayOptions, Saves, SwitchWorld, WorldAuthority};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::WorldConfig;
 
@@ -49,11 +49,11 @@ fn app(world: WorldConfig, dir: &Path) -> App {
 }
 
 fn edit_count(app: &App) -> usize {
-    app.world().resource::<WorldEdits>().edits().len()
+    app.world().resource::<WorldAuthority>().edits().len()
 }
 
 fn dirty(app: &App) -> bool {
-    let edits = app.world().resource::<WorldEdits>();
+    let edits = app.world().resource::<WorldAuthority>();
     app.world().resource::<Saves>().dirty(edits)
 }
 
@@ -160,7 +160,7 @@ fn a_save_that_cannot_be_read_is_left_alone_and_never_overwritten() {
         notices[0].contains("not a regular file") && notices[0].contains("left as it is"),
         "{notices:?}"
     );
-    let edits = app.world().resource::<WorldEdits>();
+    let edits = app.world().resource::<WorldAuthority>();
     assert!(
         app.world().resource::<Saves>().path(edits).is_none(),
         "saving is off"
@@ -295,7 +295,7 @@ fn first_game_process() {
     let dir = started.clone().unwrap_or_else(|| save_dir("first-game"));
     let (world, saves) = (shared_world(), SaveDir::new(&dir));
     let mut app = app_at_origin(world.clone(), &dir);
-    let edits = app.world().resource::<WorldEdits>();
+    let edits = app.world().resource::<WorldAuthority>();
     assert!(
         app.world().resource::<Saves>().path(edits).is_some(),
         "the first game holds the world and saves"
@@ -364,7 +364,7 @@ fn a_second_game_on_a_world_opens_it_read_only_and_neither_loses_edits() {
             && notices[0].contains(&format!("process {}", first.id())),
         "the notice names the holder: {notices:?}"
     );
-    let edits = second.world().resource::<WorldEdits>();
+    let edits = second.world().resource::<WorldAuthority>();
     assert!(
         second.world().resource::<Saves>().path(edits).is_none(),
         "read-only: saving is off"
@@ -423,7 +423,7 @@ fn a_killed_games_lock_does_not_keep_the_world_read_only() {
         "{:?}",
         common::notices(&next)
     );
-    let edits = next.world().resource::<WorldEdits>();
+    let edits = next.world().resource::<WorldAuthority>();
     assert!(next.world().resource::<Saves>().path(edits).is_some());
     assert_eq!(edit_count(&next), FIRST_DIGS.len());
     dig(&mut next, 30, 30);

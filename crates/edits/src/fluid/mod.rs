@@ -36,8 +36,8 @@ mod rules;
 mod step;
 
 pub use apply::{Waters, apply};
-pub use pending::Pending;
-pub use rules::emptied;
+pub use pending::{MAX_PENDING, Pending};
+pub use rules::{READ_REACH, Reach, emptied};
 pub use step::{Cells, Step, Write, broken, fed, fill, step};
 
 #[cfg(test)]

@@ -1,11 +1,22 @@
 //! The water blocks waiting to tick: woken by an edit or by a change beside them, in
 //! the order they tick, and those waiting for a chunk to load.
+//!
+//! Held in persistent maps, so a clone (a save's snapshot, a coarse chunk's task, the
+//! cross-section) costs the same at any size, as the edits themselves do; and bounded
+//! ([`MAX_PENDING`]): past the bound a wake is dropped and counted ([`Pending::dropped`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use imbl::{OrdMap, OrdSet, Vector};
 
 use terravox_voxel::{BlockPos, ChunkPos};
 
 use super::step::Cells;
+
+/// The most blocks that may be due or waiting at once. Past it a wake is dropped
+/// (that block stays as it is until a change beside it wakes it again, once there is
+/// room) and counted; the water already due goes on, so a world at the bound settles
+/// and makes room. A dam break of a 16 x 16 lake has a few hundred due at most; the
+/// bound is there so no flood, honest or not, can fill memory or a save.
+pub const MAX_PENDING: usize = 1 << 18;
 
 /// The blocks due to tick, by the step they were woken for and then by position
 /// (so the order never depends on the order of wakes within a step), the blocks of
@@ -17,20 +28,22 @@ pub struct Pending {
     next: u64,
     /// The blocks of the step under way (taken, not yet laid): a save keeps them, so
     /// the step is taken again after a reload.
-    running: Vec<BlockPos>,
+    running: Vector<BlockPos>,
     /// `(step, block)`: due to tick at that step (or the first step after it that
     /// has room).
-    due: BTreeSet<(u64, BlockPos)>,
+    due: OrdSet<(u64, BlockPos)>,
     /// The step each due block is due at.
-    at: BTreeMap<BlockPos, u64>,
+    at: OrdMap<BlockPos, u64>,
     /// Blocks whose tick needs this chunk loaded.
-    waiting: BTreeMap<BlockPos, ChunkPos>,
+    waiting: OrdMap<BlockPos, ChunkPos>,
+    /// Wakes dropped at the bound since this was made (not saved).
+    dropped: u64,
 }
 
 impl Pending {
     /// The next step being number `next`, the blocks `due` (with their steps), those
     /// of the step under way (`running`) and those `waiting` (with the chunk each
-    /// waits for): what a save holds.
+    /// waits for): what a save holds. Blocks past [`MAX_PENDING`] are dropped.
     pub fn from_parts(
         next: u64,
         due: impl IntoIterator<Item = (u64, BlockPos)>,
@@ -39,18 +52,30 @@ impl Pending {
     ) -> Self {
         let mut p = Self {
             next,
-            running,
+            running: running.into_iter().collect(),
             ..Self::default()
         };
         for (step, pos) in due {
-            if p.at.insert(pos, step).is_none() {
-                p.due.insert((step, pos));
+            if p.at.contains_key(&pos) {
+                continue;
             }
+            if p.full() {
+                p.dropped += 1;
+                continue;
+            }
+            p.at.insert(pos, step);
+            p.due.insert((step, pos));
         }
-        p.waiting = waiting
-            .into_iter()
-            .filter(|(pos, _)| !p.at.contains_key(pos))
-            .collect();
+        for (pos, c) in waiting {
+            if p.at.contains_key(&pos) || p.waiting.contains_key(&pos) {
+                continue;
+            }
+            if p.full() {
+                p.dropped += 1;
+                continue;
+            }
+            p.waiting.insert(pos, c);
+        }
         p
     }
 
@@ -65,8 +90,13 @@ impl Pending {
     }
 
     /// The blocks of the step under way (taken and not yet laid), in order.
-    pub fn running(&self) -> &[BlockPos] {
-        &self.running
+    pub fn running(&self) -> impl ExactSizeIterator<Item = BlockPos> + '_ {
+        self.running.iter().copied()
+    }
+
+    /// Whether a step is under way (taken and not yet laid).
+    pub fn is_running(&self) -> bool {
+        !self.running.is_empty()
     }
 
     /// The blocks waiting for a chunk, with that chunk.
@@ -84,23 +114,47 @@ impl Pending {
         self.due.len()
     }
 
+    /// How many blocks are due or waiting: what [`MAX_PENDING`] bounds.
+    pub fn len(&self) -> usize {
+        self.due.len() + self.waiting.len()
+    }
+
+    /// Whether the bound is reached: a wake now is dropped.
+    pub fn full(&self) -> bool {
+        self.len() >= MAX_PENDING
+    }
+
+    /// Wakes dropped at the bound since this was made or read.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
     /// Wakes the block at `p` for the next step (a block already due or waiting
-    /// stays where it is; one under way ticks again).
-    pub fn wake(&mut self, p: BlockPos) {
+    /// stays where it is; one under way ticks again). Returns whether it was woken:
+    /// not when it already was, nor past the bound (then it is counted as dropped).
+    pub fn wake(&mut self, p: BlockPos) -> bool {
         if self.waiting.contains_key(&p) || self.at.contains_key(&p) {
-            return;
+            return false;
+        }
+        if self.full() {
+            self.dropped += 1;
+            return false;
         }
         self.at.insert(p, self.next);
         self.due.insert((self.next, p));
+        true
     }
 
     /// Wakes the water among the block at `p` and its six neighbours, after `p`
     /// changed: what Minecraft schedules when a block changes beside water. Blocks
     /// of chunks that are not loaded are woken too (they wait for their chunk).
-    pub fn wake_around(&mut self, p: BlockPos, cells: &(impl Cells + ?Sized)) {
+    /// Returns how many were woken.
+    pub fn wake_around(&mut self, p: BlockPos, cells: &(impl Cells + ?Sized)) -> usize {
+        let mut woken = 0;
         for q in Self::woken_by(p, cells) {
-            self.wake(q);
+            woken += usize::from(self.wake(q));
         }
+        woken
     }
 
     /// The blocks a change at `p` wakes: the water among `p` and its six neighbours,
@@ -120,14 +174,14 @@ impl Pending {
     pub fn take(&mut self, most: usize) -> Vec<BlockPos> {
         let mut out = Vec::with_capacity(most.min(self.due.len()));
         while out.len() < most {
-            let Some((_, p)) = self.due.pop_first() else {
+            let Some((_, p)) = self.due.remove_min() else {
                 break;
             };
             self.at.remove(&p);
             out.push(p);
         }
         self.next += 1;
-        self.running.clone_from(&out);
+        self.running = out.iter().copied().collect();
         out
     }
 
@@ -136,12 +190,16 @@ impl Pending {
         self.running.clear();
     }
 
-    /// Puts `p` aside until chunk `c` is loaded.
+    /// Puts `p` aside until chunk `c` is loaded (a block past the bound is dropped).
     pub fn wait(&mut self, p: BlockPos, c: ChunkPos) {
         if let Some(step) = self.at.remove(&p) {
             self.due.remove(&(step, p));
         }
-        self.waiting.insert(p, c);
+        if self.waiting.contains_key(&p) || !self.full() {
+            self.waiting.insert(p, c);
+        } else {
+            self.dropped += 1;
+        }
     }
 
     /// Wakes the waiting blocks whose chunk `loaded` says is loaded now; returns how
@@ -158,5 +216,53 @@ impl Pending {
             self.wake(*p);
         }
         ready.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_the_bound_a_wake_is_dropped_and_counted_and_the_due_water_goes_on() {
+        let mut p = Pending::default();
+        let at = |i: usize| BlockPos::new(i as i32 % 1000, 0, i as i32 / 1000);
+        for i in 0..MAX_PENDING {
+            assert!(p.wake(at(i)));
+        }
+        assert!(p.full());
+        assert!(!p.wake(BlockPos::new(5, 5, 5)));
+        p.wait(BlockPos::new(6, 6, 6), ChunkPos::new(0, 0, 0));
+        assert_eq!(p.len(), MAX_PENDING);
+        assert_eq!(p.dropped(), 2);
+        // A block already due may still be put aside to wait: the count is the same.
+        p.wait(at(0), ChunkPos::new(0, 0, 0));
+        assert_eq!((p.len(), p.waiting().len()), (MAX_PENDING, 1));
+        // The due water ticks and makes room.
+        let taken = p.take(1024);
+        assert_eq!(taken.len(), 1024);
+        assert_eq!(taken[0], at(1000));
+        p.finish();
+        assert!(p.wake(BlockPos::new(5, 5, 5)));
+        // A save of it reads back within the bound, whatever the file says.
+        let over = (0..MAX_PENDING + 10).map(|i| (0, at(i)));
+        let read = Pending::from_parts(3, over, Vec::new(), [(at(1), ChunkPos::new(0, 0, 0))]);
+        // Ten due past the bound, and the waiting block (already due) not counted twice.
+        assert_eq!((read.len(), read.dropped()), (MAX_PENDING, 10));
+    }
+
+    #[test]
+    fn a_clone_shares_its_maps_and_keeps_its_blocks_while_the_original_changes() {
+        let mut p = Pending::default();
+        for i in 0..100 {
+            p.wake(BlockPos::new(i, 0, 0));
+        }
+        let snapshot = p.clone();
+        p.take(10);
+        p.wait(BlockPos::new(50, 0, 0), ChunkPos::new(1, 0, 0));
+        assert_eq!(snapshot.due_count(), 100);
+        assert!(!snapshot.is_running());
+        assert_eq!(p.due_count(), 89);
+        assert_eq!(p.running().len(), 10);
     }
 }

@@ -26,13 +26,54 @@ const SLOPE_FIND_DISTANCE: u32 = 4;
 /// The distance of no drop in sight.
 const NO_DROP: u32 = 1000;
 
-/// Half the side of the square a tick reads around its block (the search for a
-/// drop reaches 5 blocks out, the level of a block beside that one more).
-const REACH: i32 = 6;
-/// Side of that square.
-const SIDE: usize = 2 * REACH as usize + 1;
-/// The layers a tick reads: two below its block to one above.
-const LAYERS: usize = 4;
+/// How far from its block a tick reads the world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Blocks to each side, along x and along z.
+    pub side: i32,
+    /// Blocks below.
+    pub down: i32,
+    /// Blocks above.
+    pub up: i32,
+}
+
+impl Reach {
+    /// Whether `p` lies within reach of a tick of `centre`.
+    pub fn holds(&self, centre: BlockPos, p: BlockPos) -> bool {
+        let d = [
+            p.x.wrapping_sub(centre.x),
+            p.y.wrapping_sub(centre.y),
+            p.z.wrapping_sub(centre.z),
+        ];
+        d[0].abs() <= self.side && d[2].abs() <= self.side && (-self.down..=self.up).contains(&d[1])
+    }
+
+    /// The lowest and highest corners of the box read by a tick of `centre`.
+    pub fn around(&self, centre: BlockPos) -> (BlockPos, BlockPos) {
+        (
+            centre.offset([-self.side, -self.down, -self.side]),
+            centre.offset([self.side, self.up, self.side]),
+        )
+    }
+}
+
+/// What a tick reads around its block: the square of the search for a drop (from
+/// the block beside it, four blocks on, reading the block beyond and what lies under
+/// it: five blocks out), from two below its block (the ground under the block under
+/// it) to one above (the water over it). The one place this is said: a tick
+/// remembers this box, and whoever hands a step a picture of the world takes the
+/// chunks of this box around every block due (a test fails where a tick reads
+/// outside it, and where no tick reaches its edge).
+pub const READ_REACH: Reach = Reach {
+    side: 5,
+    down: 2,
+    up: 1,
+};
+
+/// Side of the square a tick remembers.
+const SIDE: usize = 2 * READ_REACH.side as usize + 1;
+/// The layers a tick remembers.
+const LAYERS: usize = (READ_REACH.down + 1 + READ_REACH.up) as usize;
 /// Not read yet.
 const UNSEEN: u8 = u8::MAX;
 
@@ -60,14 +101,14 @@ impl<'a, W: World + ?Sized> Tick<'a, W> {
 
     /// The remembered slot of `p`, if it is near the centre.
     fn slot(&self, p: BlockPos) -> Option<usize> {
-        let d = [
-            p.x.wrapping_sub(self.centre.x),
-            p.y.wrapping_sub(self.centre.y),
-            p.z.wrapping_sub(self.centre.z),
-        ];
-        let inside = d[0].abs() <= REACH && d[2].abs() <= REACH && (-2..=1).contains(&d[1]);
-        inside.then(|| {
-            let [x, y, z] = [d[0] + REACH, d[1] + 2, d[2] + REACH].map(|v| v as usize);
+        READ_REACH.holds(self.centre, p).then(|| {
+            let r = READ_REACH;
+            let [x, y, z] = [
+                p.x.wrapping_sub(self.centre.x) + r.side,
+                p.y.wrapping_sub(self.centre.y) + r.down,
+                p.z.wrapping_sub(self.centre.z) + r.side,
+            ]
+            .map(|v| v as usize);
             (y * SIDE + z) * SIDE + x
         })
     }

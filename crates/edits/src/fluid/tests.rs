@@ -394,3 +394,77 @@ fn a_world_nobody_edited_does_no_work() {
     land.edit(at(20, 1, 20), Block::Brick);
     assert!(land.pending.is_empty());
 }
+
+/// Every read of a tick lies within [`READ_REACH`] of the block ticking: on random
+/// neighbourhoods of water, flowing water, air and stone (a seeded walk over many),
+/// the middle block ticks over a world that records what it is asked. A rule that
+/// reads further (or a reach made smaller) fails here, and with it every picture of
+/// the world handed to a step, which takes the chunks of this box.
+#[test]
+fn a_tick_reads_only_within_its_reach() {
+    use std::cell::RefCell;
+    struct Recording<'a> {
+        land: &'a Land,
+        reads: RefCell<Vec<BlockPos>>,
+    }
+    impl Cells for Recording<'_> {
+        fn block(&self, p: BlockPos) -> Option<Block> {
+            self.reads.borrow_mut().push(p);
+            self.land.block(p)
+        }
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let centre = at(0, 1, 0);
+    let (mut widest, mut deepest, mut highest) = (0, 0, 0);
+    let water = [Block::Water, Block::FlowingWater2, Block::FallingWater];
+    for _ in 0..500 {
+        // Flat ground with a few holes, a few stones on it and some water about, so
+        // the search for a drop runs far in some of them.
+        let mut land = Land::new();
+        for x in -8..=8 {
+            for z in -8..=8 {
+                if next(25) == 0 {
+                    land.lay(at(x, 0, z), Block::Air);
+                }
+                match next(12) {
+                    0 => land.lay(at(x, 1, z), Block::Stone),
+                    1 => land.lay(at(x, 1, z), water[next(3) as usize]),
+                    _ => {}
+                }
+            }
+        }
+        land.lay(centre, water[next(3) as usize]);
+        land.lay(at(0, 0, 0), [Block::Stone, Block::Air][next(2) as usize]);
+        // Sources beside the block below: water falling into it may be a source,
+        // which reads what lies under it.
+        for q in [at(1, 0, 0), at(-1, 0, 0), at(0, 0, 1)] {
+            land.lay(q, [Block::Stone, Block::Water][next(2) as usize]);
+        }
+        land.lay(at(0, 2, 0), [Block::Air, Block::Water][next(2) as usize]);
+        let recording = Recording {
+            land: &land,
+            reads: RefCell::new(Vec::new()),
+        };
+        let _ = step(&recording, &[centre]);
+        for p in recording.reads.into_inner() {
+            assert!(
+                READ_REACH.holds(centre, p),
+                "a tick at {centre:?} read {p:?}, beyond {READ_REACH:?}"
+            );
+            widest = widest.max((p.x - centre.x).abs().max((p.z - centre.z).abs()));
+            deepest = deepest.min(p.y - centre.y);
+            highest = highest.max(p.y - centre.y);
+        }
+    }
+    // The reach is no wider than the rules read: some ticks read its edges.
+    assert_eq!(
+        (widest, -deepest, highest),
+        (READ_REACH.side, READ_REACH.down, READ_REACH.up)
+    );
+}

@@ -6,10 +6,11 @@
 
 use std::time::{Duration, Instant};
 
+use crate::world::LOCAL_PLAYER;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use terravox_edits::fluid::{Pending, STEP_SECONDS};
+use terravox_edits::fluid::STEP_SECONDS;
 use terravox_voxel::raycast::RayHit;
 use terravox_voxel::{Block, BlockPos};
 
@@ -17,7 +18,7 @@ use super::{FrameTimes, feet, quantiles};
 use crate::editing::break_block;
 use crate::streaming::{Chunks, WorldBlocks};
 use crate::water::Water;
-use crate::world::WorldEdits;
+use crate::world::WorldAuthority;
 
 /// The lake's inside: blocks along x, along z, and deep.
 const LAKE: [i32; 3] = [16, 16, 6];
@@ -74,17 +75,27 @@ pub fn measure_dam_break(
                 for dy in 0..=depth {
                     let inside = dy > 0 && (1..=lx).contains(&dx) && (1..=lz).contains(&dz);
                     let b = if inside { Block::Water } else { Block::Stone };
-                    blocks.set(floor.offset([dx, dy, dz]), b)?;
+                    blocks.lay(floor.offset([dx, dy, dz]), b);
                 }
             }
         }
         Ok(())
     })?;
     // Built as still water, as a generator would lay it: nothing flows yet.
-    *app.world_mut().resource_mut::<WorldEdits>().pending_mut() = Pending::default();
     let start = app.world().resource::<Water>().steps();
     edit(app, |blocks| {
         let wall = lx + 1;
+        // The player breaks the wall standing in the air beside it (within reach).
+        let beside = floor.offset([wall + 2, 1, lz / 2]);
+        let feet = [
+            beside.x as f64 + 0.5,
+            beside.y as f64,
+            beside.z as f64 + 0.5,
+        ];
+        blocks
+            .authority_mut()
+            .players_mut()
+            .place(LOCAL_PLAYER, feet);
         for dy in 1..=HOLE {
             for dz in 0..HOLE {
                 let p = floor.offset([wall, dy, lz / 2 - HOLE / 2 + dz + 1]);
@@ -114,7 +125,7 @@ pub fn measure_dam_break(
     let cost = quantiles(history.iter().map(|s| s.cost).collect());
     let water = app
         .world()
-        .resource::<WorldEdits>()
+        .resource::<WorldAuthority>()
         .edits()
         .iter()
         .filter(|&(p, b)| {
@@ -142,7 +153,7 @@ pub fn measure_dam_break(
 /// Runs `f` on the game's [`WorldBlocks`], as a system would.
 fn edit(
     app: &mut App,
-    f: impl FnOnce(&mut WorldBlocks) -> Result<(), crate::streaming::EditRefused>,
+    f: impl FnOnce(&mut WorldBlocks) -> Result<(), terravox_authority::Refusal>,
 ) -> Result<(), String> {
     let mut state = SystemState::<WorldBlocks>::new(app.world_mut());
     let mut blocks = state.get_mut(app.world_mut()).map_err(|e| e.to_string())?;
@@ -195,7 +206,12 @@ fn settle(app: &mut App, start: usize, limit: usize) -> Option<usize> {
     let result = loop {
         let steps = app.world().resource::<Water>().steps() - start;
         let idle = !app.world().resource::<Water>().stepping()
-            && app.world().resource::<WorldEdits>().pending().due_count() == 0;
+            && app
+                .world()
+                .resource::<WorldAuthority>()
+                .pending()
+                .due_count()
+                == 0;
         if idle {
             break Some(steps);
         }

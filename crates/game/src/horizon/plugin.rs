@@ -21,7 +21,7 @@ use crate::schedule::GameSystems;
 use crate::streaming::pipeline::Drained;
 use crate::streaming::worker::mesh;
 use crate::streaming::{ChunkMeshed, ChunkUnloaded, Chunks};
-use crate::world::{ActiveWorld, StreamCenter, WorldChanged, WorldEdits, WorldReshaped};
+use crate::world::{ActiveWorld, StreamCenter, WorldAuthority, WorldChanged, WorldReshaped};
 
 /// Frames between walks over the tree while chunks only load.
 const RESOLVE_EVERY: u32 = 4;
@@ -45,7 +45,7 @@ pub(crate) fn plugin(app: &mut App) {
             update_wanted,
             poll_tasks.run_if(|h: Res<Horizon>| h.world.pipeline.in_flight() > 0),
             apply_ready.run_if(|h: Res<Horizon>| h.world.pipeline.has_ready()),
-            rebuild_edited.run_if(|e: Res<WorldEdits>| e.has_changed()),
+            rebuild_edited.run_if(|e: Res<WorldAuthority>| e.has_changed()),
             resolve_and_unload,
             spawn_tasks,
         )
@@ -154,7 +154,7 @@ fn travel(mean: DVec3, last: Option<DVec3>, now: DVec3) -> DVec3 {
 /// Starts coarse tasks, most urgent first, until [`Depth::tasks`] are in flight.
 fn spawn_tasks(
     world: Res<ActiveWorld>,
-    edits: Res<WorldEdits>,
+    edits: Res<WorldAuthority>,
     chunks: Res<Chunks>,
     center: Res<StreamCenter>,
     budget: Res<StreamBudget>,
@@ -258,7 +258,7 @@ fn apply_ready(
 
 /// The player's edits changed: the coarse chunks holding the changes are made again
 /// (an edit shows on the horizon, not only in the full-detail chunks).
-fn rebuild_edited(mut edits: ResMut<WorldEdits>, mut horizon: ResMut<Horizon>) {
+fn rebuild_edited(mut edits: ResMut<WorldAuthority>, mut horizon: ResMut<Horizon>) {
     // Neither is a change anyone else watches for: the edits are the same, and what is
     // drawn changes only when the new versions arrive.
     let changed = edits.bypass_change_detection().take_changed();

@@ -17,7 +17,7 @@ use terravox_worldgen::{LodPos, MAX_LEVEL};
 use super::rings::{Detail, Rings};
 use super::schedule::{Cover, Urgency, urgency};
 use crate::streaming::pipeline::Pipeline;
-use crate::world::Changed;
+use terravox_authority::Changed;
 
 /// A loaded coarse chunk's mesh figures.
 #[derive(Clone, Copy, Debug, Default)]

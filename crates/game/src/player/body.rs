@@ -15,11 +15,7 @@ use bevy::prelude::*;
 use terravox_voxel::{Block, BlockPos, water};
 
 /// Half the body's width (x and z).
-pub const HALF_WIDTH: f32 = 0.3;
-/// Body height.
-pub const HEIGHT: f32 = 1.8;
-/// Eye height above the feet.
-pub const EYE: f32 = 1.62;
+pub use terravox_authority::body::{EYE, HALF_WIDTH, HEIGHT};
 /// Walking speed, blocks per second.
 pub const WALK: f32 = 5.0;
 /// Sprint factor.

@@ -16,7 +16,9 @@ use crate::config::StartView;
 use crate::mode::Mode;
 use crate::schedule::GameSystems;
 use crate::streaming::Chunks;
-use crate::world::{ActiveWorld, Eye, RenderOrigin, StreamCenter, WorldChanged};
+use crate::world::{
+    ActiveWorld, Eye, LOCAL_PLAYER, RenderOrigin, StreamCenter, WorldAuthority, WorldChanged,
+};
 use body::{EYE, MoveInput, step_in_world};
 
 pub use body::Player;
@@ -54,6 +56,7 @@ pub(crate) fn plugin(app: &mut App) {
                 spawn::respawn_on_world_change.run_if(on_message::<WorldChanged>),
                 spawn::place_player.run_if(|s: Res<Spawn>| s.finding()),
                 apply_movement,
+                place_in_world,
                 follow_with_render_origin,
                 place_in_render_frame,
                 aim_camera,
@@ -115,6 +118,18 @@ fn apply_movement(
         // Back at the spawn found for this world: no new search.
         p.position = feet;
         p.velocity = Vec3::ZERO;
+    }
+}
+
+/// Tells the world's authority where the player's body is (its reach and the
+/// blocks it stands in are measured from there).
+fn place_in_world(player: Query<&Player>, mut world: ResMut<WorldAuthority>) {
+    if let Ok(p) = player.single()
+        && world.players().feet(LOCAL_PLAYER) != Some(p.position.to_array())
+    {
+        world
+            .players_mut()
+            .place(LOCAL_PLAYER, p.position.to_array());
     }
 }
 

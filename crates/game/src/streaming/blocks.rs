@@ -1,48 +1,25 @@
 //! [`WorldBlocks`]: the one way systems read and change blocks of the loaded world.
 
+use std::sync::Arc;
+
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use terravox_edits::fluid::{Cells, Pending, Waters};
-use terravox_voxel::{Block, BlockPos, ChunkPos};
-use thiserror::Error;
+use terravox_authority::{Action, Blocks, PlayerId, Refusal};
+use terravox_edits::fluid::Cells;
+use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
 
 use super::Chunks;
-use crate::world::{ActiveWorld, WorldEdits};
+use crate::world::{ActiveWorld, WorldAuthority};
 
-/// Why an edit was not made.
-#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
-pub enum EditRefused {
-    /// The ray started inside a block: there is no face to place against.
-    #[error("no face to place against")]
-    NoFace,
-    /// The block would overlap the player's body.
-    #[error("that space is taken by you")]
-    InsidePlayer,
-    /// Something solid is already there.
-    #[error("that space is not empty")]
-    Occupied,
-    /// The chunk is not loaded.
-    #[error("that part of the world is not loaded")]
-    NotLoaded,
-    /// The world is a live draft of the panel, which keeps no edits.
-    #[error("this is a draft of the world: Apply it to build")]
-    Draft,
-    /// Water is not broken: it is taken with the bucket.
-    #[error("water is taken with the bucket, not broken")]
-    Water,
-    /// The bucket needs a source to take (flowing water is not one).
-    #[error("the bucket takes only a source of water")]
-    NoSource,
-}
-
-/// Reads blocks of the loaded world and changes them: a change updates every loaded
-/// chunk that holds the block (its own and the neighbours whose padding it is),
-/// schedules their remesh on worker tasks, records the edit in the overlay, so it
-/// is saved and survives unloading, and wakes the water around it.
+/// Reads blocks of the loaded world and changes them through the world's authority:
+/// a change updates every loaded chunk that holds the block (its own and the
+/// neighbours whose padding it is), schedules their remesh on worker tasks, records
+/// the edit in the overlay, so it is saved and survives unloading, and wakes the
+/// water around it.
 #[derive(SystemParam)]
 pub struct WorldBlocks<'w> {
     chunks: ResMut<'w, Chunks>,
-    edits: ResMut<'w, WorldEdits>,
+    authority: ResMut<'w, WorldAuthority>,
     world: Res<'w, ActiveWorld>,
 }
 
@@ -57,57 +34,42 @@ impl WorldBlocks<'_> {
         &self.chunks
     }
 
-    /// Sets the block at `p` and records the edit.
-    pub fn set(&mut self, p: BlockPos, block: Block) -> Result<(), EditRefused> {
+    /// The world's authority.
+    pub fn authority(&self) -> &WorldAuthority {
+        &self.authority
+    }
+
+    /// The world's authority, to place a player's body or set the clock.
+    pub fn authority_mut(&mut self) -> &mut WorldAuthority {
+        &mut self.authority
+    }
+
+    /// Player `id` asks for `action`: the authority decides and makes it (see
+    /// `terravox_authority::rules`).
+    pub fn act(&mut self, id: PlayerId, action: Action) -> Result<(BlockPos, Block), Refusal> {
+        self.authority.act(id, action, &mut *self.chunks)
+    }
+
+    /// Sets the block at `p` and records the edit, waking the water around it: a
+    /// change no player's rules decide (the bench's lake, a test's land).
+    pub fn set(&mut self, p: BlockPos, block: Block) -> Result<(), Refusal> {
         if self.world.is_draft() {
-            return Err(EditRefused::Draft);
+            return Err(Refusal::Draft);
         }
-        if !self.chunks.set_block(p, block) {
-            return Err(EditRefused::NotLoaded);
+        if !self.authority.set_block(p, block, &mut *self.chunks) {
+            return Err(Refusal::NotLoaded);
         }
-        self.edits.record(p, block);
-        self.edits.wake_around(p, &*self.chunks);
         Ok(())
     }
 
-    /// What block `p` holds once broken: the water that runs into it at once, else
-    /// air or cave air ([`terravox_edits::fluid::broken`]).
-    pub(crate) fn broken(&self, p: BlockPos) -> Block {
-        terravox_edits::fluid::broken(&*self.chunks, p)
+    /// Lays the block at `p` still, waking nothing (see `Authority::lay`).
+    pub fn lay(&mut self, p: BlockPos, block: Block) {
+        self.authority.lay(p, block, &mut *self.chunks);
     }
 
-    /// Wakes the water waiting for chunks that are loaded now.
-    pub(crate) fn resume_water(&mut self) {
-        let chunks = &self.chunks;
-        if self.edits.pending().waiting().len() > 0 {
-            self.edits
-                .pending_mut()
-                .resume(|c: ChunkPos| chunks.is_loaded(c));
-        }
-    }
-
-    /// How many water blocks are due to tick.
-    pub(crate) fn water_due(&self) -> usize {
-        self.edits.pending().due_count()
-    }
-
-    /// The water blocks that tick in the next step: the step under way when a save
-    /// was read in the middle of one, else the next at most `most` due (none when
-    /// nothing is due).
-    pub(crate) fn take_water(&mut self, most: usize) -> Vec<BlockPos> {
-        let pending = self.edits.pending();
-        if !pending.running().is_empty() {
-            return pending.running().to_vec();
-        }
-        if pending.due_count() == 0 {
-            return Vec::new();
-        }
-        self.edits.pending_mut().take(most)
-    }
-
-    /// The edits' lineage (see [`WorldEdits::lineage`]).
-    pub(crate) fn lineage(&self) -> u64 {
-        self.edits.lineage()
+    /// The world's authority and the loaded chunks it reads and changes, apart.
+    pub(crate) fn split(&mut self) -> (&mut WorldAuthority, &mut Chunks) {
+        (&mut self.authority, &mut self.chunks)
     }
 }
 
@@ -117,16 +79,14 @@ impl Cells for WorldBlocks<'_> {
     }
 }
 
-/// The water's steps lay their writes through here: the loaded chunks and the
-/// overlay take them (the step wakes what they wake).
-impl Waters for WorldBlocks<'_> {
-    fn flow(&mut self, p: BlockPos, b: Block) {
-        if self.chunks.set_block(p, b) {
-            self.edits.record(p, b);
-        }
+/// The authority reads and changes the loaded chunks: a change updates every chunk
+/// holding the block and queues its remesh.
+impl Blocks for Chunks {
+    fn set(&mut self, p: BlockPos, b: Block) -> bool {
+        self.set_block(p, b)
     }
 
-    fn pending(&mut self) -> &mut Pending {
-        self.edits.pending_mut()
+    fn chunk(&self, c: ChunkPos) -> Option<&Arc<Chunk>> {
+        self.blocks(c)
     }
 }

@@ -25,9 +25,9 @@ use terravox_worldgen::LodPos;
 use crate::config::{StreamBudget, ViewDistance};
 use crate::schedule::GameSystems;
 use crate::world::{
-    ActiveWorld, ReloadChunks, StreamCenter, WorldChanged, WorldEdits, WorldReshaped,
+    ActiveWorld, ReloadChunks, StreamCenter, WorldAuthority, WorldChanged, WorldReshaped,
 };
-pub use blocks::{EditRefused, WorldBlocks};
+pub use blocks::WorldBlocks;
 pub use chunks::Chunks;
 use chunks::{LoadedChunk, key};
 pub use culling::{Culling, CullingCounts};
@@ -171,7 +171,7 @@ fn reload_chunks(mut asked: MessageReader<ReloadChunks>, mut chunks: ResMut<Chun
 
 fn spawn_chunk_tasks(
     world: Res<ActiveWorld>,
-    edits: Res<WorldEdits>,
+    edits: Res<WorldAuthority>,
     culling: Res<Culling>,
     mut chunks: ResMut<Chunks>,
 ) {

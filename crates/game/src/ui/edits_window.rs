@@ -6,13 +6,13 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::panel_state::PanelState;
 use crate::persistence::Saves;
-use crate::world::{DiscardEdits, WorldEdits};
+use crate::world::{DiscardEdits, WorldAuthority};
 
 /// The panel's saved-edits window: location, count, state, discard (asking first).
 pub(super) fn draw_edits_window(
     mut contexts: EguiContexts,
     mut state: ResMut<PanelState>,
-    edits: Res<WorldEdits>,
+    edits: Res<WorldAuthority>,
     saves: Res<Saves>,
     mut discard: MessageWriter<DiscardEdits>,
 ) -> Result {

@@ -7,7 +7,7 @@ use bevy_egui::{EguiContexts, egui};
 use crate::editing::{HOTBAR, Hotbar, Slot};
 use crate::mode::Mode;
 use crate::persistence::Saves;
-use crate::world::Notices;
+use crate::world::{LOCAL_PLAYER, Notices, WorldAuthority};
 
 /// An egui colour from a block's colour.
 fn block_color(b: terravox_voxel::Block) -> egui::Color32 {
@@ -19,11 +19,12 @@ fn block_color(b: terravox_voxel::Block) -> egui::Color32 {
 pub(super) fn draw_hud(
     mut contexts: EguiContexts,
     mode: Res<State<Mode>>,
-    hotbar: Res<Hotbar>,
+    (hotbar, world): (Res<Hotbar>, Res<WorldAuthority>),
     saves: Res<Saves>,
     mut notices: ResMut<Notices>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let full = world.players().bucket_full(LOCAL_PLAYER);
     if saves.loading() {
         egui::Area::new(egui::Id::new("loading"))
             .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -12.0])
@@ -80,7 +81,7 @@ pub(super) fn draw_hud(
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.vertical_centered(|ui| ui.label(hotbar.name()));
+                ui.vertical_centered(|ui| ui.label(hotbar.name(full)));
                 ui.horizontal(|ui| {
                     for (i, slot) in HOTBAR.iter().enumerate() {
                         let (rect, _) =
@@ -90,7 +91,7 @@ pub(super) fn draw_hud(
                             Slot::Block(b) => {
                                 p.rect_filled(rect.shrink(3.0), 3.0, block_color(*b));
                             }
-                            Slot::Bucket => draw_bucket(p, rect, hotbar.bucket_full),
+                            Slot::Bucket => draw_bucket(p, rect, full),
                         }
                         let selected = i == hotbar.selected;
                         let stroke = if selected {

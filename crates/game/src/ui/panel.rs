@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use terravox_authority::Clock;
 use terravox_worldgen::{GeneratorConfig, Seed, WorldConfig, params, presets};
 
 use super::generator_form;
@@ -17,8 +18,7 @@ use super::splines::show_splines;
 use crate::config::{HorizonDistance, ViewDistance};
 use crate::persistence::Saves;
 use crate::player::Player;
-use crate::sky::TimeOfDay;
-use crate::world::{ActiveWorld, Draft, ReshapeWorld, SwitchWorld};
+use crate::world::{ActiveWorld, Draft, ReshapeWorld, SwitchWorld, WorldAuthority};
 
 /// What the pending world's generator version means, for the panel, given the
 /// version of the world last loaded (`loaded`).
@@ -63,7 +63,7 @@ pub(super) fn draw_panel(
     (world, saves, real): (Res<ActiveWorld>, Res<Saves>, Res<Time<Real>>),
     (mut view, mut time, mut horizon): (
         ResMut<ViewDistance>,
-        ResMut<TimeOfDay>,
+        ResMut<WorldAuthority>,
         ResMut<HorizonDistance>,
     ),
     (mut switch, mut reshape): (MessageWriter<SwitchWorld>, MessageWriter<ReshapeWorld>),
@@ -410,7 +410,7 @@ fn view_settings(
     ui: &mut egui::Ui,
     view: &mut ResMut<ViewDistance>,
     horizon: &mut ResMut<HorizonDistance>,
-    time: &mut ResMut<TimeOfDay>,
+    world: &mut ResMut<WorldAuthority>,
 ) {
     let mut v = view.0;
     if ui
@@ -437,22 +437,22 @@ fn view_settings(
         horizon.0 = h;
     }
     ui.horizontal(|ui| {
-        let mut hours = time.hours;
-        let clock = time.clock();
+        let clock = world.clock();
+        let mut hours = clock.hours;
         if ui
-            .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock))
+            .add(egui::Slider::new(&mut hours, 0.0..=24.0).text(clock.hhmm()))
             .on_hover_text("Time of day: the sun, sky, light and fog follow it.")
             .changed()
         {
-            time.hours = hours.rem_euclid(24.0);
+            world.set_clock(Clock::at(hours, clock.paused));
         }
-        let mut paused = time.paused;
+        let mut paused = clock.paused;
         if ui
             .checkbox(&mut paused, "pause")
             .on_hover_text("Stop the clock (a day lasts 20 minutes).")
             .changed()
         {
-            time.paused = paused;
+            world.set_clock(Clock::at(clock.hours, paused));
         }
     });
 }

@@ -12,7 +12,7 @@ use terravox_worldgen::{ColumnTop, Generator, WorldConfig};
 
 use crate::latest::Latest;
 use crate::player::Player;
-use crate::world::{Draft, WorldEdits};
+use crate::world::{Draft, WorldAuthority};
 
 /// Sample columns of a section.
 const SAMPLES: usize = 256;
@@ -63,7 +63,7 @@ fn forward(yaw: f32) -> [f64; 2] {
 /// in the panel): takes in a finished one, starts a new one when it is outdated.
 pub(super) fn update_cross_section(
     draft: Res<Draft>,
-    edits: Res<WorldEdits>,
+    edits: Res<WorldAuthority>,
     player: Query<&Player>,
     mut section: ResMut<CrossSection>,
 ) {

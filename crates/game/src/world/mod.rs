@@ -1,10 +1,10 @@
 //! The world's state, the lowest layer the systems share: the active world (config,
-//! generator, epoch), the player's edit overlay, where things are (the stream
+//! generator, epoch), its authority (the edits, the water, the clock), where things are (the stream
 //! centre, the render origin) and on-screen notices. Switching worlds happens here
 //! (in `Input`, on a [`SwitchWorld`] request); discarding edits too (in `Edit`).
 
+mod authority;
 mod draft;
-mod edits;
 mod frame;
 mod notices;
 
@@ -15,9 +15,9 @@ use terravox_worldgen::{ConfigError, Generator, WorldConfig};
 
 use crate::schedule::GameSystems;
 
+pub(crate) use authority::ReloadChunks;
+pub use authority::{DiscardEdits, LOCAL_PLAYER, WorldAuthority};
 pub use draft::{DEBOUNCE, Draft};
-pub(crate) use edits::{Changed, ReloadChunks};
-pub use edits::{DiscardEdits, WorldEdits};
 pub(crate) use frame::{Eye, RenderOrigin, StreamCenter};
 pub use notices::Notices;
 
@@ -106,7 +106,7 @@ pub struct WorldReshaped;
 pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
     move |app: &mut App| {
         let active = ActiveWorld::new(world.clone()).expect("the start world is validated first");
-        app.insert_resource(WorldEdits::new(world.clone()))
+        app.insert_resource(WorldAuthority::new(world.clone()))
             .insert_resource(Draft::new(&world))
             .insert_resource(active)
             .init_resource::<StreamCenter>()
@@ -129,6 +129,7 @@ pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
                     .chain()
                     .in_set(GameSystems::Input),
             )
+            .add_systems(Update, advance_world.in_set(GameSystems::Simulate))
             .add_systems(
                 Update,
                 discard_edits
@@ -179,13 +180,19 @@ fn reshape_world(
     }
 }
 
+/// Runs the world on by the frame's game time: its clock, the players' edits left,
+/// the water's time to its next step.
+pub(crate) fn advance_world(time: Res<Time>, mut world: ResMut<WorldAuthority>) {
+    world.advance(time.delta_secs());
+}
+
 /// Forgets the overlay's edits and asks streaming to generate the chunks they touched
 /// again (the save file is deleted by persistence, which reads the same message).
 fn discard_edits(
     mut asked: MessageReader<DiscardEdits>,
-    mut edits: ResMut<WorldEdits>,
+    mut world: ResMut<WorldAuthority>,
     mut reload: MessageWriter<ReloadChunks>,
 ) {
     asked.clear();
-    reload.write(ReloadChunks(edits.clear()));
+    reload.write(ReloadChunks(world.clear()));
 }

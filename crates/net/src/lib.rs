@@ -1,0 +1,12 @@
+//! Playing together. A server runs a world's authority headless and is sent edits,
+//! chat and where its players are; it sends each client the world code once, then
+//! the edits (the backlog, then every change), the water's changes (coalesced by
+//! chunk under a budget), the players and the clock. No terrain travels: every
+//! client makes its chunks from the world code, as single-player does, after
+//! checking a few against the server's hashes.
+//!
+//! - [`protocol`]: the messages and their bytes.
+//!
+//! This crate never depends on Bevy. The project's architecture is in `docs/design.md`.
+
+pub mod protocol;
