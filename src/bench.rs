@@ -19,6 +19,10 @@ pub(crate) struct BenchArgs {
     /// flights at the 8 km horizon.
     #[arg(long)]
     horizon: bool,
+    /// Measure only the water: a dam break beside the spawn, its steps and the frames
+    /// while it flows (60 FPS).
+    #[arg(long, conflicts_with = "horizon")]
+    water: bool,
     /// With `--horizon`: the horizons (blocks) loaded, one cold start each.
     #[arg(long, value_delimiter = ',', default_values_t = [4096, 8192, 16384, 65536], value_parser = clap::value_parser!(u32).range(1..=65536))]
     horizons: Vec<u32>,
@@ -70,6 +74,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     let cfg = presets::builtin(&args.preset).map_err(|e| e.to_string())?;
     if args.horizon {
         return horizon(&cfg, args);
+    }
+    if args.water {
+        return dam_break(&cfg);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).
@@ -205,6 +212,13 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     );
     // The water in a game of its own (the reshaped one is a draft, which keeps no
     // edits), loaded at the spawn as the first one was.
+    dam_break(&cfg)?;
+    layer_maps(&g);
+    save_figures(&cfg)
+}
+
+/// A dam break beside the spawn of a game of its own, loaded without a horizon.
+fn dam_break(cfg: &terravox_worldgen::WorldConfig) -> Result<(), String> {
     let options = terravox_game::PlayOptions {
         horizon: 0,
         ..terravox_game::PlayOptions::new(cfg.clone())
@@ -214,8 +228,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     print_dam_break(&terravox_game::bench::measure_dam_break(
         &mut water, 30.0, 4000,
     )?);
-    layer_maps(&g);
-    save_figures(&cfg)
+    Ok(())
 }
 
 /// Prints the water's figures: a dam break beside the spawn.

@@ -1,7 +1,7 @@
 //! [`Authority`]: one world's edits, their rules, the water, the clock and the players.
 
 use terravox_edits::Edits;
-use terravox_edits::fluid::{self, MAX_TICKS, Pending, STEP_SECONDS, Step};
+use terravox_edits::fluid::{self, MAX_TICKS, Pending, STEP_SECONDS, Step, Write};
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 use terravox_worldgen::WorldConfig;
 
@@ -287,16 +287,34 @@ impl Authority {
         })
     }
 
-    /// Lays a finished `step` of the edits of `lineage` into the world: every write
-    /// whose block is still what the step read (an edit made since wins), and the
-    /// water around every change woken for the next step. `None` when the edits were
-    /// replaced since (it is not this world's water).
+    /// Lays a finished `step` of the edits of `lineage` into the world:
+    /// [`Authority::lay_writes`] of all its writes, then [`Authority::settle_step`].
+    /// `None` when the edits were replaced since (it is not this world's water).
     pub fn lay_step(
         &mut self,
         lineage: u64,
         step: &Step,
         blocks: &mut (impl Blocks + ?Sized),
     ) -> Option<Laid> {
+        let changes = self.lay_writes(lineage, &step.writes, blocks)?;
+        self.settle_step(lineage, step, blocks);
+        Some(Laid {
+            changes,
+            ticked: step.ticked,
+        })
+    }
+
+    /// Lays some writes of a finished step of the edits of `lineage` (a part at a
+    /// time, so no frame lays a whole flood): every write whose block is still what
+    /// the step read (an edit made since wins). The blocks changed, or `None` when
+    /// the edits were replaced since. The next step may be taken once the step is
+    /// settled ([`Authority::settle_step`]).
+    pub fn lay_writes(
+        &mut self,
+        lineage: u64,
+        writes: &[Write],
+        blocks: &mut (impl Blocks + ?Sized),
+    ) -> Option<Vec<(BlockPos, Block)>> {
         if lineage != self.lineage {
             return None;
         }
@@ -306,12 +324,33 @@ impl Authority {
             changed: &mut self.changed,
             out: Vec::new(),
         };
-        fluid::apply(step, &mut laying);
+        fluid::lay(writes, &mut laying);
         let changes = laying.out;
+        if !changes.is_empty() {
+            self.revision += 1;
+        }
+        Some(changes)
+    }
+
+    /// Ends a step of the edits of `lineage` whose writes are all laid: the water
+    /// around what it changed wakes for the next step. Whether it was this world's.
+    pub fn settle_step(
+        &mut self,
+        lineage: u64,
+        step: &Step,
+        blocks: &mut (impl Blocks + ?Sized),
+    ) -> bool {
+        if lineage != self.lineage {
+            return false;
+        }
+        let mut laying = Laying {
+            blocks,
+            edits: &mut self.edits,
+            changed: &mut self.changed,
+            out: Vec::new(),
+        };
+        fluid::settle(step, &mut laying);
         self.revision += 1;
-        Some(Laid {
-            changes,
-            ticked: step.ticked,
-        })
+        true
     }
 }

@@ -277,3 +277,32 @@ fn an_edit_beside_water_is_refused_while_the_water_waiting_is_at_its_bound() {
     // Away from water an edit is made.
     assert!(a.act(1, Action::Break(at(-3, -1, -3)), &mut t).is_ok());
 }
+
+/// A step laid a few writes at a time (a frame's share each) and then settled leaves
+/// the world, the edits and the water due as a step laid at once does.
+#[test]
+fn a_step_laid_in_parts_is_the_step_laid_at_once() {
+    let run = |part: usize| {
+        let (mut a, mut t) = world();
+        a.players_mut().set_bucket(1, true);
+        a.act(1, Action::Place(at(2, 0, 0), Block::Water), &mut t)
+            .unwrap();
+        let mut biggest = 0;
+        for _ in 0..12 {
+            a.advance(STEP_SECONDS);
+            let Some(job) = a.take_step(&t) else { continue };
+            let step = job.run();
+            biggest = biggest.max(step.writes.len());
+            for writes in step.writes.chunks(part) {
+                a.lay_writes(job.lineage, writes, &mut t)
+                    .expect("the same edits");
+            }
+            assert!(a.settle_step(job.lineage, &step, &mut t));
+        }
+        (a.edits().clone(), biggest)
+    };
+    let (whole, biggest) = run(usize::MAX);
+    assert!(biggest > 3, "steps of a few writes at least: {biggest}");
+    let (parts, _) = run(3);
+    assert_eq!(parts, whole);
+}

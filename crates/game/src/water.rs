@@ -4,7 +4,8 @@
 //! loaded chunks around it, and what the step wrote is laid into the world when the
 //! next step is due (by the authority, through [`WorldBlocks`]: the chunks, their
 //! remeshing, at most once a chunk a step, and the overlay, so flowing water is
-//! saved). The world seen between two steps changes only at a step, so the same
+//! saved), [`LAY_PER_FRAME`] writes a frame: a flood's step is laid over a few
+//! frames and the next waits for it. The world seen between two steps changes only at a step, so the same
 //! edits in the same steps give the same water at any frame rate or thread count. A
 //! world nobody edited does no fluid work at all. A world's water starts stepping
 //! once the world is settled after its edits were read (the save holds the water
@@ -26,6 +27,19 @@ use crate::streaming::WorldBlocks;
 
 /// Steps whose figures are kept at most (the latest).
 const HISTORY: usize = 100_000;
+
+/// The most writes of a step laid in one frame: a flood's step is laid over the
+/// frames after it is due (each write a chunk update, an overlay record and its
+/// remesh queued), and the next step starts once it is laid, so the water slows
+/// rather than a frame stalls.
+pub const LAY_PER_FRAME: usize = 32;
+
+/// A finished step being laid, a part a frame.
+struct Laying {
+    stepped: Stepped,
+    laid: usize,
+    changed: usize,
+}
 
 /// What a step's worker returns.
 struct Stepped {
@@ -55,6 +69,9 @@ pub struct StepFigures {
 pub struct Water {
     /// The step under way.
     running: Option<Task<Stepped>>,
+    /// A finished step being laid: its writes up to `laid` are in, `changed` of
+    /// them changed a block.
+    laying: Option<Laying>,
     /// [`Chunks::changes`] when the waiting water last looked for its chunks.
     chunks_seen: u64,
     /// Steps laid into the world.
@@ -91,9 +108,9 @@ impl Water {
             .collect()
     }
 
-    /// Whether a step is under way.
+    /// Whether a step is under way (on its worker, or being laid).
     pub fn stepping(&self) -> bool {
-        self.running.is_some()
+        self.running.is_some() || self.laying.is_some()
     }
 
     /// The main thread's time on the water in the last frame.
@@ -132,30 +149,56 @@ fn step_water(
     water.frame_cost = started.elapsed();
 }
 
-/// Lays the step under way into the world, if it is done; whether the next step
-/// may start (none was under way, or it is laid).
+/// Lays the step under way into the world once it is done, [`LAY_PER_FRAME`] of its
+/// writes a frame; whether the next step may start (none was under way, or it is
+/// laid in full).
 fn lay_step(water: &mut Water, blocks: &mut WorldBlocks) -> bool {
-    let Some(task) = water.running.as_mut() else {
+    if water.laying.is_none() {
+        let Some(task) = water.running.as_mut() else {
+            return true;
+        };
+        let Some(stepped) = check_ready(task) else {
+            return false;
+        };
+        water.running = None;
+        water.laying = Some(Laying {
+            stepped,
+            laid: 0,
+            changed: 0,
+        });
+    }
+    let Some(laying) = water.laying.as_mut() else {
         return true;
     };
-    let Some(stepped) = check_ready(task) else {
-        return false;
-    };
-    water.running = None;
     let (authority, chunks) = blocks.split();
+    let (lineage, writes) = (laying.stepped.lineage, &laying.stepped.step.writes);
+    let part = &writes[laying.laid..writes.len().min(laying.laid + LAY_PER_FRAME)];
     // `None`: the edits were replaced or discarded meanwhile: not this world's water.
-    let Some(laid) = authority.lay_step(stepped.lineage, &stepped.step, chunks) else {
+    let Some(changes) = authority.lay_writes(lineage, part, chunks) else {
+        water.laying = None;
         return true;
     };
-    water.ticked += laid.ticked as u64;
+    laying.laid += part.len();
+    laying.changed += changes.len();
+    if laying.laid < writes.len() {
+        return false;
+    }
+    let Some(Laying {
+        stepped, changed, ..
+    }) = water.laying.take()
+    else {
+        return true;
+    };
+    authority.settle_step(lineage, &stepped.step, chunks);
+    water.ticked += stepped.step.ticked as u64;
     water.steps += 1;
     if water.history.len() == HISTORY {
         water.history.pop_front();
     }
     let due_after = authority.pending().due_count();
     water.history.push_back(StepFigures {
-        ticked: laid.ticked,
-        changed: laid.changes.len(),
+        ticked: stepped.step.ticked,
+        changed,
         due_after,
         cost: stepped.cost,
     });

@@ -3,7 +3,7 @@
 use terravox_voxel::{Block, BlockPos};
 
 use super::pending::Pending;
-use super::step::{Cells, Step};
+use super::step::{Cells, Step, Write};
 
 /// A world water can change: its blocks, and the water pending in it.
 pub trait Waters: Cells {
@@ -17,15 +17,32 @@ pub trait Waters: Cells {
 /// what the step read (an edit made since wins, and a chunk unloaded since takes
 /// nothing), the blocks that need an unloaded chunk put aside, and then the water
 /// around every block the step changed (or meant to) woken for the next step.
-/// Returns how many blocks changed.
+/// Returns how many blocks changed. The same as [`lay`] of every write, then
+/// [`settle`].
 pub fn apply(step: &Step, world: &mut (impl Waters + ?Sized)) -> usize {
+    let changed = lay(&step.writes, world);
+    settle(step, world);
+    changed
+}
+
+/// Lays some of a step's writes (a part at a time, over several frames): each whose
+/// block is still what the step read. Returns how many blocks changed.
+pub fn lay(writes: &[Write], world: &mut (impl Waters + ?Sized)) -> usize {
     let mut changed = 0;
-    for w in &step.writes {
+    for w in writes {
         if world.block(w.pos) == Some(w.was) {
             world.flow(w.pos, w.block);
             changed += 1;
         }
     }
+    changed
+}
+
+/// Ends a step whose writes are all laid: the blocks that need an unloaded chunk put
+/// aside, and the water around every block it changed (or meant to) woken for the
+/// next step, as the world is once every write is in (so a step laid in parts wakes
+/// what a step laid at once does).
+pub fn settle(step: &Step, world: &mut (impl Waters + ?Sized)) {
     for &(p, c) in &step.waiting {
         world.pending().wait(p, c);
     }
@@ -38,5 +55,4 @@ pub fn apply(step: &Step, world: &mut (impl Waters + ?Sized)) -> usize {
     for p in wake {
         pending.wake(p);
     }
-    changed
 }

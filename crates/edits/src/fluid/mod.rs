@@ -35,7 +35,7 @@ mod pending;
 mod rules;
 mod step;
 
-pub use apply::{Waters, apply};
+pub use apply::{Waters, apply, lay, settle};
 pub use pending::{MAX_PENDING, Pending};
 pub use rules::{READ_REACH, Reach, emptied};
 pub use step::{Cells, Step, Write, broken, fed, fill, step};
