@@ -9,7 +9,8 @@ use terravox_edits::{Edits, SaveDir};
 use terravox_export::{Area, Progress, Source, Volume, gltf, heightmap, minecraft};
 use terravox_worldgen::Generator;
 
-use crate::{WorldArgs, parse_numbers};
+use crate::parse_numbers;
+use crate::world::WorldArgs;
 
 /// The formats.
 #[derive(Subcommand, Debug)]

@@ -24,12 +24,15 @@ macro_rules! say_part {
 
 mod bench;
 mod export;
+mod net;
+mod world;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use terravox_worldgen::{Generator, Seed, WorldConfig, map, presets, stats, water};
+use terravox_worldgen::{Generator, map, stats, water};
+use world::WorldArgs;
 
 /// A Minecraft-like voxel terrain playground.
 #[derive(Parser, Debug)]
@@ -55,6 +58,14 @@ enum Command {
     Export(export::ExportCommand),
     /// Measure chunk generation and meshing throughput on all cores.
     Bench(bench::BenchArgs),
+    /// Run a dedicated server: no window and no GPU; players join with
+    /// `play --join`. It prints the address it listens on; its console (standard
+    /// input) takes `list`, `kick NAME`, `say TEXT` and `stop` (saves, then exits).
+    Serve(net::ServeArgs),
+    /// A headless client that joins a server and walks, digs or does what its
+    /// standard input says (for `bench --net` and the tests).
+    #[command(hide = true)]
+    Bot(net::BotArgs),
     /// Draw the block textures (original pixel art, generated from seeded hashes) to a
     /// PNG strip, one 16x16 tile per texture array layer; the game embeds the
     /// committed `assets/textures/blocks.png`.
@@ -66,36 +77,6 @@ struct TexturesArgs {
     /// Output PNG file.
     #[arg(long, default_value = "assets/textures/blocks.png")]
     out: PathBuf,
-}
-
-/// Which world: a preset or a config file, and an optional seed.
-#[derive(Args, Debug, Clone, Default)]
-struct WorldArgs {
-    /// World seed: an integer (negative ones too, as Minecraft shares them: `--seed -7`),
-    /// or any text (hashed).
-    #[arg(long, allow_negative_numbers = true)]
-    seed: Option<String>,
-    /// A built-in preset: continents (the default), cliffs, amplified, islands, archipelago.
-    #[arg(long, conflicts_with = "config")]
-    preset: Option<String>,
-    /// A world config RON file (as saved from the game or printed by `config`).
-    #[arg(long)]
-    config: Option<PathBuf>,
-}
-
-impl WorldArgs {
-    /// The world config these arguments name.
-    fn resolve(&self) -> Result<WorldConfig, String> {
-        let cfg = match (&self.config, &self.preset) {
-            (Some(path), _) => presets::load_file(path).map_err(|e| e.to_string())?,
-            (None, Some(name)) => presets::builtin(name).map_err(|e| e.to_string())?,
-            (None, None) => WorldConfig::default(),
-        };
-        Ok(match &self.seed {
-            Some(s) => cfg.with_seed(Seed::new(s.clone())),
-            None => cfg,
-        })
-    }
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -334,6 +315,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Export(format)) => export::run(format),
         Some(Command::Textures(args)) => write_textures(&args.out),
+        Some(Command::Serve(args)) => net::serve(&args),
+        Some(Command::Bot(args)) => net::bot(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

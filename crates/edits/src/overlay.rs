@@ -121,6 +121,23 @@ impl Edits {
         })
     }
 
+    /// The edits of the chunks after `after` (from the first with `None`), a chunk
+    /// at a time in the overlay's order: a backlog sent a part at a time.
+    pub fn chunks_after(
+        &self,
+        after: Option<ChunkPos>,
+    ) -> impl Iterator<Item = (ChunkPos, Vec<(BlockPos, Block)>)> + '_ {
+        use std::ops::Bound::{Excluded, Unbounded};
+        let start = after.map_or(Unbounded, Excluded);
+        self.chunks.range((start, Unbounded)).map(|(c, blocks)| {
+            let edits = blocks
+                .iter()
+                .map(|(&i, &b)| (c.local_to_world(local(i)), b))
+                .collect();
+            (*c, edits)
+        })
+    }
+
     /// Number of chunks holding an edited block.
     pub fn chunk_count(&self) -> usize {
         self.chunks.len()

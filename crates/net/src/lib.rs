@@ -9,4 +9,12 @@
 //!
 //! This crate never depends on Bevy. The project's architecture is in `docs/design.md`.
 
+mod around;
+pub mod bot;
+pub mod client;
 pub mod protocol;
+pub mod secret;
+pub mod server;
+mod transport;
+
+pub use transport::{Info, ReachError};

@@ -69,7 +69,7 @@ fn samples() -> (Vec<ToServer>, Vec<ToClient>) {
             seq: 9,
             refused: Some(Refusal::OutOfReach),
             pos: BlockPos::new(1, 2, 3),
-            block: Block::Stone,
+            block: Some(Block::Stone),
             bucket_full: true,
         }),
         ToClient::Joined(4, "cy".into()),

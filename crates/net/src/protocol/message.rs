@@ -44,9 +44,10 @@ pub struct Answer {
     pub refused: Option<Refusal>,
     /// The block the edit was at.
     pub pos: BlockPos,
-    /// What that block holds now, on the server (a refused edit shown at once is
-    /// put back to this).
-    pub block: Block,
+    /// What that block holds now on the server (a refused edit shown at once is put
+    /// back to this); `None` where the server has not made that chunk: the client
+    /// puts back what it had.
+    pub block: Option<Block>,
     /// Whether the player's bucket holds water now.
     pub bucket_full: bool,
 }
@@ -325,7 +326,7 @@ impl ToClient {
                 w.varint(u64::from(a.seq));
                 w.u8(a.refused.map_or(u8::MAX, refusal_code));
                 write_pos(&mut w, a.pos);
-                w.u8(a.block as u8);
+                w.u8(a.block.map_or(u8::MAX, |b| b as u8));
                 w.u8(u8::from(a.bucket_full));
             }
             ToClient::Joined(id, name) | ToClient::Left(id, name) | ToClient::Chat(id, name) => {
@@ -384,7 +385,14 @@ impl ToClient {
                     seq,
                     refused,
                     pos: read_pos(&mut r)?,
-                    block: read_block(&mut r)?,
+                    block: match r.u8()? {
+                        u8::MAX => None,
+                        b => Some(
+                            *Block::ALL
+                                .get(usize::from(b))
+                                .ok_or(DecodeError::Invalid("block"))?,
+                        ),
+                    },
                     bucket_full: read_bool(&mut r)?,
                 })
             }

@@ -1,0 +1,384 @@
+//! A headless client: joins a server, makes the terrain around itself as a game does,
+//! follows the server's edits and water, walks and digs on its own or does what it
+//! is told a line at a time (`break X Y Z`, `place X Y Z BLOCK`, `take X Y Z`,
+//! `goto X Y Z`, `say TEXT`, `flood N`, `dump FILE`, `quit`), and writes what happens
+//! as lines: what `terravox bench --net` and the tests read, from real processes on
+//! loopback.
+//!
+//! ```text
+//! joined ID BACKLOG MS        the welcome, after MS
+//! at X Y Z                    where it stands (its feet)
+//! ready MS                    the terrain under it made and the backlog laid; MS
+//!                             after the terrain was made (0 if the backlog came first)
+//! made SEQ X Y Z BLOCK US     an edit sent (shown at once), at US (µs since 1970)
+//! acked SEQ X Y Z BLOCK US    the server made it durable
+//! refused SEQ REASON          the server refused it (put back)
+//! seen X Y Z BLOCK US         another's change arrived
+//! chat NAME TEXT | say TEXT | player-joined NAME | player-left TEXT
+//! bytes RECEIVED SECONDS      UDP payload bytes received, over the seconds played
+//! ended WHY                   the connection ended
+//! ```
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant, SystemTime};
+
+use terravox_authority::{Action, Authority, Role, rules::PLACEABLE};
+use terravox_edits::fluid::Cells;
+use terravox_voxel::{Block, BlockPos};
+use terravox_worldgen::Generator;
+
+use crate::around::Around;
+use crate::client::{Event, JoinOptions, join};
+use crate::protocol::{Pose, ToClient, ToServer};
+
+/// The bot's own player in its copy of the world.
+const ME: u64 = 0;
+/// Time between moves sent.
+const MOVE_EVERY: Duration = Duration::from_millis(100);
+
+/// How a bot plays.
+#[derive(Clone, Debug)]
+pub struct BotOptions {
+    /// Whom to join, as whom.
+    pub join: JoinOptions,
+    /// Walk a circle and dig and build on its own.
+    pub walk: bool,
+    /// Edits a second while walking.
+    pub edits_per_second: f32,
+    /// Leave after this long (else at `quit` or the end of the commands).
+    pub seconds: Option<f64>,
+    /// Stand here (else where its name last stood, else near the origin).
+    pub at: Option<[f64; 3]>,
+}
+
+/// Microseconds since 1970: the same clock in every process of a machine.
+fn wall_us() -> u128 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_micros()
+}
+
+fn block_named(name: &str) -> Option<Block> {
+    Block::ALL.iter().copied().find(|b| b.name() == name)
+}
+
+/// A bot's state.
+struct Bot<'a> {
+    authority: Authority,
+    around: Around,
+    generator: std::sync::Arc<Generator>,
+    feet: [f64; 3],
+    /// Edits sent and not answered: where, and what was there.
+    sent: HashMap<u32, (BlockPos, Block)>,
+    seq: u32,
+    out: &'a mut dyn Write,
+}
+
+impl Bot<'_> {
+    fn line(&mut self, text: std::fmt::Arguments) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    /// Tries an edit here first (as a game shows it at once); sends it if made.
+    fn act(&mut self, action: Action, connection: &crate::client::Connection) -> bool {
+        let before = self.around.block(action.pos());
+        match self.authority.act(ME, action, &mut self.around) {
+            Ok((p, b)) => {
+                self.seq += 1;
+                self.sent
+                    .insert(self.seq, (p, before.unwrap_or(Block::Air)));
+                connection.send(ToServer::Act {
+                    seq: self.seq,
+                    action,
+                });
+                let seq = self.seq;
+                self.line(format_args!(
+                    "made {seq} {} {} {} {} {}",
+                    p.x,
+                    p.y,
+                    p.z,
+                    b.name(),
+                    wall_us()
+                ));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Takes in a message from the server.
+    fn message(&mut self, m: ToClient, ready: &mut (bool, Option<Instant>)) {
+        match m {
+            ToClient::Blocks { backlog, changes } => {
+                let t = wall_us();
+                for (p, b) in changes {
+                    self.authority.lay(p, b, &mut self.around);
+                    if !backlog {
+                        self.line(format_args!(
+                            "seen {} {} {} {} {t}",
+                            p.x,
+                            p.y,
+                            p.z,
+                            b.name()
+                        ));
+                    }
+                }
+            }
+            ToClient::BacklogDone => ready.0 = true,
+            ToClient::Answer(a) => {
+                let before = self.sent.remove(&a.seq);
+                match a.refused {
+                    None => {
+                        let b = a.block.unwrap_or(Block::Air);
+                        self.authority.lay(a.pos, b, &mut self.around);
+                        let p = a.pos;
+                        self.line(format_args!(
+                            "acked {} {} {} {} {} {}",
+                            a.seq,
+                            p.x,
+                            p.y,
+                            p.z,
+                            b.name(),
+                            wall_us()
+                        ));
+                    }
+                    Some(why) => {
+                        if let Some(b) = a.block.or(before.map(|(_, b)| b)) {
+                            self.authority.lay(a.pos, b, &mut self.around);
+                        }
+                        self.line(format_args!("refused {} {why}", a.seq));
+                    }
+                }
+                self.authority.players_mut().set_bucket(ME, a.bucket_full);
+            }
+            ToClient::Joined(_, name) => self.line(format_args!("player-joined {name}")),
+            ToClient::Left(_, text) => self.line(format_args!("player-left {text}")),
+            ToClient::Chat(id, text) => self.line(format_args!("chat {id} {text}")),
+            ToClient::Say(text) => self.line(format_args!("say {text}")),
+            ToClient::Refused(why) => self.line(format_args!("refused-player {why}")),
+            ToClient::Clock(..) | ToClient::Players(_) | ToClient::Welcome(_) => {}
+        }
+    }
+
+    /// The ground's top at column (x, z), from the world's generator (the edits
+    /// aside: a bot walks over the land as made).
+    fn ground(&self, x: f64, z: f64) -> f64 {
+        f64::from(
+            self.generator
+                .surface_height(x.floor() as i32, z.floor() as i32)
+                + 1,
+        )
+    }
+}
+
+/// Runs a bot (see the module docs) until it quits, its time is up, or the
+/// connection ends.
+pub fn run(
+    options: &BotOptions,
+    commands: Receiver<String>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let joined = join(&options.join).map_err(|e| e.to_string())?;
+    let connection = joined.connection;
+    let generator = std::sync::Arc::new(Generator::new(&joined.world).map_err(|e| e.to_string())?);
+    let mut authority = Authority::new(joined.world.clone(), Role::Client);
+    let feet = options
+        .at
+        .or(joined.welcome.at.map(|p| p.feet))
+        .or_else(|| {
+            generator
+                .land_near_origin()
+                .map(|[x, y, z]| [f64::from(x) + 0.5, f64::from(y), f64::from(z) + 0.5])
+        })
+        .unwrap_or([0.5, 100.0, 0.5]);
+    authority.players_mut().place(ME, feet);
+    let mut bot = Bot {
+        authority,
+        around: Around::new(generator.clone()),
+        generator,
+        feet,
+        sent: HashMap::new(),
+        seq: 0,
+        out,
+    };
+    bot.around.player_at(ME, feet);
+    bot.line(format_args!(
+        "joined {} {} {}",
+        joined.welcome.you,
+        joined.welcome.backlog,
+        started.elapsed().as_millis()
+    ));
+    bot.line(format_args!("at {} {} {}", feet[0], feet[1], feet[2]));
+    let centre = feet;
+    let (mut backlog, mut terrain_at): ((bool, Option<Instant>), Option<Instant>) =
+        ((false, None), None);
+    let mut told_ready = false;
+    let mut last_move = Instant::now();
+    let mut last_edit = Instant::now();
+    let mut edit_turn = 0u32;
+    let playing = Instant::now();
+    loop {
+        while let Some(event) = connection.try_recv() {
+            match event {
+                Event::Message(m) => bot.message(m, &mut backlog),
+                Event::Ended(why) => {
+                    bot.line(format_args!("ended {why}"));
+                    return Err(why);
+                }
+            }
+        }
+        bot.around.receive(bot.authority.edits());
+        if terrain_at.is_none() && bot.around.ready_around(ME) {
+            terrain_at = Some(Instant::now());
+        }
+        if !told_ready
+            && backlog.0
+            && let Some(t) = terrain_at
+        {
+            told_ready = true;
+            let after = Instant::now().saturating_duration_since(t).as_millis();
+            bot.line(format_args!("ready {after}"));
+        }
+        let secs = playing.elapsed().as_secs_f64();
+        if options.walk && told_ready {
+            // A circle of 12 blocks at 3 blocks a second.
+            let a = secs * 3.0 / 12.0;
+            let (x, z) = (centre[0] + 12.0 * a.cos(), centre[2] + 12.0 * a.sin());
+            bot.feet = [x, bot.ground(x, z), z];
+            bot.authority.players_mut().place(ME, bot.feet);
+            bot.around.player_at(ME, bot.feet);
+            let every = Duration::from_secs_f32(1.0 / options.edits_per_second.max(0.01));
+            if last_edit.elapsed() >= every {
+                last_edit = Instant::now();
+                edit_turn += 1;
+                let ground =
+                    BlockPos::containing_f64(bot.feet).offset([2, -1, (edit_turn % 3) as i32 - 1]);
+                let action = if edit_turn % 2 == 1 {
+                    Action::Break(ground)
+                } else {
+                    Action::Place(
+                        ground,
+                        PLACEABLE[(edit_turn as usize / 2) % PLACEABLE.len()],
+                    )
+                };
+                bot.act(action, &connection);
+            }
+        }
+        if last_move.elapsed() >= MOVE_EVERY {
+            last_move = Instant::now();
+            connection.send(ToServer::Move(Pose {
+                feet: bot.feet,
+                yaw: 0.0,
+                pitch: 0.0,
+            }));
+        }
+        while let Ok(line) = commands.try_recv() {
+            if !command(&mut bot, &line, &connection)? {
+                return finish(&mut bot, &connection, playing);
+            }
+        }
+        if options.seconds.is_some_and(|s| secs >= s) {
+            return finish(&mut bot, &connection, playing);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The last lines: bytes received.
+fn finish(
+    bot: &mut Bot,
+    connection: &crate::client::Connection,
+    playing: Instant,
+) -> Result<(), String> {
+    let bytes = connection.received_bytes();
+    bot.line(format_args!(
+        "bytes {bytes} {:.3}",
+        playing.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Does one command; whether to go on.
+fn command(
+    bot: &mut Bot,
+    line: &str,
+    connection: &crate::client::Connection,
+) -> Result<bool, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let pos = |i: usize| -> Result<BlockPos, String> {
+        let n = |j: usize| {
+            words
+                .get(j)
+                .and_then(|w| w.parse::<i32>().ok())
+                .ok_or_else(|| format!("bad command {line:?}"))
+        };
+        Ok(BlockPos::new(n(i)?, n(i + 1)?, n(i + 2)?))
+    };
+    match words.first().copied() {
+        Some("quit") | None => return Ok(false),
+        Some("break") => {
+            let made = bot.act(Action::Break(pos(1)?), connection);
+            if !made {
+                bot.line(format_args!("not-made {line}"));
+            }
+        }
+        Some("take") => {
+            if !bot.act(Action::Take(pos(1)?), connection) {
+                bot.line(format_args!("not-made {line}"));
+            }
+        }
+        Some("place") => {
+            let b = words
+                .get(4)
+                .and_then(|n| block_named(n))
+                .ok_or_else(|| format!("bad block in {line:?}"))?;
+            if !bot.act(Action::Place(pos(1)?, b), connection) {
+                bot.line(format_args!("not-made {line}"));
+            }
+        }
+        Some("goto") => {
+            let p = pos(1)?;
+            bot.feet = [f64::from(p.x) + 0.5, f64::from(p.y), f64::from(p.z) + 0.5];
+            bot.authority.players_mut().place(ME, bot.feet);
+            bot.around.player_at(ME, bot.feet);
+            connection.send(ToServer::Move(Pose {
+                feet: bot.feet,
+                yaw: 0.0,
+                pitch: 0.0,
+            }));
+        }
+        Some("say") => connection.send(ToServer::Chat(words[1..].join(" "))),
+        Some("flood") => {
+            let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1000);
+            for i in 0..n {
+                connection.send(ToServer::Chat(format!("flood {i}")));
+            }
+        }
+        Some("dump") => {
+            let path = words.get(1).ok_or("dump needs a file")?;
+            dump(bot, Path::new(path))?;
+            bot.line(format_args!("dumped {path}"));
+        }
+        Some("wait") => {
+            let ms: u64 = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1000);
+            std::thread::sleep(Duration::from_millis(ms));
+        }
+        Some(other) => bot.line(format_args!("unknown {other}")),
+    }
+    Ok(true)
+}
+
+/// Writes the bot's copy of the world's edits, one `X Y Z BLOCK` a line, in order.
+fn dump(bot: &Bot, path: &Path) -> Result<(), String> {
+    let mut text = String::new();
+    for (p, b) in bot.authority.edits().iter() {
+        text.push_str(&format!("{} {} {} {}\n", p.x, p.y, p.z, b.name()));
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,389 @@
+//! A client's connection: joining (the query, the password, netcode, hello, the
+//! welcome, and the check that this build makes the server's world), then a thread
+//! of its own that keeps the connection and hands over what arrives, so the game's
+//! frame rate never decides how fast the network is read.
+
+use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use renet::RenetClient;
+use terravox_worldgen::{GENERATOR_VERSION, Generator, WorldConfig};
+use thiserror::Error;
+
+use crate::protocol::{Channel, ToClient, ToServer, Welcome};
+use crate::server::{DEFAULT_PORT, connection_config};
+use crate::transport::{self, ClientTransport, ReachError};
+
+/// How long a join waits for each answer.
+const WAIT: Duration = Duration::from_secs(5);
+/// How long the connection thread sleeps between looks at the socket.
+const POLL: Duration = Duration::from_millis(4);
+/// Time between sends when there is nothing new to send (acknowledgements).
+const IDLE_SEND: Duration = Duration::from_millis(50);
+
+/// How to join.
+#[derive(Clone, Debug)]
+pub struct JoinOptions {
+    /// `HOST[:PORT]`.
+    pub address: String,
+    /// The player's name.
+    pub name: String,
+    /// The server's password, if it has one.
+    pub password: Option<String>,
+    /// This build, said to the server.
+    pub build: String,
+}
+
+/// Why a join failed.
+#[derive(Debug, Error)]
+pub enum JoinError {
+    /// The address does not name a host.
+    #[error("cannot find the server {0}: {1}")]
+    Address(String, String),
+    /// The server did not answer, speaks another protocol or wants a password.
+    #[error(transparent)]
+    Reach(#[from] ReachError),
+    /// netcode's connection failed.
+    #[error("the connection to {0} failed: {1}")]
+    Connect(SocketAddr, String),
+    /// The server refused this player.
+    #[error("the server refused: {0}")]
+    Refused(String),
+    /// The world code cannot be made by this build.
+    #[error("the server's world cannot be made by this terravox: {0}")]
+    World(String),
+    /// This build makes other blocks than the server's.
+    #[error(
+        "this terravox ({ours}, generator versions 1 to {GENERATOR_VERSION}) makes other blocks \
+         than the server's ({theirs}, generator version {version}) for this world (chunk {chunk:?} \
+         hashes {here:016x} here, {there:016x} there): joining would show you a different world, \
+         so it stops here; play with the server's build"
+    )]
+    OtherWorld {
+        /// This build.
+        ours: String,
+        /// The server's.
+        theirs: String,
+        /// The world's generator version.
+        version: u32,
+        /// The chunk that differs.
+        chunk: terravox_voxel::ChunkPos,
+        /// Its hash here and there.
+        here: u64,
+        /// Its hash on the server.
+        there: u64,
+    },
+}
+
+/// What the connection hands over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A message from the server.
+    Message(ToClient),
+    /// The connection ended, and why.
+    Ended(String),
+}
+
+/// A live connection to a server (see the module docs).
+pub struct Connection {
+    tx: Sender<ToServer>,
+    rx: Receiver<Event>,
+    received: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// A joined game: the connection, the welcome, and the world it makes.
+pub struct Joined {
+    /// The connection.
+    pub connection: Connection,
+    /// What the server said first.
+    pub welcome: Welcome,
+    /// The world, from its code.
+    pub world: WorldConfig,
+}
+
+/// The address `HOST[:PORT]` names.
+pub fn resolve(address: &str) -> Result<SocketAddr, JoinError> {
+    let with_port = if address.parse::<SocketAddr>().is_ok()
+        || address
+            .rsplit_once(':')
+            .is_some_and(|(h, p)| !h.ends_with(':') && !h.contains(':') && p.parse::<u16>().is_ok())
+        || address.starts_with('[') && address.contains("]:")
+    {
+        address.to_owned()
+    } else if address.contains(':') && !address.starts_with('[') {
+        format!("[{address}]:{DEFAULT_PORT}")
+    } else {
+        format!("{address}:{DEFAULT_PORT}")
+    };
+    with_port
+        .to_socket_addrs()
+        .map_err(|e| JoinError::Address(address.to_owned(), e.to_string()))?
+        .next()
+        .ok_or_else(|| JoinError::Address(address.to_owned(), "no address".to_owned()))
+}
+
+/// Joins the server `options` name (see the module docs). Blocks until the welcome
+/// and the check of the world, a few seconds at most.
+pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
+    let addr = resolve(&options.address)?;
+    let local: SocketAddr = if addr.is_ipv4() {
+        ([0, 0, 0, 0], 0).into()
+    } else {
+        (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
+    };
+    let socket = UdpSocket::bind(local).map_err(ReachError::from)?;
+    let info = transport::query(&socket, addr, WAIT)?;
+    let key = match (info.password, &options.password) {
+        (false, _) => None,
+        (true, None) => return Err(ReachError::NeedsPassword(addr).into()),
+        (true, Some(password)) => {
+            let key = crate::secret::derive(password, &info.salt);
+            transport::check(&socket, addr, &key, &info, WAIT)?;
+            Some(key)
+        }
+    };
+    let client_id = u64::from_le_bytes(renetcode::generate_random_bytes::<8>());
+    let transport = ClientTransport::connect(socket, addr, client_id, key.as_ref())?;
+    let mut link = Link {
+        transport,
+        renet: RenetClient::new(connection_config()),
+        last: Instant::now(),
+    };
+    link.renet.send_message(
+        Channel::World,
+        ToServer::Hello {
+            name: options.name.clone(),
+            build: options.build.clone(),
+        }
+        .encode(),
+    );
+    let welcome = link.welcome(addr)?;
+    let world =
+        WorldConfig::from_ron(&welcome.world_code).map_err(|e| JoinError::World(e.to_string()))?;
+    let connection = Connection::start(link);
+    if let Err(e) = check_world(&world, &welcome, &options.build) {
+        connection.leave();
+        return Err(e);
+    }
+    Ok(Joined {
+        connection,
+        welcome,
+        world,
+    })
+}
+
+/// Makes the chunks the server hashed and compares.
+fn check_world(world: &WorldConfig, welcome: &Welcome, ours: &str) -> Result<(), JoinError> {
+    let generator = Generator::new(world).map_err(|e| JoinError::World(e.to_string()))?;
+    for &(chunk, there) in &welcome.hashes {
+        let here = generator.generate(chunk).content_hash();
+        // A fault for the tests: a build that makes other blocks.
+        let here = if std::env::var_os("TERRAVOX_TEST_OTHER_BLOCKS").is_some() {
+            here ^ 1
+        } else {
+            here
+        };
+        if here != there {
+            return Err(JoinError::OtherWorld {
+                ours: ours.to_owned(),
+                theirs: welcome.build.clone(),
+                version: welcome.generator_version,
+                chunk,
+                here,
+                there,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// netcode and renet together, on one thread.
+struct Link {
+    transport: ClientTransport,
+    renet: RenetClient,
+    last: Instant,
+}
+
+impl Link {
+    /// Receives what arrived.
+    fn update(&mut self) {
+        let now = Instant::now();
+        let dt = now - self.last;
+        self.last = now;
+        self.transport.update(dt, &mut self.renet);
+        self.renet.update(dt);
+    }
+
+    /// Why the connection ended, if it did.
+    fn ended(&self, addr: Option<SocketAddr>) -> Option<String> {
+        if let Some(reason) = self.transport.ended() {
+            let at = addr.map_or_else(String::new, |a| format!(" ({a})"));
+            return Some(match reason {
+                renetcode::DisconnectReason::ConnectionDenied => {
+                    format!("the server{at} is full or refused the connection")
+                }
+                renetcode::DisconnectReason::ConnectionRequestTimedOut
+                | renetcode::DisconnectReason::ConnectionResponseTimedOut => {
+                    format!("the server{at} did not let this client connect")
+                }
+                renetcode::DisconnectReason::ConnectionTimedOut => {
+                    format!("the connection to the server{at} was lost (no word for 15 s)")
+                }
+                renetcode::DisconnectReason::DisconnectedByServer => {
+                    "the server ended the connection".to_owned()
+                }
+                other => format!("the connection ended ({other:?})"),
+            });
+        }
+        self.renet
+            .disconnect_reason()
+            .map(|r| format!("the connection ended ({r})"))
+    }
+
+    /// Waits for the welcome.
+    fn welcome(&mut self, addr: SocketAddr) -> Result<Welcome, JoinError> {
+        let end = Instant::now() + WAIT * 2;
+        while Instant::now() < end {
+            self.update();
+            if let Some(bytes) = self.renet.receive_message(Channel::World) {
+                match ToClient::decode(&bytes) {
+                    Ok(ToClient::Welcome(w)) => return Ok(*w),
+                    Ok(ToClient::Refused(why)) => return Err(JoinError::Refused(why)),
+                    Ok(other) => {
+                        return Err(JoinError::Connect(
+                            addr,
+                            format!("the server began with {other:?}"),
+                        ));
+                    }
+                    Err(e) => {
+                        return Err(JoinError::Connect(
+                            addr,
+                            format!("an unreadable message ({e})"),
+                        ));
+                    }
+                }
+            }
+            if let Some(why) = self.ended(Some(addr)) {
+                return Err(JoinError::Connect(addr, why));
+            }
+            self.transport.send(&mut self.renet);
+            std::thread::sleep(POLL);
+        }
+        Err(JoinError::Connect(addr, "no welcome in time".to_owned()))
+    }
+}
+
+impl Connection {
+    /// Runs `link` on a thread of its own.
+    fn start(mut link: Link) -> Self {
+        let (tx, commands) = channel::<ToServer>();
+        let (events, rx) = channel();
+        let received = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (counted, stopping) = (received.clone(), stop.clone());
+        let thread = std::thread::Builder::new()
+            .name("terravox-net".to_owned())
+            .spawn(move || {
+                let mut last_send = Instant::now();
+                loop {
+                    if stopping.load(Ordering::Relaxed) {
+                        link.transport.disconnect();
+                        return;
+                    }
+                    link.update();
+                    counted.store(link.transport.received, Ordering::Relaxed);
+                    for channel in [Channel::World, Channel::Moves] {
+                        while let Some(bytes) = link.renet.receive_message(channel) {
+                            let event = match ToClient::decode(&bytes) {
+                                Ok(m) => Event::Message(m),
+                                Err(e) => Event::Ended(format!(
+                                    "the server sent a message this terravox cannot read ({e})"
+                                )),
+                            };
+                            let end = matches!(event, Event::Ended(_));
+                            if events.send(event).is_err() || end {
+                                link.transport.disconnect();
+                                return;
+                            }
+                        }
+                    }
+                    let mut fresh = false;
+                    while let Ok(m) = commands.try_recv() {
+                        let channel = match m {
+                            ToServer::Move(_) => Channel::Moves,
+                            _ => Channel::World,
+                        };
+                        link.renet.send_message(channel, m.encode());
+                        fresh = true;
+                    }
+                    if let Some(why) = link.ended(None) {
+                        let _ = events.send(Event::Ended(why));
+                        return;
+                    }
+                    if fresh || last_send.elapsed() >= IDLE_SEND {
+                        link.transport.send(&mut link.renet);
+                        last_send = Instant::now();
+                    }
+                    std::thread::sleep(POLL);
+                }
+            })
+            .expect("a thread for the connection");
+        Self {
+            tx,
+            rx,
+            received,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// Sends `message` to the server.
+    pub fn send(&self, message: ToServer) {
+        let _ = self.tx.send(message);
+    }
+
+    /// What arrived, if anything.
+    pub fn try_recv(&self) -> Option<Event> {
+        self.rx.try_recv().ok()
+    }
+
+    /// What arrives within `wait`.
+    pub fn recv_timeout(&self, wait: Duration) -> Option<Event> {
+        match self.rx.recv_timeout(wait) {
+            Ok(e) => Some(e),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                Some(Event::Ended("the connection's thread ended".to_owned()))
+            }
+        }
+    }
+
+    /// UDP payload bytes received so far.
+    pub fn received_bytes(&self) -> u64 {
+        self.received.load(Ordering::Relaxed)
+    }
+
+    /// Leaves the server (at once).
+    pub fn leave(mut self) {
+        self.close();
+    }
+
+    fn close(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

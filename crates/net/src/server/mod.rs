@@ -1,0 +1,827 @@
+//! The dedicated server: a world's authority run headless over the terrain it makes
+//! itself (the chunks around its players and where water flows), its players'
+//! connections, and the save. It decides every edit, steps the water, keeps the
+//! clock, and sends each client the backlog of edits when it joins, then every
+//! change (a player's edits at once, the water's coalesced by chunk under a budget),
+//! where the others are and the time. No terrain is sent.
+//!
+//! One tick ([`Server::tick`], 30 a second) reads what arrived, lets the authority
+//! decide, makes the edits durable (the journal) before answering them, steps the
+//! water, and sends. A client that sends what the protocol does not allow (a message
+//! that does not decode, an edit before hello, a flood) is dropped; nobody else is.
+
+mod clients;
+mod console;
+mod store;
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::{SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+use renet::{ChannelConfig, ConnectionConfig, RenetServer, SendType, ServerEvent};
+use terravox_authority::{Authority, PlayerId, Role};
+use terravox_edits::fluid::{Cells, Step};
+use terravox_voxel::{Block, BlockPos, ChunkPos};
+use terravox_worldgen::{Generator, WorldConfig};
+
+use crate::around::Around;
+use crate::protocol::{Answer, Channel, Pose, ToClient, ToServer, Welcome};
+use crate::transport::ServerTransport;
+use clients::{Backlog, Client, MAX_SPEED, valid_name};
+pub use console::Command;
+use store::Store;
+
+/// Time between ticks.
+pub const TICK: Duration = Duration::from_micros(33_333);
+/// The port a server listens on unless told otherwise.
+pub const DEFAULT_PORT: u16 = 27_050;
+/// Time between updates of where the players are.
+const POSES_EVERY: Duration = Duration::from_millis(100);
+/// Time between updates of the clock.
+const CLOCK_EVERY: Duration = Duration::from_secs(10);
+/// Bytes of water changes a client is sent a second at most (packed): a dam break
+/// cannot flood a link; the nearest chunks go first and the latest state wins.
+pub const WATER_BYTES_PER_SECOND: f32 = 8192.0;
+/// Edits in one message of the backlog.
+const BACKLOG_BATCH: usize = 16_384;
+/// A client has this long to say hello.
+const HELLO_WAIT: Duration = Duration::from_secs(10);
+/// Writes of a step of the water laid in one tick.
+const LAY_PER_TICK: usize = 512;
+/// Messages read from a client in one tick; more wait for the next.
+const READ_PER_TICK: usize = 64;
+/// Bytes the reliable channel may hold unacknowledged, per client (renet's bound).
+const CHANNEL_BYTES: usize = 8 << 20;
+/// The backlog is sent while the channel has this much room.
+const BACKLOG_ROOM: usize = 2 << 20;
+
+/// How a server is set up.
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// The world.
+    pub world: WorldConfig,
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// Where the world is saved.
+    pub save_dir: PathBuf,
+    /// Players at most.
+    pub max_players: usize,
+    /// The password, if any: then traffic is encrypted and authenticated.
+    pub password: Option<String>,
+    /// Its name, for queries.
+    pub name: String,
+    /// This build, said to clients (`terravox x.y.z`).
+    pub build: String,
+}
+
+/// A step of the water on its thread, and one being laid.
+enum WaterWork {
+    Idle,
+    Running(u64, Receiver<Step>),
+    Laying(u64, Step, usize),
+}
+
+/// An edit made this tick, waiting to be durable before it is answered.
+struct Made {
+    client: u64,
+    seq: u32,
+    pos: BlockPos,
+    block: Block,
+}
+
+/// Figures of a running server.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    /// Every tick's time, the latest 100,000.
+    pub ticks: Vec<Duration>,
+    /// UDP payload bytes sent and received.
+    pub sent: u64,
+    /// UDP payload bytes received.
+    pub received: u64,
+}
+
+/// A running server (see the module docs).
+pub struct Server {
+    options: ServerOptions,
+    transport: ServerTransport,
+    renet: RenetServer,
+    authority: Authority,
+    chunks: Around,
+    store: Option<Store>,
+    clients: BTreeMap<u64, Client>,
+    next_player: PlayerId,
+    hashes: Vec<(ChunkPos, u64)>,
+    /// Where each name last stood (since the server started).
+    last_seen: HashMap<String, Pose>,
+    water: WaterWork,
+    /// Edits made, not yet durable (the journal could not be written).
+    held: Vec<Made>,
+    last_poses: Instant,
+    last_clock: Instant,
+    ticks: Vec<Duration>,
+    /// Lines for the console.
+    notes: Vec<String>,
+}
+
+/// The renet channels (both ways the same).
+pub(crate) fn connection_config() -> ConnectionConfig {
+    let channels = vec![
+        ChannelConfig {
+            channel_id: Channel::World.into(),
+            max_memory_usage_bytes: CHANNEL_BYTES,
+            send_type: SendType::ReliableOrdered {
+                resend_time: Duration::from_millis(200),
+            },
+        },
+        ChannelConfig {
+            channel_id: Channel::Moves.into(),
+            max_memory_usage_bytes: 1 << 20,
+            send_type: SendType::Unreliable,
+        },
+    ];
+    ConnectionConfig {
+        available_bytes_per_tick: 256 << 10,
+        server_channels_config: channels.clone(),
+        client_channels_config: channels,
+    }
+}
+
+/// The chunks whose hashes a joining client checks: the land at a few columns spread
+/// over the world's first kilometres (the surface, its water and trees), as generated.
+pub fn hash_chunks(generator: &Generator) -> Vec<(ChunkPos, u64)> {
+    [[0, 0], [1000, -700], [-2500, 1800], [300, 3000]]
+        .into_iter()
+        .map(|[x, z]| {
+            let c = BlockPos::new(x, generator.surface_height(x, z), z)
+                .to_chunk()
+                .0;
+            (c, generator.generate(c).content_hash())
+        })
+        .collect()
+}
+
+impl Server {
+    /// Opens the world's save (refused where another terravox holds it or it cannot
+    /// be read) and listens.
+    pub fn start(options: ServerOptions) -> Result<Self, String> {
+        let generator = Arc::new(Generator::new(&options.world).map_err(|e| e.to_string())?);
+        let opened = Store::open(&options.save_dir, &options.world)?;
+        let socket = UdpSocket::bind(options.bind)
+            .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
+        let transport = ServerTransport::new(
+            socket,
+            options.max_players,
+            options.password.as_deref(),
+            &options.name,
+        )
+        .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
+        let mut authority = Authority::new(options.world.clone(), Role::Local);
+        authority.replace(options.world.clone(), opened.edits);
+        let hashes = hash_chunks(&generator);
+        Ok(Self {
+            transport,
+            renet: RenetServer::new(connection_config()),
+            authority,
+            chunks: Around::new(generator),
+            store: Some(opened.store),
+            clients: BTreeMap::new(),
+            next_player: 1,
+            hashes,
+            last_seen: HashMap::new(),
+            water: WaterWork::Idle,
+            held: Vec::new(),
+            last_poses: Instant::now(),
+            last_clock: Instant::now(),
+            ticks: Vec::new(),
+            notes: opened.notes,
+            options,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.transport.local_addr().unwrap_or(self.options.bind)
+    }
+
+    /// The world's authority.
+    pub fn authority(&self) -> &Authority {
+        &self.authority
+    }
+
+    /// Takes the lines for the console written since the last call.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// The figures so far.
+    pub fn figures(&self) -> Figures {
+        Figures {
+            ticks: self.ticks.clone(),
+            sent: self.transport.sent,
+            received: self.transport.received,
+        }
+    }
+
+    /// One tick of `dt` (see the module docs).
+    pub fn tick(&mut self, dt: Duration) {
+        let started = Instant::now();
+        self.transport.update(dt, &mut self.renet);
+        self.renet.update(dt);
+        self.connections();
+        let made = self.read_all(dt);
+        self.chunks_in();
+        self.authority.advance(dt.as_secs_f32());
+        self.make_durable(made);
+        self.step_water();
+        if let Some(store) = &mut self.store
+            && let Some(note) = store.tick(&self.authority)
+        {
+            self.notes.push(note);
+        }
+        self.send_all(dt);
+        self.transport.send(&mut self.renet);
+        self.leave_departed();
+        let playing = self.clients.values().filter(|c| c.player.is_some()).count();
+        self.transport.set_players(playing);
+        if self.ticks.len() == 100_000 {
+            self.ticks.remove(0);
+        }
+        self.ticks.push(started.elapsed());
+    }
+
+    /// Connections made and ended.
+    fn connections(&mut self) {
+        while let Some(event) = self.renet.get_event() {
+            match event {
+                ServerEvent::ClientConnected { client_id } => {
+                    self.clients.insert(client_id, Client::new());
+                }
+                ServerEvent::ClientDisconnected { client_id, reason } => {
+                    let why = match reason {
+                        renet::DisconnectReason::Transport => "left or lost".to_owned(),
+                        other => other.to_string(),
+                    };
+                    self.left(client_id, &why);
+                }
+            }
+        }
+        let late: Vec<u64> = self
+            .clients
+            .iter()
+            .filter(|(_, c)| {
+                c.player.is_none() && c.leaving.is_none() && c.connected.elapsed() > HELLO_WAIT
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in late {
+            self.drop_client(id, "no hello in time".to_owned());
+        }
+    }
+
+    /// A client is gone: its player leaves the world.
+    fn left(&mut self, client: u64, why: &str) {
+        let Some(c) = self.clients.remove(&client) else {
+            return;
+        };
+        if let Some((id, name)) = c.player {
+            self.authority.players_mut().remove(id);
+            self.chunks.player_gone(id);
+            if let Some((pose, _)) = c.pose {
+                self.last_seen.insert(name.clone(), pose);
+            }
+            let why = c.leaving.map_or_else(|| why.to_owned(), |(w, _)| w);
+            self.notes.push(format!("{name} left ({why})"));
+            self.broadcast(&ToClient::Left(id, format!("{name} left")));
+        }
+    }
+
+    /// Drops a client after telling it why (it is disconnected two ticks later, once
+    /// the message is out).
+    fn drop_client(&mut self, client: u64, why: String) {
+        let Some(c) = self.clients.get_mut(&client) else {
+            return;
+        };
+        if c.leaving.is_some() {
+            return;
+        }
+        let name = c.name().map_or_else(
+            || {
+                self.transport
+                    .client_addr(client)
+                    .map_or("a client".to_owned(), |a| a.to_string())
+            },
+            str::to_owned,
+        );
+        self.notes.push(format!("dropping {name}: {why}"));
+        self.renet.send_message(
+            client,
+            Channel::World,
+            ToClient::Refused(why.clone()).encode(),
+        );
+        c.leaving = Some((why, 3));
+    }
+
+    /// Disconnects the clients whose leaving time came.
+    fn leave_departed(&mut self) {
+        let mut gone = Vec::new();
+        for (id, c) in &mut self.clients {
+            if let Some((_, ticks)) = &mut c.leaving {
+                *ticks = ticks.saturating_sub(1);
+                if *ticks == 0 {
+                    gone.push(*id);
+                }
+            }
+        }
+        for id in gone {
+            self.renet.disconnect(id);
+        }
+    }
+
+    /// Reads every client's messages; the edits made, to be made durable.
+    fn read_all(&mut self, dt: Duration) -> Vec<Made> {
+        let mut made = Vec::new();
+        let ids: Vec<u64> = self.clients.keys().copied().collect();
+        for client in ids {
+            if let Some(c) = self.clients.get_mut(&client) {
+                let s = dt.as_secs_f32();
+                c.messages.refill(s);
+                c.chat.refill(s);
+                c.moves.refill(s);
+            }
+            for _ in 0..READ_PER_TICK {
+                let Some(bytes) = self.renet.receive_message(client, Channel::World) else {
+                    break;
+                };
+                if let Err(why) = self.read(client, &bytes, &mut made) {
+                    self.drop_client(client, why);
+                    break;
+                }
+            }
+            while let Some(bytes) = self.renet.receive_message(client, Channel::Moves) {
+                if let Err(why) = self.read_move(client, &bytes) {
+                    self.drop_client(client, why);
+                    break;
+                }
+            }
+        }
+        made
+    }
+
+    /// One message on the world channel.
+    fn read(&mut self, client: u64, bytes: &[u8], made: &mut Vec<Made>) -> Result<(), String> {
+        let Some(c) = self.clients.get_mut(&client) else {
+            return Ok(());
+        };
+        if c.leaving.is_some() {
+            return Ok(());
+        }
+        if !c.messages.take() {
+            return Err("too many messages (a flood)".to_owned());
+        }
+        let message = ToServer::decode(bytes)
+            .map_err(|e| format!("sent a message this server cannot read ({e})"))?;
+        match (message, c.id()) {
+            (ToServer::Hello { name, build }, None) => self.hello(client, name, &build),
+            (ToServer::Hello { .. }, Some(_)) => Err("said hello twice".to_owned()),
+            (ToServer::Act { seq, action }, Some(id)) => {
+                match self.authority.act(id, action, &mut self.chunks) {
+                    Ok((pos, block)) => made.push(Made {
+                        client,
+                        seq,
+                        pos,
+                        block,
+                    }),
+                    Err(refusal) => {
+                        let pos = action.pos();
+                        let answer = Answer {
+                            seq,
+                            refused: Some(refusal),
+                            pos,
+                            block: self.chunks.block(pos),
+                            bucket_full: self.authority.players().bucket_full(id),
+                        };
+                        self.renet.send_message(
+                            client,
+                            Channel::World,
+                            ToClient::Answer(answer).encode(),
+                        );
+                    }
+                }
+                Ok(())
+            }
+            (ToServer::Chat(text), Some(id)) => {
+                if c.chat.take() {
+                    let name = c.name().unwrap_or_default().to_owned();
+                    self.notes.push(format!("<{name}> {text}"));
+                    self.broadcast(&ToClient::Chat(id, text));
+                } else {
+                    let slow =
+                        ToClient::Say("chat: slow down (a line every two seconds)".to_owned());
+                    self.renet
+                        .send_message(client, Channel::World, slow.encode());
+                }
+                Ok(())
+            }
+            (ToServer::Move(_), _) => Err("sent a move on the world channel".to_owned()),
+            (_, None) => Err("played before saying hello".to_owned()),
+        }
+    }
+
+    /// One message on the moves channel.
+    fn read_move(&mut self, client: u64, bytes: &[u8]) -> Result<(), String> {
+        let Some(c) = self.clients.get_mut(&client) else {
+            return Ok(());
+        };
+        let Some(id) = c.id() else {
+            return Ok(());
+        };
+        if !c.moves.take() {
+            return Ok(());
+        }
+        let ToServer::Move(pose) = ToServer::decode(bytes)
+            .map_err(|e| format!("sent a move this server cannot read ({e})"))?
+        else {
+            return Err("sent something else than a move on the moves channel".to_owned());
+        };
+        let now = Instant::now();
+        if let Some((last, at)) = c.pose {
+            let d2: f64 = (0..3).map(|i| (pose.feet[i] - last.feet[i]).powi(2)).sum();
+            let most = MAX_SPEED * now.duration_since(at).as_secs_f64() + 2.0;
+            if d2 > most * most {
+                // Faster than a body goes: not taken (its edits are measured from
+                // where it was).
+                return Ok(());
+            }
+        }
+        c.pose = Some((pose, now));
+        c.moved = true;
+        self.authority.players_mut().place(id, pose.feet);
+        self.chunks.player_at(id, pose.feet);
+        Ok(())
+    }
+
+    /// A client says hello: let in (a welcome, the backlog) or refused.
+    fn hello(&mut self, client: u64, name: String, build: &str) -> Result<(), String> {
+        if !valid_name(&name) {
+            return Err(format!(
+                "the name {name:?} is not allowed: 1 to 16 letters, digits, _ or -"
+            ));
+        }
+        let taken = self
+            .clients
+            .values()
+            .any(|c| c.name().is_some_and(|n| n.eq_ignore_ascii_case(&name)));
+        if taken {
+            return Err(format!(
+                "{name} is already playing here: choose another name"
+            ));
+        }
+        let id = self.next_player;
+        self.next_player += 1;
+        let players: Vec<(PlayerId, String)> = self
+            .clients
+            .values()
+            .filter_map(|c| c.player.clone())
+            .collect();
+        let clock = self.authority.clock();
+        let welcome = Welcome {
+            you: id,
+            world_code: self.options.world.canonical().to_world_code(),
+            generator_version: self.options.world.version,
+            build: self.options.build.clone(),
+            hashes: self.hashes.clone(),
+            clock: (clock.hours, clock.paused),
+            players,
+            at: self.last_seen.get(&name).copied(),
+            backlog: self.authority.edits().len() as u64,
+        };
+        self.renet.send_message(
+            client,
+            Channel::World,
+            ToClient::Welcome(Box::new(welcome)).encode(),
+        );
+        let addr = self
+            .transport
+            .client_addr(client)
+            .map_or_else(String::new, |a| format!(" from {a}"));
+        self.notes.push(format!("{name} joined{addr} ({build})"));
+        self.broadcast(&ToClient::Joined(id, name.clone()));
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.player = Some((id, name));
+            c.backlog = Some(Backlog {
+                edits: self.authority.edits().clone(),
+                after: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Sends `message` to every playing client.
+    fn broadcast(&mut self, message: &ToClient) {
+        let bytes = message.encode();
+        for (id, c) in &self.clients {
+            if c.player.is_some() && c.leaving.is_none() {
+                self.renet.send_message(*id, Channel::World, bytes.clone());
+            }
+        }
+    }
+
+    /// Makes the edits made durable, then answers them and tells the others.
+    fn make_durable(&mut self, made: Vec<Made>) {
+        self.held.extend(made);
+        if self.held.is_empty() {
+            return;
+        }
+        let changes: Vec<(BlockPos, Block)> = self.held.iter().map(|m| (m.pos, m.block)).collect();
+        if let Some(store) = &mut self.store
+            && let Err(e) = store.append(&changes)
+        {
+            self.notes.push(format!(
+                "cannot write the journal ({e}): {} edits wait to be made durable",
+                self.held.len()
+            ));
+            return;
+        }
+        for m in std::mem::take(&mut self.held) {
+            let bucket_full = self
+                .clients
+                .get(&m.client)
+                .and_then(Client::id)
+                .is_some_and(|id| self.authority.players().bucket_full(id));
+            let answer = Answer {
+                seq: m.seq,
+                refused: None,
+                pos: m.pos,
+                block: Some(m.block),
+                bucket_full,
+            };
+            self.renet
+                .send_message(m.client, Channel::World, ToClient::Answer(answer).encode());
+            for (id, c) in &mut self.clients {
+                if *id != m.client && c.player.is_some() {
+                    c.changed(m.pos, m.block, true);
+                }
+            }
+        }
+    }
+
+    /// The chunks made since the last tick, loaded; the water waiting for them woken.
+    fn chunks_in(&mut self) {
+        if self.chunks.receive(self.authority.edits()) > 0 {
+            let chunks = &self.chunks;
+            self.authority.resume_water(|c| chunks.is_loaded(c));
+        }
+        let waiting: Vec<ChunkPos> = self.authority.pending().waiting().map(|(_, c)| c).collect();
+        self.chunks.want(&waiting);
+    }
+
+    /// Lays a finished step of the water (a part a tick) and starts the next.
+    fn step_water(&mut self) {
+        if let WaterWork::Running(lineage, rx) = &self.water
+            && let Ok(step) = rx.try_recv()
+        {
+            self.water = WaterWork::Laying(*lineage, step, 0);
+        }
+        if let WaterWork::Laying(lineage, step, laid) = &mut self.water {
+            let part = &step.writes[*laid..step.writes.len().min(*laid + LAY_PER_TICK)];
+            let changes = self
+                .authority
+                .lay_writes(*lineage, part, &mut self.chunks)
+                .unwrap_or_default();
+            *laid += part.len();
+            for c in self.clients.values_mut() {
+                if c.player.is_some() {
+                    for &(p, b) in &changes {
+                        c.changed(p, b, false);
+                    }
+                }
+            }
+            if *laid >= step.writes.len() {
+                self.authority.settle_step(*lineage, step, &mut self.chunks);
+                self.water = WaterWork::Idle;
+            }
+        }
+        if matches!(self.water, WaterWork::Idle)
+            && let Some(job) = self.authority.take_step(&self.chunks)
+        {
+            let (tx, rx): (Sender<Step>, Receiver<Step>) = channel();
+            let lineage = job.lineage;
+            rayon::spawn(move || {
+                let _ = tx.send(job.run());
+            });
+            self.water = WaterWork::Running(lineage, rx);
+        }
+    }
+
+    /// Sends every client what it is owed: the backlog, the changes, the players, the
+    /// clock.
+    fn send_all(&mut self, dt: Duration) {
+        let poses_due = self.last_poses.elapsed() >= POSES_EVERY;
+        let poses: Vec<(PlayerId, Pose)> = if poses_due {
+            self.last_poses = Instant::now();
+            self.clients
+                .values()
+                .filter_map(|c| Some((c.id()?, c.pose?.0)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let any_moved = self.clients.values().any(|c| c.moved);
+        let clock_due = self.last_clock.elapsed() >= CLOCK_EVERY;
+        if clock_due {
+            self.last_clock = Instant::now();
+            let clock = self.authority.clock();
+            self.broadcast(&ToClient::Clock(clock.hours, clock.paused));
+        }
+        let ids: Vec<u64> = self.clients.keys().copied().collect();
+        for client in ids {
+            self.send_backlog(client);
+            self.send_changes(client, dt);
+            if poses_due && any_moved {
+                let Some(me) = self.clients.get(&client).and_then(Client::id) else {
+                    continue;
+                };
+                let others: Vec<(PlayerId, Pose)> =
+                    poses.iter().filter(|(id, _)| *id != me).copied().collect();
+                if !others.is_empty() {
+                    self.renet.send_message(
+                        client,
+                        Channel::Moves,
+                        ToClient::Players(others).encode(),
+                    );
+                }
+            }
+        }
+        if poses_due {
+            for c in self.clients.values_mut() {
+                c.moved = false;
+            }
+        }
+    }
+
+    /// The next part of a joining client's backlog, while its channel has room.
+    fn send_backlog(&mut self, client: u64) {
+        let Some(c) = self.clients.get_mut(&client) else {
+            return;
+        };
+        let Some(backlog) = &mut c.backlog else {
+            return;
+        };
+        while self.renet.channel_available_memory(client, Channel::World) > BACKLOG_ROOM {
+            let mut batch = Vec::new();
+            let mut last = backlog.after;
+            for (chunk, edits) in backlog.edits.chunks_after(backlog.after) {
+                batch.extend(edits);
+                last = Some(chunk);
+                if batch.len() >= BACKLOG_BATCH {
+                    break;
+                }
+            }
+            if batch.is_empty() {
+                c.backlog = None;
+                self.renet
+                    .send_message(client, Channel::World, ToClient::BacklogDone.encode());
+                return;
+            }
+            backlog.after = last;
+            let message = ToClient::Blocks {
+                backlog: true,
+                changes: batch,
+            };
+            self.renet
+                .send_message(client, Channel::World, message.encode());
+        }
+    }
+
+    /// The blocks changed since: a player's edits at once, the water's by chunk,
+    /// nearest first, within the client's budget.
+    fn send_changes(&mut self, client: u64, dt: Duration) {
+        let Some(c) = self.clients.get_mut(&client) else {
+            return;
+        };
+        if c.backlog.is_some() || c.changes.is_empty() {
+            return;
+        }
+        let mut out: Vec<(BlockPos, Block)> = Vec::new();
+        for chunk in std::mem::take(&mut c.urgent) {
+            out.extend(c.take_chunk(chunk));
+        }
+        c.water_budget = (c.water_budget + dt.as_secs_f32() * WATER_BYTES_PER_SECOND)
+            .min(WATER_BYTES_PER_SECOND);
+        let at = c.pose.map_or(ChunkPos::new(0, 0, 0), |(p, _)| {
+            BlockPos::containing_f64(p.feet).to_chunk().0
+        });
+        let mut nearest: Vec<ChunkPos> = c.changes.keys().copied().collect();
+        nearest.sort_by_key(|k| k.distance_squared(at));
+        for chunk in nearest {
+            if c.water_budget <= 0.0 {
+                break;
+            }
+            // About a byte and a half a block, packed: a chunk may overdraw the
+            // budget, which the next ticks pay back.
+            c.water_budget -= c.changes[&chunk].len() as f32 * 1.5;
+            out.extend(c.take_chunk(chunk));
+        }
+        if !out.is_empty() {
+            let message = ToClient::Blocks {
+                backlog: false,
+                changes: out,
+            };
+            self.renet
+                .send_message(client, Channel::World, message.encode());
+        }
+    }
+
+    /// A console command; the answer to print.
+    pub fn command(&mut self, command: Command) -> String {
+        match command {
+            Command::List => {
+                let names: Vec<String> = self
+                    .clients
+                    .iter()
+                    .filter_map(|(id, c)| {
+                        let name = c.name()?;
+                        let addr = self
+                            .transport
+                            .client_addr(*id)
+                            .map_or_else(String::new, |a| format!(" ({a})"));
+                        Some(format!("{name}{addr}"))
+                    })
+                    .collect();
+                format!(
+                    "{} of {} players: {}",
+                    names.len(),
+                    self.options.max_players,
+                    names.join(", ")
+                )
+            }
+            Command::Kick(name) => {
+                let client = self
+                    .clients
+                    .iter()
+                    .find(|(_, c)| c.name().is_some_and(|n| n.eq_ignore_ascii_case(&name)))
+                    .map(|(id, _)| *id);
+                match client {
+                    Some(id) => {
+                        self.drop_client(id, "kicked by the server".to_owned());
+                        format!("kicked {name}")
+                    }
+                    None => format!("nobody called {name} is playing"),
+                }
+            }
+            Command::Say(text) => {
+                self.broadcast(&ToClient::Say(format!("[server] {text}")));
+                format!("[server] {text}")
+            }
+            Command::Stop => "stopping".to_owned(),
+        }
+    }
+
+    /// Stops: tells every client, disconnects them and saves the world whole.
+    pub fn stop(mut self) -> Result<String, String> {
+        self.broadcast(&ToClient::Say("the server stops".to_owned()));
+        self.transport.send(&mut self.renet);
+        self.transport.disconnect_all(&mut self.renet);
+        // Edits still held (the journal failed) are in the final save.
+        match self.store.take() {
+            Some(store) => store.finish(&self.authority),
+            None => Ok(String::new()),
+        }
+    }
+}
+
+/// Runs `server` until `stop` is set or the console says `stop`, a tick every
+/// [`TICK`]; `console` brings the console's commands, `say` prints a line. Saves the
+/// world whole when it stops.
+pub fn run(
+    mut server: Server,
+    console: &Receiver<Command>,
+    stop: &std::sync::atomic::AtomicBool,
+    say: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let mut last = Instant::now();
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let now = Instant::now();
+        server.tick(now - last);
+        last = now;
+        for note in server.take_notes() {
+            say(&note);
+        }
+        while let Ok(command) = console.try_recv() {
+            let stopping = command == Command::Stop;
+            say(&server.command(command));
+            if stopping {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        if let Some(wait) = TICK.checked_sub(now.elapsed()) {
+            std::thread::sleep(wait);
+        }
+    }
+    let saved = server.stop()?;
+    say(&saved);
+    Ok(())
+}
