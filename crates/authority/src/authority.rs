@@ -172,12 +172,29 @@ impl Authority {
         if self.role == Role::Draft {
             return Err(Refusal::Draft);
         }
-        let player = self.players.get_mut(id).ok_or(Refusal::UnknownPlayer)?;
+        let player = *self.players.get_mut(id).ok_or(Refusal::UnknownPlayer)?;
         if player.tokens < 1.0 {
             return Err(Refusal::TooFast);
         }
-        player.tokens -= 1.0;
-        let player = *player;
+        let made = self.decide_and_make(id, player, action, blocks);
+        // An edit costs one of the player's edits, made or refused, unless its chunk
+        // was not there to look at (asked again once it is, it costs then).
+        if made != Err(Refusal::NotLoaded)
+            && let Some(p) = self.players.get_mut(id)
+        {
+            p.tokens -= 1.0;
+        }
+        made
+    }
+
+    /// [`Authority::act`] once the player may edit.
+    fn decide_and_make(
+        &mut self,
+        id: PlayerId,
+        player: crate::players::Player,
+        action: Action,
+        blocks: &mut (impl Blocks + ?Sized),
+    ) -> Result<(BlockPos, Block), Refusal> {
         let others: Vec<[f64; 3]> = self
             .players
             .iter()

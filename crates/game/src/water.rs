@@ -32,7 +32,7 @@ const HISTORY: usize = 100_000;
 /// frames after it is due (each write a chunk update, an overlay record and its
 /// remesh queued), and the next step starts once it is laid, so the water slows
 /// rather than a frame stalls.
-pub const LAY_PER_FRAME: usize = 32;
+pub(crate) const LAY_PER_FRAME: usize = 32;
 
 /// A finished step being laid, a part a frame.
 struct Laying {

@@ -58,6 +58,11 @@ impl Around {
         self.terrain.is_loaded(c)
     }
 
+    /// Whether chunk `c` is wanted or being made.
+    pub(crate) fn coming(&self, c: ChunkPos) -> bool {
+        self.queue.contains(&c) || self.making.contains(&c)
+    }
+
     /// Whether every chunk around player `id` is loaded.
     pub(crate) fn ready_around(&self, id: PlayerId) -> bool {
         self.players.get(&id).is_some_and(|c| {

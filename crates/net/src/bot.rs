@@ -1,7 +1,9 @@
 //! A headless client: joins a server, makes the terrain around itself as a game does,
 //! follows the server's edits and water, walks and digs on its own or does what it
 //! is told a line at a time (`break X Y Z`, `place X Y Z BLOCK`, `take X Y Z`,
-//! `goto X Y Z`, `say TEXT`, `flood N`, `dump FILE`, `quit`), and writes what happens
+//! `goto X Y Z`, `find-water`, `say TEXT`, `flood N` (lines of chat at once),
+//! `garbage N` (messages that are no message), `dump FILE`, `wait MS`, `quit`), and
+//! writes what happens
 //! as lines: what `terravox bench --net` and the tests read, from real processes on
 //! loopback.
 //!
@@ -62,8 +64,14 @@ fn wall_us() -> u128 {
         .as_micros()
 }
 
+/// A block's name as one word (`flowing_water_(level_3)`), as the lines write it.
+pub fn word(b: Block) -> String {
+    b.name().replace(' ', "_")
+}
+
+/// The block a word names.
 fn block_named(name: &str) -> Option<Block> {
-    Block::ALL.iter().copied().find(|b| b.name() == name)
+    Block::ALL.iter().copied().find(|&b| word(b) == name)
 }
 
 /// A bot's state.
@@ -102,7 +110,7 @@ impl Bot<'_> {
                     p.x,
                     p.y,
                     p.z,
-                    b.name(),
+                    word(b),
                     wall_us()
                 ));
                 true
@@ -119,13 +127,7 @@ impl Bot<'_> {
                 for (p, b) in changes {
                     self.authority.lay(p, b, &mut self.around);
                     if !backlog {
-                        self.line(format_args!(
-                            "seen {} {} {} {} {t}",
-                            p.x,
-                            p.y,
-                            p.z,
-                            b.name()
-                        ));
+                        self.line(format_args!("seen {} {} {} {} {t}", p.x, p.y, p.z, word(b)));
                     }
                 }
             }
@@ -143,7 +145,7 @@ impl Bot<'_> {
                             p.x,
                             p.y,
                             p.z,
-                            b.name(),
+                            word(b),
                             wall_us()
                         ));
                     }
@@ -219,7 +221,7 @@ pub fn run(
     let (mut backlog, mut terrain_at): ((bool, Option<Instant>), Option<Instant>) =
         ((false, None), None);
     let mut told_ready = false;
-    let mut last_move = Instant::now();
+    let mut last_move = Instant::now() - MOVE_EVERY;
     let mut last_edit = Instant::now();
     let mut edit_turn = 0u32;
     let playing = Instant::now();
@@ -365,6 +367,39 @@ fn command(
             dump(bot, Path::new(path))?;
             bot.line(format_args!("dumped {path}"));
         }
+        Some("find-water") => {
+            // A source of water within reach of the eyes, the nearest first.
+            let eye = BlockPos::containing_f64([bot.feet[0], bot.feet[1] + 1.6, bot.feet[2]]);
+            let mut found = None;
+            'search: for r in 0..=7i32 {
+                for dy in -r..=r {
+                    for dz in -r..=r {
+                        for dx in -r..=r {
+                            if dx.abs().max(dy.abs()).max(dz.abs()) != r {
+                                continue;
+                            }
+                            let p = eye.offset([dx, dy, dz]);
+                            if bot.around.block(p) == Some(Block::Water) {
+                                found = Some(p);
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+            match found {
+                Some(p) => bot.line(format_args!("water {} {} {}", p.x, p.y, p.z)),
+                None => bot.line(format_args!("no-water")),
+            }
+        }
+        Some("garbage") => {
+            // Bytes that are no message (a test of the server, which must drop this
+            // client alone).
+            let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1);
+            for i in 0..n {
+                connection.send_bytes(vec![0xee, (i % 251) as u8, 0x13, 0x37]);
+            }
+        }
         Some("wait") => {
             let ms: u64 = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1000);
             std::thread::sleep(Duration::from_millis(ms));
@@ -374,11 +409,12 @@ fn command(
     Ok(true)
 }
 
-/// Writes the bot's copy of the world's edits, one `X Y Z BLOCK` a line, in order.
+/// Writes the bot's copy of the world's edits, one `X Y Z BLOCK` a line (the block
+/// as a [`word`]), in order.
 fn dump(bot: &Bot, path: &Path) -> Result<(), String> {
     let mut text = String::new();
     for (p, b) in bot.authority.edits().iter() {
-        text.push_str(&format!("{} {} {} {}\n", p.x, p.y, p.z, b.name()));
+        text.push_str(&format!("{} {} {} {}\n", p.x, p.y, p.z, word(b)));
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

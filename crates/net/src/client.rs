@@ -88,9 +88,16 @@ pub enum Event {
     Ended(String),
 }
 
+/// What the connection's thread sends.
+enum Outgoing {
+    Message(ToServer),
+    /// Raw bytes on the world channel.
+    Bytes(Vec<u8>),
+}
+
 /// A live connection to a server (see the module docs).
 pub struct Connection {
-    tx: Sender<ToServer>,
+    tx: Sender<Outgoing>,
     rx: Receiver<Event>,
     received: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
@@ -282,7 +289,7 @@ impl Link {
 impl Connection {
     /// Runs `link` on a thread of its own.
     fn start(mut link: Link) -> Self {
-        let (tx, commands) = channel::<ToServer>();
+        let (tx, commands) = channel::<Outgoing>();
         let (events, rx) = channel();
         let received = Arc::new(AtomicU64::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -315,11 +322,15 @@ impl Connection {
                     }
                     let mut fresh = false;
                     while let Ok(m) = commands.try_recv() {
-                        let channel = match m {
-                            ToServer::Move(_) => Channel::Moves,
-                            _ => Channel::World,
-                        };
-                        link.renet.send_message(channel, m.encode());
+                        match m {
+                            Outgoing::Message(m @ ToServer::Move(_)) => {
+                                link.renet.send_message(Channel::Moves, m.encode());
+                            }
+                            Outgoing::Message(m) => {
+                                link.renet.send_message(Channel::World, m.encode())
+                            }
+                            Outgoing::Bytes(b) => link.renet.send_message(Channel::World, b),
+                        }
                         fresh = true;
                     }
                     if let Some(why) = link.ended(None) {
@@ -345,7 +356,12 @@ impl Connection {
 
     /// Sends `message` to the server.
     pub fn send(&self, message: ToServer) {
-        let _ = self.tx.send(message);
+        let _ = self.tx.send(Outgoing::Message(message));
+    }
+
+    /// Sends bytes that may be no message at all (how the tests send garbage).
+    pub fn send_bytes(&self, bytes: Vec<u8>) {
+        let _ = self.tx.send(Outgoing::Bytes(bytes));
     }
 
     /// What arrived, if anything.

@@ -12,6 +12,7 @@
 mod around;
 pub mod bot;
 pub mod client;
+pub mod loopback;
 pub mod protocol;
 pub mod secret;
 pub mod server;

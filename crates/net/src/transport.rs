@@ -255,6 +255,11 @@ impl ServerTransport {
         self.netcode.client_addr(client)
     }
 
+    /// How long since the client was last heard from, while connected.
+    pub(crate) fn silent_for(&self, client: u64) -> Option<Duration> {
+        self.netcode.time_since_last_received_packet(client)
+    }
+
     /// How many players the query reports.
     pub(crate) fn set_players(&mut self, n: usize) {
         self.side.info.players.0 = n.min(usize::from(u16::MAX)) as u16;

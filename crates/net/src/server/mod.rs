@@ -22,7 +22,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use renet::{ChannelConfig, ConnectionConfig, RenetServer, SendType, ServerEvent};
-use terravox_authority::{Authority, PlayerId, Role};
+use terravox_authority::{Action, Authority, PlayerId, Refusal, Role};
 use terravox_edits::fluid::{Cells, Step};
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 use terravox_worldgen::{Generator, WorldConfig};
@@ -51,6 +51,10 @@ const BACKLOG_BATCH: usize = 16_384;
 const HELLO_WAIT: Duration = Duration::from_secs(10);
 /// Writes of a step of the water laid in one tick.
 const LAY_PER_TICK: usize = 512;
+/// A client silent this long is taken for gone when its name joins again.
+const STALE: Duration = Duration::from_secs(1);
+/// How long an edit in a chunk the server is still making waits for it.
+const WAIT_FOR_WORLD: Duration = Duration::from_secs(2);
 /// Messages read from a client in one tick; more wait for the next.
 const READ_PER_TICK: usize = 64;
 /// Bytes the reliable channel may hold unacknowledged, per client (renet's bound).
@@ -82,6 +86,15 @@ enum WaterWork {
     Idle,
     Running(u64, Receiver<Step>),
     Laying(u64, Step, usize),
+}
+
+/// An edit asked for, decided when the chunk it is in is made.
+struct Asked {
+    client: u64,
+    seq: u32,
+    action: Action,
+    /// Refused if still undecided then.
+    until: Instant,
 }
 
 /// An edit made this tick, waiting to be durable before it is answered.
@@ -119,6 +132,8 @@ pub struct Server {
     water: WaterWork,
     /// Edits made, not yet durable (the journal could not be written).
     held: Vec<Made>,
+    /// Edits asked for in chunks the server is still making.
+    waiting: Vec<Asked>,
     last_poses: Instant,
     last_clock: Instant,
     ticks: Vec<Duration>,
@@ -193,6 +208,7 @@ impl Server {
             last_seen: HashMap::new(),
             water: WaterWork::Idle,
             held: Vec::new(),
+            waiting: Vec::new(),
             last_poses: Instant::now(),
             last_clock: Instant::now(),
             ticks: Vec::new(),
@@ -231,8 +247,9 @@ impl Server {
         self.transport.update(dt, &mut self.renet);
         self.renet.update(dt);
         self.connections();
-        let made = self.read_all(dt);
+        let mut made = self.read_all(dt);
         self.chunks_in();
+        self.act_waiting(&mut made);
         self.authority.advance(dt.as_secs_f32());
         self.make_durable(made);
         self.step_water();
@@ -351,17 +368,18 @@ impl Server {
                 c.chat.refill(s);
                 c.moves.refill(s);
             }
+            // Where it is first: its edits are measured from there.
+            while let Some(bytes) = self.renet.receive_message(client, Channel::Moves) {
+                if let Err(why) = self.read_move(client, &bytes) {
+                    self.drop_client(client, why);
+                    break;
+                }
+            }
             for _ in 0..READ_PER_TICK {
                 let Some(bytes) = self.renet.receive_message(client, Channel::World) else {
                     break;
                 };
                 if let Err(why) = self.read(client, &bytes, &mut made) {
-                    self.drop_client(client, why);
-                    break;
-                }
-            }
-            while let Some(bytes) = self.renet.receive_message(client, Channel::Moves) {
-                if let Err(why) = self.read_move(client, &bytes) {
                     self.drop_client(client, why);
                     break;
                 }
@@ -386,29 +404,15 @@ impl Server {
         match (message, c.id()) {
             (ToServer::Hello { name, build }, None) => self.hello(client, name, &build),
             (ToServer::Hello { .. }, Some(_)) => Err("said hello twice".to_owned()),
-            (ToServer::Act { seq, action }, Some(id)) => {
-                match self.authority.act(id, action, &mut self.chunks) {
-                    Ok((pos, block)) => made.push(Made {
-                        client,
-                        seq,
-                        pos,
-                        block,
-                    }),
-                    Err(refusal) => {
-                        let pos = action.pos();
-                        let answer = Answer {
-                            seq,
-                            refused: Some(refusal),
-                            pos,
-                            block: self.chunks.block(pos),
-                            bucket_full: self.authority.players().bucket_full(id),
-                        };
-                        self.renet.send_message(
-                            client,
-                            Channel::World,
-                            ToClient::Answer(answer).encode(),
-                        );
-                    }
+            (ToServer::Act { seq, action }, Some(_)) => {
+                let asked = Asked {
+                    client,
+                    seq,
+                    action,
+                    until: Instant::now() + WAIT_FOR_WORLD,
+                };
+                if let Some(asked) = self.act(asked, made) {
+                    self.waiting.push(asked);
                 }
                 Ok(())
             }
@@ -427,6 +431,56 @@ impl Server {
             }
             (ToServer::Move(_), _) => Err("sent a move on the world channel".to_owned()),
             (_, None) => Err("played before saying hello".to_owned()),
+        }
+    }
+
+    /// Decides an edit asked for: made (into `made`), refused (answered), or, where
+    /// the server is still making the chunk (or has not heard where the player is),
+    /// given back to wait for it.
+    fn act(&mut self, asked: Asked, made: &mut Vec<Made>) -> Option<Asked> {
+        let id = self.clients.get(&asked.client).and_then(Client::id)?;
+        let pos = asked.action.pos();
+        let refusal = match self.authority.act(id, asked.action, &mut self.chunks) {
+            Ok((pos, block)) => {
+                made.push(Made {
+                    client: asked.client,
+                    seq: asked.seq,
+                    pos,
+                    block,
+                });
+                return None;
+            }
+            Err(r) => r,
+        };
+        let coming = match refusal {
+            Refusal::NotLoaded => self.chunks.coming(pos.to_chunk().0),
+            Refusal::UnknownPlayer => true,
+            _ => false,
+        };
+        if coming && Instant::now() < asked.until {
+            return Some(asked);
+        }
+        let answer = Answer {
+            seq: asked.seq,
+            refused: Some(refusal),
+            pos,
+            block: self.chunks.block(pos),
+            bucket_full: self.authority.players().bucket_full(id),
+        };
+        self.renet.send_message(
+            asked.client,
+            Channel::World,
+            ToClient::Answer(answer).encode(),
+        );
+        None
+    }
+
+    /// Decides the edits that waited for the world around them.
+    fn act_waiting(&mut self, made: &mut Vec<Made>) {
+        for asked in std::mem::take(&mut self.waiting) {
+            if let Some(asked) = self.act(asked, made) {
+                self.waiting.push(asked);
+            }
         }
     }
 
@@ -472,12 +526,19 @@ impl Server {
         }
         let taken = self
             .clients
-            .values()
-            .any(|c| c.name().is_some_and(|n| n.eq_ignore_ascii_case(&name)));
-        if taken {
-            return Err(format!(
-                "{name} is already playing here: choose another name"
-            ));
+            .iter()
+            .find(|(_, c)| c.name().is_some_and(|n| n.eq_ignore_ascii_case(&name)))
+            .map(|(id, _)| *id);
+        if let Some(old) = taken {
+            // A game that crashed or lost its link is silent: its name comes back.
+            let silent = self.transport.silent_for(old).is_none_or(|t| t >= STALE);
+            if !silent {
+                return Err(format!(
+                    "{name} is already playing here: choose another name"
+                ));
+            }
+            self.left(old, "replaced by a new connection of the same name");
+            self.renet.disconnect(old);
         }
         let id = self.next_player;
         self.next_player += 1;

@@ -1,0 +1,232 @@
+//! Real processes on this machine talking over loopback: a `terravox serve` and
+//! `terravox bot`s started from a terravox executable, their standard input to write
+//! commands to and their standard output read a line at a time. What
+//! `terravox bench --net` and the tests run.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Lines a process wrote, shared with the thread reading them.
+#[derive(Default)]
+struct Lines {
+    lines: Mutex<(Vec<String>, bool)>,
+    grew: Condvar,
+}
+
+/// A running process and what it wrote.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Arc<Lines>,
+    err: Arc<Lines>,
+}
+
+fn read_into(stream: impl std::io::Read + Send + 'static, into: Arc<Lines>) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            let mut l = into.lines.lock().unwrap_or_else(|e| e.into_inner());
+            l.0.push(line);
+            into.grew.notify_all();
+        }
+        into.lines.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        into.grew.notify_all();
+    });
+}
+
+impl Process {
+    /// Starts `exe` with `args` (and `envs`).
+    pub fn start(exe: &Path, args: &[String], envs: &[(&str, &str)]) -> std::io::Result<Self> {
+        let mut child = Command::new(exe)
+            .args(args)
+            .envs(envs.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let (out, err) = (Arc::new(Lines::default()), Arc::new(Lines::default()));
+        if let Some(s) = child.stdout.take() {
+            read_into(s, out.clone());
+        }
+        if let Some(s) = child.stderr.take() {
+            read_into(s, err.clone());
+        }
+        Ok(Self {
+            stdin: child.stdin.take(),
+            child,
+            out,
+            err,
+        })
+    }
+
+    /// Writes a line to its standard input.
+    pub fn send(&mut self, line: &str) {
+        if let Some(stdin) = &mut self.stdin {
+            let _ = writeln!(stdin, "{line}");
+            let _ = stdin.flush();
+        }
+    }
+
+    /// Closes its standard input.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Every line of its standard output so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.out
+            .lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .0
+            .clone()
+    }
+
+    /// Every line of its standard error so far.
+    pub fn errors(&self) -> Vec<String> {
+        self.err
+            .lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .0
+            .clone()
+    }
+
+    /// Waits up to `wait` for a line of standard output that `wanted` picks (from the
+    /// `from`th line on); the line, or what it wrote if none came.
+    pub fn wait_for(
+        &self,
+        from: usize,
+        wait: Duration,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<String, String> {
+        let end = Instant::now() + wait;
+        let mut l = self.out.lines.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(line) = l.0.iter().skip(from).find(|s| wanted(s)) {
+                return Ok(line.clone());
+            }
+            let now = Instant::now();
+            if now >= end || l.1 {
+                let errors = self.errors().join("\n");
+                return Err(format!(
+                    "no such line within {wait:?}; it wrote:\n{}\nand to stderr:\n{errors}",
+                    l.0.join("\n")
+                ));
+            }
+            l = self
+                .out
+                .grew
+                .wait_timeout(l, end - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Waits for it to end, up to `wait` (then kills it).
+    pub fn wait_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let end = Instant::now() + wait;
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+        None
+    }
+
+    /// Kills it with SIGKILL (no chance to save anything).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Its process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A `terravox serve` on a free port of loopback.
+pub struct ServerProcess {
+    /// The process.
+    pub process: Process,
+    /// Its port.
+    pub port: u16,
+}
+
+impl ServerProcess {
+    /// Starts a server of `exe` saving in `save_dir`, with `extra` arguments; waits
+    /// until it listens.
+    pub fn start(exe: &Path, save_dir: &Path, extra: &[&str]) -> Result<Self, String> {
+        let mut args: Vec<String> = ["serve", "--port", "0", "--bind", "127.0.0.1", "--save-dir"]
+            .map(String::from)
+            .to_vec();
+        args.push(save_dir.display().to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let process = Process::start(exe, &args, &[]).map_err(|e| e.to_string())?;
+        let line = process.wait_for(0, Duration::from_secs(60), |l| {
+            l.starts_with("listening on ")
+        })?;
+        let port = line
+            .split_whitespace()
+            .nth(2)
+            .and_then(|a| a.rsplit(':').next())
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("no port in {line:?}"))?;
+        Ok(Self { process, port })
+    }
+
+    /// The address clients join.
+    pub fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// Stops it from its console (it saves), waiting for it to end.
+    pub fn stop(mut self) -> Result<(), String> {
+        self.process.send("stop");
+        match self.process.wait_exit(Duration::from_secs(60)) {
+            Some(s) if s.success() => Ok(()),
+            other => Err(format!(
+                "the server ended with {other:?}: {}",
+                self.process.errors().join("\n")
+            )),
+        }
+    }
+}
+
+/// A `terravox bot` joined to `address` as `name`, with `extra` arguments.
+pub fn bot(
+    exe: &Path,
+    address: &str,
+    name: &str,
+    extra: &[&str],
+    envs: &[(&str, &str)],
+) -> Result<Process, String> {
+    let mut args: Vec<String> = ["bot", "--join", address, "--name", name]
+        .map(String::from)
+        .to_vec();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    Process::start(exe, &args, envs).map_err(|e| e.to_string())
+}
+
+/// A fresh folder for a session's saves under `base`.
+pub fn fresh_dir(base: &Path, name: &str) -> PathBuf {
+    let dir = base.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}

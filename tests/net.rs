@@ -1,0 +1,322 @@
+//! Playing together, with real processes on loopback: a `terravox serve` and headless
+//! clients (`terravox bot`) of this build. An edit on one client appears on the
+//! other; two clients' water equals the server's after water flows; a killed client
+//! reconnects and sees every edit; a server killed with SIGKILL and started again
+//! holds every acknowledged edit; garbage on the port and in a connection drops only
+//! its sender; a wrong password is refused with its message; a flood is limited
+//! while the other players play on; a client whose build makes another world is
+//! refused.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use terravox_net::loopback::{Process, ServerProcess, bot, fresh_dir};
+
+const WAIT: Duration = Duration::from_secs(60);
+
+fn exe() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_terravox"))
+}
+
+fn dir(name: &str) -> PathBuf {
+    fresh_dir(
+        Path::new(env!("CARGO_TARGET_TMPDIR")),
+        &format!("net-{name}"),
+    )
+}
+
+/// A bot joined and ready (the backlog laid, the terrain around it made): the bot
+/// and where it stands.
+fn ready(server: &ServerProcess, name: &str, extra: &[&str]) -> (Process, [i32; 3]) {
+    let b = bot(exe(), &server.address(), name, extra, &[]).unwrap();
+    let at = b.wait_for(0, WAIT, |l| l.starts_with("at ")).unwrap();
+    let v: Vec<f64> = at
+        .split_whitespace()
+        .skip(1)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    b.wait_for(0, WAIT, |l| l.starts_with("ready ")).unwrap();
+    (
+        b,
+        [
+            v[0].floor() as i32,
+            v[1].floor() as i32,
+            v[2].floor() as i32,
+        ],
+    )
+}
+
+/// The `acked` lines of a bot: where and what.
+fn acked(b: &Process) -> Vec<([i32; 3], String)> {
+    b.lines()
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.first() == Some(&"acked")).then(|| {
+                let n = |i: usize| w[i].parse::<i32>().unwrap();
+                ([n(2), n(3), n(4)], w[5].to_owned())
+            })
+        })
+        .collect()
+}
+
+/// A bot's dump of its world's edits: position to block name.
+fn dumped(b: &mut Process, file: &Path) -> BTreeMap<[i32; 3], String> {
+    let from = b.lines().len();
+    b.send(&format!("dump {}", file.display()));
+    b.wait_for(from, WAIT, |l| l.starts_with("dumped "))
+        .unwrap();
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let n = |i: usize| w[i].parse::<i32>().unwrap();
+            ([n(0), n(1), n(2)], w[3].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn an_edit_on_one_client_appears_on_the_other() {
+    let server = ServerProcess::start(exe(), &dir("edit"), &[]).unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    let (bo, _) = ready(&server, "bo", &[]);
+    let ground = format!("{} {} {}", x + 1, y - 1, z);
+    ada.send(&format!("break {ground}"));
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 1 "))
+        .unwrap();
+    let seen = bo
+        .wait_for(0, WAIT, |l| l.starts_with(&format!("seen {ground} ")))
+        .unwrap();
+    assert!(
+        !seen.contains(" stone ") && !seen.contains(" sand "),
+        "{seen}"
+    );
+    ada.send(&format!("place {ground} brick"));
+    bo.wait_for(0, WAIT, |l| l.starts_with(&format!("seen {ground} brick")))
+        .unwrap();
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_killed_client_reconnects_and_sees_every_edit() {
+    let saves = dir("reconnect");
+    let server = ServerProcess::start(exe(), &saves, &[]).unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    let (mut bo, _) = ready(&server, "bo", &[]);
+    for (i, dz) in [-2, 0, 2].into_iter().enumerate() {
+        ada.send(&format!("place {} {} {} brick", x + 2, y, z + dz));
+        ada.wait_for(0, WAIT, |l| l.starts_with(&format!("acked {} ", i + 1)))
+            .unwrap();
+    }
+    ada.kill();
+    for dz in [-1, 1] {
+        bo.send(&format!("place {} {} {} planks", x + 3, y, z + dz));
+    }
+    bo.wait_for(0, WAIT, |l| l.starts_with("acked 2 ")).unwrap();
+    // A connection silent for a second is taken for gone when its name joins again
+    // (the killed game sends nothing more).
+    std::thread::sleep(Duration::from_millis(1500));
+    let (mut again, _) = ready(&server, "ada", &[]);
+    let joined = again
+        .wait_for(0, WAIT, |l| l.starts_with("joined "))
+        .unwrap();
+    assert_eq!(joined.split_whitespace().nth(2), Some("5"), "{joined}");
+    let world = dumped(&mut again, &saves.join("ada.txt"));
+    for (p, b) in acked(&ada).into_iter().chain(acked(&bo)) {
+        assert_eq!(world.get(&p), Some(&b), "{p:?}");
+    }
+    assert_eq!(world.len(), 5);
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_server_killed_with_sigkill_keeps_every_acknowledged_edit() {
+    let saves = dir("sigkill");
+    let mut server = ServerProcess::start(exe(), &saves, &[]).unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    // Edits at distinct places on the land beside the player (bricks on the ground,
+    // then a second layer), sent as fast as the rules allow, and the server killed
+    // while they arrive.
+    for i in 0..60 {
+        ada.send(&format!(
+            "place {} {} {} brick",
+            x + 2 + i % 7,
+            y + i / 49,
+            z - 3 + i / 7 % 7
+        ));
+    }
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 20 "))
+        .unwrap();
+    server.process.kill();
+    let kept = acked(&ada);
+    assert!(kept.len() >= 20, "{} acknowledged", kept.len());
+    drop(ada);
+    let server = ServerProcess::start(exe(), &saves, &[]).unwrap();
+    let (mut after, _) = ready(&server, "bo", &[]);
+    let world = dumped(&mut after, &saves.join("after.txt"));
+    for (p, b) in &kept {
+        assert_eq!(world.get(p), Some(b), "acknowledged edit at {p:?} lost");
+    }
+    server.stop().unwrap();
+}
+
+#[test]
+fn two_clients_water_equals_the_servers_after_it_flows() {
+    let saves = dir("water");
+    let server = ServerProcess::start(exe(), &saves, &[]).unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    let (mut bo, _) = ready(&server, "bo", &[]);
+    ada.send("find-water");
+    let water = ada
+        .wait_for(0, WAIT, |l| l.starts_with("water ") || l == "no-water")
+        .unwrap();
+    assert_ne!(water, "no-water", "the spawn is by the sea");
+    let from = water.trim_start_matches("water ");
+    ada.send(&format!("take {from}"));
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 1 "))
+        .unwrap();
+    // Poured on the land beside the player, it runs over the beach.
+    ada.send(&format!("place {} {} {} water", x + 2, y, z + 1));
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 2 "))
+        .unwrap();
+    // Until nothing changes for three seconds.
+    let mut last = 0;
+    loop {
+        std::thread::sleep(Duration::from_secs(3));
+        let n = bo.lines().len();
+        if n == last {
+            break;
+        }
+        last = n;
+    }
+    assert!(
+        bo.lines()
+            .iter()
+            .filter(|l| l.starts_with("seen ") && l.contains(" flowing"))
+            .count()
+            >= 4,
+        "the water flowed"
+    );
+    let a = dumped(&mut ada, &saves.join("ada.txt"));
+    let b = dumped(&mut bo, &saves.join("bo.txt"));
+    server.stop().unwrap();
+    let world = terravox_worldgen::WorldConfig::default();
+    let saved = terravox_edits::SaveDir::new(&saves).load(&world).unwrap();
+    let saved: BTreeMap<[i32; 3], String> = saved
+        .iter()
+        .map(|(p, b)| ([p.x, p.y, p.z], terravox_net::bot::word(b)))
+        .collect();
+    assert_eq!(a, saved, "ada's world is the server's");
+    assert_eq!(b, saved, "bo's world is the server's");
+}
+
+#[test]
+fn garbage_drops_its_sender_only() {
+    let server = ServerProcess::start(exe(), &dir("garbage"), &[]).unwrap();
+    // Datagrams of every kind of garbage at the server's port.
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let mut state = 0x1234_5678_9abc_def1_u64;
+    for i in 0..20_000usize {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let len = (state % 1300) as usize;
+        let mut packet: Vec<u8> = (0..len)
+            .map(|j| (state >> (j % 8 * 8)) as u8 ^ j as u8)
+            .collect();
+        if let Some(first) = packet.first_mut() {
+            // Every kind of first byte: netcode's packet types and the side packets.
+            *first = (i % 9) as u8 | if i % 3 == 0 { 0xf0 } else { 0 };
+        }
+        let _ = socket.send_to(&packet, server.address());
+    }
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    let (mut bo, _) = ready(&server, "bo", &[]);
+    // Messages that are no message, inside a connection: that client alone goes.
+    bo.send("garbage 3");
+    bo.wait_for(0, WAIT, |l| {
+        l.starts_with("refused-player ") || l.starts_with("ended ")
+    })
+    .unwrap();
+    ada.send(&format!("place {} {} {} brick", x + 2, y, z));
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 1 "))
+        .unwrap();
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_wrong_password_is_refused_with_its_message() {
+    let server =
+        ServerProcess::start(exe(), &dir("password"), &["--password", "open sesame"]).unwrap();
+    let said = server.process.lines().join("\n");
+    assert!(said.contains("encrypted and authenticated"), "{said}");
+    for (given, expected) in [
+        (Some("close sesame"), "wrong password"),
+        (None, "wants a password"),
+    ] {
+        let extra: Vec<&str> = given.map(|p| vec!["--password", p]).unwrap_or_default();
+        let mut b = bot(exe(), &server.address(), "eve", &extra, &[]).unwrap();
+        let status = b.wait_exit(WAIT).expect("the bot ends");
+        assert!(!status.success());
+        let errors = b.errors().join("\n");
+        assert!(errors.contains(expected), "{errors}");
+    }
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &["--password", "open sesame"]);
+    ada.send(&format!("break {} {} {}", x + 1, y - 1, z));
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 1 "))
+        .unwrap();
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_flood_is_limited_while_the_others_play_on() {
+    let server = ServerProcess::start(exe(), &dir("flood"), &[]).unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    let (mut bo, _) = ready(&server, "bo", &[]);
+    bo.send("flood 5000");
+    let dropped = bo
+        .wait_for(0, WAIT, |l| {
+            l.starts_with("refused-player ") || l.starts_with("ended ")
+        })
+        .unwrap();
+    assert!(
+        dropped.contains("flood") || dropped.starts_with("ended"),
+        "{dropped}"
+    );
+    for i in 0..5 {
+        ada.send(&format!("place {} {} {} brick", x + 2, y, z - 2 + i));
+    }
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 5 "))
+        .unwrap();
+    let said = server.process.lines().join("\n");
+    assert!(said.contains("dropping bo: too many messages"), "{said}");
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_client_whose_build_makes_another_world_is_refused() {
+    let server = ServerProcess::start(exe(), &dir("other"), &[]).unwrap();
+    let mut b = bot(
+        exe(),
+        &server.address(),
+        "eve",
+        &[],
+        &[("TERRAVOX_TEST_OTHER_BLOCKS", "1")],
+    )
+    .unwrap();
+    let status = b.wait_exit(WAIT).expect("the bot ends");
+    assert!(!status.success());
+    let errors = b.errors().join("\n");
+    assert!(
+        errors.contains("makes other blocks than the server's"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("generator version 9") && errors.contains("terravox 0."),
+        "{errors}"
+    );
+    server.stop().unwrap();
+}
