@@ -23,6 +23,14 @@ pub(crate) struct BenchArgs {
     /// while it flows (60 FPS).
     #[arg(long, conflicts_with = "horizon")]
     water: bool,
+    /// Measure playing together: a server and `--players` client processes on
+    /// loopback walking and digging for `--seconds`, a join with a million edits, a
+    /// dam break, the server killed with SIGKILL.
+    #[arg(long, conflicts_with_all = ["horizon", "water"])]
+    net: bool,
+    /// With `--net`: client processes.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(2..=64))]
+    players: u16,
     /// With `--horizon`: the horizons (blocks) loaded, one cold start each.
     #[arg(long, value_delimiter = ',', default_values_t = [4096, 8192, 16384, 65536], value_parser = clap::value_parser!(u32).range(1..=65536))]
     horizons: Vec<u32>,
@@ -30,7 +38,8 @@ pub(crate) struct BenchArgs {
     /// frame rate of `--fps`.
     #[arg(long, value_delimiter = ',', default_values_t = [SPRINT_FLYING], value_parser = parse_speed)]
     speed: Vec<f64>,
-    /// With `--horizon`: seconds (of game time) each paced flight lasts.
+    /// With `--horizon`: seconds (of game time) each paced flight lasts; with `--net`,
+    /// seconds the players walk.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     seconds: f64,
     /// With `--horizon`: the frame rates the flights are paced at, one flight each
@@ -77,6 +86,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     }
     if args.water {
         return dam_break(&cfg);
+    }
+    if args.net {
+        return crate::bench_net::run(usize::from(args.players), args.seconds);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).

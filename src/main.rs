@@ -23,6 +23,7 @@ macro_rules! say_part {
 }
 
 mod bench;
+mod bench_net;
 mod export;
 mod net;
 mod world;
@@ -143,6 +144,17 @@ struct PlayArgs {
     /// Turn cave culling off: draw (and mesh) every loaded chunk, to compare.
     #[arg(long)]
     no_culling: bool,
+    /// Play on a server, HOST[:PORT] (port 27050 unless given): its world, made here
+    /// from its world code; nothing of it is saved here.
+    #[arg(long, conflicts_with_all = ["seed", "preset", "config", "save_dir"])]
+    join: Option<String>,
+    /// With --join: the name the others see (1 to 16 letters, digits, _ or -; default
+    /// your user name).
+    #[arg(long, requires = "join")]
+    name: Option<String>,
+    /// With --join: the server's password.
+    #[arg(long, requires = "join")]
+    password: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -328,7 +340,14 @@ fn main() -> ExitCode {
 }
 
 fn play(args: PlayArgs) -> Result<(), String> {
-    let world = args.world.resolve()?;
+    let (world, remote, at) = match &args.join {
+        Some(address) => {
+            let (remote, world, at) =
+                net::join_for_play(address, args.name.clone(), args.password.clone())?;
+            (world, Some(remote), args.at.or(at))
+        }
+        None => (args.world.resolve()?, None, args.at),
+    };
     if args.screenshot.is_none() && (args.frames.is_some() || args.seconds.is_some()) {
         return Err("--frames and --seconds only make sense with --screenshot".into());
     }
@@ -348,14 +367,17 @@ fn play(args: PlayArgs) -> Result<(), String> {
         }),
         panel_open: args.panel,
         panel_view: args.show.clone(),
-        save_dir: args.save_dir.or_else(|| {
-            let dir = terravox_edits::default_save_dir();
-            if dir.is_none() {
-                eprintln!("terravox: no data folder on this platform; edits will not be saved (use --save-dir)");
-            }
-            dir
-        }),
-        at: args.at,
+        save_dir: match remote {
+            Some(_) => None,
+            None => args.save_dir.or_else(|| {
+                let dir = terravox_edits::default_save_dir();
+                if dir.is_none() {
+                    eprintln!("terravox: no data folder on this platform; edits will not be saved (use --save-dir)");
+                }
+                dir
+            }),
+        },
+        at,
         look: args.look,
         time: args.time,
         sky: args.sky,
@@ -364,6 +386,7 @@ fn play(args: PlayArgs) -> Result<(), String> {
         horizon_memory: args
             .horizon_memory
             .unwrap_or(terravox_game::DEFAULT_HORIZON_MEMORY),
+        remote,
         ..terravox_game::PlayOptions::new(world)
     };
     terravox_game::run(options)

@@ -164,3 +164,54 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
     let mut out = stdout.lock();
     bot::run(&options, commands, &mut out)
 }
+
+/// Joins the server at `address` for `play --join`: the session for the game, the
+/// world, and where this name last stood there.
+pub(crate) fn join_for_play(
+    address: &str,
+    name: Option<String>,
+    password: Option<String>,
+) -> Result<
+    (
+        terravox_game::Remote,
+        terravox_worldgen::WorldConfig,
+        Option<[f64; 3]>,
+    ),
+    String,
+> {
+    let options = JoinOptions {
+        address: address.to_owned(),
+        name: name.unwrap_or_else(default_name),
+        password,
+        build: build(),
+    };
+    say!("joining {} as {}…", options.address, options.name);
+    let joined = terravox_net::client::join(&options).map_err(|e| e.to_string())?;
+    say!(
+        "joined: a {} world, generator version {}, {} edits to load, {} other players",
+        joined.world.generator_name(),
+        joined.world.version,
+        joined.welcome.backlog,
+        joined.welcome.players.len()
+    );
+    let (world, at) = (joined.world.clone(), joined.welcome.at.map(|p| p.feet));
+    Ok((terravox_game::Remote::new(joined, options), world, at))
+}
+
+/// The user's name as a player's name (letters, digits, _ and -, at most 16), or
+/// `player`.
+fn default_name() -> String {
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let name: String = user
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(16)
+        .collect();
+    if name.is_empty() {
+        "player".to_owned()
+    } else {
+        name
+    }
+}

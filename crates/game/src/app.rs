@@ -11,8 +11,8 @@ use bevy::state::app::StatesPlugin;
 use crate::config::PlayOptions;
 use crate::mode::Mode;
 use crate::{
-    config, editing, horizon, mode, persistence, player, render, schedule, signals, sky, streaming,
-    ui, water, world,
+    config, editing, horizon, mode, net, persistence, player, render, schedule, signals, sky,
+    streaming, ui, water, world,
 };
 
 /// All game plugins on top of Bevy's (and egui's, unless headless).
@@ -53,6 +53,7 @@ impl Plugin for GamePlugin {
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
                 water::plugin,
+                net::plugin(self.options.remote.clone()),
                 streaming::plugin(self.options.culling),
                 horizon::plugin,
                 sky::clock_plugin(self.options.time),

@@ -98,6 +98,8 @@ pub struct PlayOptions {
     pub horizon: u32,
     /// Mesh memory budget in MiB ([`HorizonMemory::RANGE`]).
     pub horizon_memory: u32,
+    /// A server joined (`--join`): the world is its, and nothing is saved here.
+    pub remote: Option<crate::net::Remote>,
 }
 
 impl PlayOptions {
@@ -120,6 +122,7 @@ impl PlayOptions {
             culling: true,
             horizon: DEFAULT_HORIZON,
             horizon_memory: DEFAULT_HORIZON_MEMORY,
+            remote: None,
         }
     }
 }

@@ -14,7 +14,7 @@ use terravox_authority::{Action, Refusal};
 use terravox_voxel::raycast::{Probe, RayHit, raycast};
 use terravox_voxel::{Block, BlockPos};
 
-use crate::mode::Mode;
+use crate::mode::{Mode, keys_to_game};
 use crate::player::Player;
 use crate::player::eye::eye_ray;
 use crate::schedule::GameSystems;
@@ -90,6 +90,16 @@ impl Hotbar {
         let n = HOTBAR.len() as i32;
         self.selected = (self.selected as i32 + steps).rem_euclid(n) as usize;
     }
+}
+
+/// An edit the local player made (decided by the world's authority): a server is
+/// told of it (`net`).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Acted {
+    /// The edit.
+    pub action: Action,
+    /// What its block held before (put back if the server refuses it).
+    pub before: Block,
 }
 
 /// The block the player looks at, if one is within reach.
@@ -171,13 +181,13 @@ pub fn place_block(
 
 /// The editing plugin.
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Hotbar>()
+    app.add_message::<Acted>()
+        .init_resource::<Hotbar>()
         .init_resource::<Target>()
         .init_resource::<EditIntent>()
         .add_systems(
             Update,
-            (select_block.run_if(not(in_state(Mode::Panel))), read_click)
-                .in_set(GameSystems::Input),
+            (select_block.run_if(keys_to_game), read_click).in_set(GameSystems::Input),
         )
         .add_systems(
             Update,
@@ -222,23 +232,32 @@ fn edit_target(
     intent: Res<EditIntent>,
     target: Res<Target>,
     hotbar: Res<Hotbar>,
-    player: Query<&Player>,
     mut blocks: WorldBlocks,
+    mut acted: MessageWriter<Acted>,
 ) {
-    let (Some(hit), Ok(feet)) = (target.0, player.single().map(|p| p.position)) else {
+    let Some(hit) = target.0 else {
         return;
     };
     let full = blocks.authority().players().bucket_full(LOCAL_PLAYER);
-    let result = match (*intent, hotbar.slot()) {
-        (EditIntent::None, _) => return,
-        (EditIntent::Break, _) => break_block(&mut blocks, &hit),
-        (EditIntent::Place, Slot::Block(b)) => place_block(&mut blocks, feet, &hit, b),
-        (EditIntent::Place, Slot::Bucket) if full => {
-            place_block(&mut blocks, feet, &hit, Block::Water)
-        }
-        (EditIntent::Place, Slot::Bucket) => take_water(&mut blocks, &hit),
+    let place = |b| {
+        hit.adjacent()
+            .map(|p| Action::Place(p, b))
+            .ok_or(Refusal::NoFace)
     };
-    if let Err(e) = result {
+    let action = match (*intent, hotbar.slot()) {
+        (EditIntent::None, _) => return,
+        (EditIntent::Break, _) => Ok(Action::Break(hit.pos)),
+        (EditIntent::Place, Slot::Block(b)) => place(b),
+        (EditIntent::Place, Slot::Bucket) if full => place(Block::Water),
+        (EditIntent::Place, Slot::Bucket) => Ok(Action::Take(hit.pos)),
+    };
+    let made = action.and_then(|action| {
+        let before = blocks.block(action.pos()).unwrap_or(Block::Air);
+        blocks
+            .act(LOCAL_PLAYER, action)
+            .map(|_| acted.write(Acted { action, before }))
+    });
+    if let Err(e) = made {
         debug!("edit refused: {e}");
     }
 }

@@ -23,6 +23,9 @@
 //! - `editing`: hotbar, target, breaking and placing, the bucket (`Input`, `Edit`);
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
 //! - `water`: the water's steps after an edit, on a worker (`Water`);
+//! - `net`: playing on a server: the session, the server's edits laid in, this
+//!   player's edits and moves sent, the others and the chat (`Input`, `Simulate`,
+//!   `Edit`);
 //! - `readiness`: whether the world around the player (and the horizon) is
 //!   complete: [`settled`];
 //! - `signals`: SIGTERM/SIGINT end the game like closing the window (`Input`);
@@ -53,6 +56,7 @@ mod horizon;
 mod latest;
 mod launch;
 mod mode;
+mod net;
 #[cfg(feature = "test-support")]
 mod oracles;
 mod persistence;
@@ -73,6 +77,7 @@ pub use config::{
     PanelView, PlayOptions, ScreenshotPlan, SkyChoice, ViewDistance,
 };
 pub use launch::run;
+pub use net::Remote;
 pub use readiness::settled;
 
 /// What the tests reach into: the game's state, messages and pure functions
@@ -83,6 +88,7 @@ pub use {
     editing::{HOTBAR, Hotbar, Slot, Target, break_block, find_target, place_block, take_water},
     horizon::{Detail, Horizon, RingFigures, Rings},
     mode::Mode,
+    net::{Chat, Others, Say, Session},
     oracles::holes_in_horizon,
     persistence::Saves,
     player::body::{self, EYE, MoveInput},

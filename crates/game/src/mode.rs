@@ -1,5 +1,6 @@
 //! The [`Mode`] state machine: Tab opens and closes the panel, Esc releases the
-//! mouse, a click in the world (not on a UI window) grabs it and starts playing. The
+//! mouse, a click in the world (not on a UI window) grabs it and starts playing, T
+//! opens the chat box on a server ([`CanChat`]; Enter sends and plays on). The
 //! cursor is locked on entering [`Mode::Playing`] and freed on leaving it. Because a
 //! state change takes effect at the start of the next frame, the grabbing click never
 //! reaches the systems that only run while playing (it does not break a block).
@@ -19,7 +20,19 @@ pub enum Mode {
     Playing,
     /// The generator panel has focus (Tab); gameplay keys are off.
     Panel,
+    /// The chat box has the keys (T, on a server); gameplay keys are off.
+    Chat,
 }
+
+/// Whether gameplay keys (the hotbar, flight) count: not while the panel or the chat
+/// box has the keys.
+pub(crate) fn keys_to_game(mode: Res<State<Mode>>) -> bool {
+    matches!(mode.get(), Mode::Playing | Mode::Released)
+}
+
+/// Present on a server: T opens the chat box.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub(crate) struct CanChat;
 
 /// Whether the pointer was over a UI window last frame (kept by the UI plugin; always
 /// `false` without a UI).
@@ -32,11 +45,17 @@ struct ModeKeys {
     tab: bool,
     esc: bool,
     click: bool,
+    /// T, where the chat box can open.
+    chat: bool,
 }
 
 /// The mode after `keys` in `mode`, if it changes.
 fn next_mode(mode: Mode, keys: ModeKeys, over_ui: bool) -> Option<Mode> {
     match mode {
+        Mode::Chat if keys.esc => Some(Mode::Released),
+        // The chat box types every other key.
+        Mode::Chat => None,
+        Mode::Playing | Mode::Released if keys.chat => Some(Mode::Chat),
         _ if keys.tab => Some(if mode == Mode::Panel {
             Mode::Released
         } else {
@@ -61,12 +80,14 @@ fn change_mode(
     keys: Res<ButtonInput<KeyCode>>,
     mouse: Res<ButtonInput<MouseButton>>,
     over_ui: Res<PointerOverUi>,
+    can_chat: Option<Res<CanChat>>,
     mut next: ResMut<NextState<Mode>>,
 ) {
     let pressed = ModeKeys {
         tab: keys.just_pressed(KeyCode::Tab),
         esc: keys.just_pressed(KeyCode::Escape),
         click: mouse.just_pressed(MouseButton::Left),
+        chat: can_chat.is_some() && keys.just_pressed(KeyCode::KeyT),
     };
     if let Some(m) = next_mode(*mode.get(), pressed, over_ui.0) {
         next.set(m);
@@ -100,17 +121,36 @@ mod tests {
         tab: true,
         esc: false,
         click: false,
+        chat: false,
     };
     const ESC: ModeKeys = ModeKeys {
         tab: false,
         esc: true,
         click: false,
+        chat: false,
     };
     const CLICK: ModeKeys = ModeKeys {
         tab: false,
         esc: false,
         click: true,
+        chat: false,
     };
+    const T: ModeKeys = ModeKeys {
+        tab: false,
+        esc: false,
+        click: false,
+        chat: true,
+    };
+
+    #[test]
+    fn t_opens_the_chat_box_which_takes_every_key_but_esc() {
+        assert_eq!(next_mode(Mode::Playing, T, false), Some(Mode::Chat));
+        assert_eq!(next_mode(Mode::Released, T, false), Some(Mode::Chat));
+        assert_eq!(next_mode(Mode::Panel, T, false), None);
+        assert_eq!(next_mode(Mode::Chat, TAB, false), None);
+        assert_eq!(next_mode(Mode::Chat, CLICK, false), None);
+        assert_eq!(next_mode(Mode::Chat, ESC, false), Some(Mode::Released));
+    }
 
     #[test]
     fn tab_toggles_the_panel_from_any_mode() {

@@ -178,7 +178,9 @@ impl Saves {
     /// while its save is read on the I/O pool.
     fn open(&mut self, world: &WorldConfig, edits: &mut WorldAuthority) {
         self.draft = false;
-        edits.set_role(Role::Local);
+        if edits.role() != Role::Client {
+            edits.set_role(Role::Local);
+        }
         self.dir = self.setting.clone();
         self.failing = None;
         let canonical = world.canonical();

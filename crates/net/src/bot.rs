@@ -1,7 +1,8 @@
 //! A headless client: joins a server, makes the terrain around itself as a game does,
 //! follows the server's edits and water, walks and digs on its own or does what it
 //! is told a line at a time (`break X Y Z`, `place X Y Z BLOCK`, `take X Y Z`,
-//! `goto X Y Z`, `find-water`, `say TEXT`, `flood N` (lines of chat at once),
+//! `goto X Y Z`, `find-water`, `pave N` (N tiles of blocks on the land around it, at
+//! the rate the rules allow), `say TEXT`, `flood N` (lines of chat at once),
 //! `garbage N` (messages that are no message), `dump FILE`, `wait MS`, `quit`), and
 //! writes what happens
 //! as lines: what `terravox bench --net` and the tests read, from real processes on
@@ -10,8 +11,9 @@
 //! ```text
 //! joined ID BACKLOG MS        the welcome, after MS
 //! at X Y Z                    where it stands (its feet)
-//! ready MS                    the terrain under it made and the backlog laid; MS
-//!                             after the terrain was made (0 if the backlog came first)
+//! ready MS BYTES              the terrain under it made and the backlog laid; MS
+//!                             after the terrain was made (0 if the backlog came
+//!                             first), BYTES received so far
 //! made SEQ X Y Z BLOCK US     an edit sent (shown at once), at US (µs since 1970)
 //! acked SEQ X Y Z BLOCK US    the server made it durable
 //! refused SEQ REASON          the server refused it (put back)
@@ -76,6 +78,9 @@ fn block_named(name: &str) -> Option<Block> {
 
 /// A bot's state.
 struct Bot<'a> {
+    /// Tiles still to pave (`pave N`), in order, and until when each may wait for
+    /// its chunk.
+    paving: std::collections::VecDeque<BlockPos>,
     authority: Authority,
     around: Around,
     generator: std::sync::Arc<Generator>,
@@ -93,7 +98,11 @@ impl Bot<'_> {
     }
 
     /// Tries an edit here first (as a game shows it at once); sends it if made.
-    fn act(&mut self, action: Action, connection: &crate::client::Connection) -> bool {
+    fn act(
+        &mut self,
+        action: Action,
+        connection: &crate::client::Connection,
+    ) -> Result<(), terravox_authority::Refusal> {
         let before = self.around.block(action.pos());
         match self.authority.act(ME, action, &mut self.around) {
             Ok((p, b)) => {
@@ -113,9 +122,9 @@ impl Bot<'_> {
                     word(b),
                     wall_us()
                 ));
-                true
+                Ok(())
             }
-            Err(_) => false,
+            Err(e) => Err(e),
         }
     }
 
@@ -201,6 +210,7 @@ pub fn run(
         .unwrap_or([0.5, 100.0, 0.5]);
     authority.players_mut().place(ME, feet);
     let mut bot = Bot {
+        paving: std::collections::VecDeque::new(),
         authority,
         around: Around::new(generator.clone()),
         generator,
@@ -225,6 +235,7 @@ pub fn run(
     let mut last_edit = Instant::now();
     let mut edit_turn = 0u32;
     let playing = Instant::now();
+    let mut tick = Instant::now();
     loop {
         while let Some(event) = connection.try_recv() {
             match event {
@@ -245,7 +256,8 @@ pub fn run(
         {
             told_ready = true;
             let after = Instant::now().saturating_duration_since(t).as_millis();
-            bot.line(format_args!("ready {after}"));
+            let bytes = connection.received_bytes();
+            bot.line(format_args!("ready {after} {bytes}"));
         }
         let secs = playing.elapsed().as_secs_f64();
         if options.walk && told_ready {
@@ -269,9 +281,11 @@ pub fn run(
                         PLACEABLE[(edit_turn as usize / 2) % PLACEABLE.len()],
                     )
                 };
-                bot.act(action, &connection);
+                let _ = bot.act(action, &connection);
             }
         }
+        pave(&mut bot, &connection, tick.elapsed().as_secs_f64());
+        tick = Instant::now();
         if last_move.elapsed() >= MOVE_EVERY {
             last_move = Instant::now();
             connection.send(ToServer::Move(Pose {
@@ -289,6 +303,83 @@ pub fn run(
             return finish(&mut bot, &connection, playing);
         }
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The land tiles around `feet` to pave: `n` columns of dry land (the top above the
+/// sea, no river or lake over it) in the nearest square that has them, in rows back
+/// and forth; the block goes on the top.
+fn tiles(generator: &Generator, feet: [f64; 3], n: usize) -> std::collections::VecDeque<BlockPos> {
+    let sea = generator.config().sea_level;
+    let (cx, cz) = (feet[0].floor() as i32, feet[2].floor() as i32);
+    let mut side = (n as f64).sqrt().ceil() as i32 + 2;
+    loop {
+        let mut out = std::collections::VecDeque::new();
+        for row in 0..side {
+            for i in 0..side {
+                let x = cx - side / 2 + if row % 2 == 0 { i } else { side - 1 - i };
+                let z = cz - side / 2 + row;
+                let top = generator.column_top(x, z);
+                if top.y >= sea && top.water.is_none() && top.block.is_solid() {
+                    out.push_back(BlockPos::new(x, top.y + 1, z));
+                    if out.len() == n {
+                        return out;
+                    }
+                }
+            }
+        }
+        if side > 512 {
+            return out;
+        }
+        side *= 2;
+    }
+}
+
+/// How fast a paving bot flies from tile to tile, blocks a second.
+const PAVING_SPEED: f64 = 25.0;
+
+/// Flies towards the next tile and paves it when over it, as fast as the rules allow
+/// (every move sent).
+fn pave(bot: &mut Bot, connection: &crate::client::Connection, dt: f64) {
+    let Some(&p) = bot.paving.front() else {
+        return;
+    };
+    let over = [
+        f64::from(p.x) + 0.5,
+        f64::from(p.y) + 1.0,
+        f64::from(p.z) + 0.5,
+    ];
+    let d: Vec<f64> = (0..3).map(|i| over[i] - bot.feet[i]).collect();
+    let far = d.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if far > 1e-9 {
+        let step = (PAVING_SPEED * dt / far).min(1.0);
+        bot.feet = [0, 1, 2].map(|i| bot.feet[i] + d[i] * step);
+        bot.authority.players_mut().place(ME, bot.feet);
+        bot.around.player_at(ME, bot.feet);
+        connection.send(ToServer::Move(Pose {
+            feet: bot.feet,
+            yaw: 0.0,
+            pitch: 0.0,
+        }));
+        if far > 3.0 {
+            return;
+        }
+    }
+    let block = PLACEABLE[(p.x + p.z).rem_euclid(PLACEABLE.len() as i32) as usize];
+    match bot.around.block(p) {
+        // Its chunk is still being made here.
+        None => {}
+        Some(b) if b.is_solid() => {
+            bot.paving.pop_front();
+        }
+        Some(_) => {
+            // Too fast: the same tile again later; else on to the next.
+            if bot.act(Action::Place(p, block), connection)
+                != Err(terravox_authority::Refusal::TooFast)
+            {
+                bot.paving.pop_front();
+            }
+        }
     }
 }
 
@@ -325,13 +416,12 @@ fn command(
     match words.first().copied() {
         Some("quit") | None => return Ok(false),
         Some("break") => {
-            let made = bot.act(Action::Break(pos(1)?), connection);
-            if !made {
+            if bot.act(Action::Break(pos(1)?), connection).is_err() {
                 bot.line(format_args!("not-made {line}"));
             }
         }
         Some("take") => {
-            if !bot.act(Action::Take(pos(1)?), connection) {
+            if bot.act(Action::Take(pos(1)?), connection).is_err() {
                 bot.line(format_args!("not-made {line}"));
             }
         }
@@ -340,7 +430,7 @@ fn command(
                 .get(4)
                 .and_then(|n| block_named(n))
                 .ok_or_else(|| format!("bad block in {line:?}"))?;
-            if !bot.act(Action::Place(pos(1)?, b), connection) {
+            if bot.act(Action::Place(pos(1)?, b), connection).is_err() {
                 bot.line(format_args!("not-made {line}"));
             }
         }
@@ -356,6 +446,10 @@ fn command(
             }));
         }
         Some("say") => connection.send(ToServer::Chat(words[1..].join(" "))),
+        Some("pave") => {
+            let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(100);
+            bot.paving = tiles(&bot.generator, bot.feet, n);
+        }
         Some("flood") => {
             let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1000);
             for i in 0..n {

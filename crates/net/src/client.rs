@@ -98,7 +98,7 @@ enum Outgoing {
 /// A live connection to a server (see the module docs).
 pub struct Connection {
     tx: Sender<Outgoing>,
-    rx: Receiver<Event>,
+    rx: std::sync::Mutex<Receiver<Event>>,
     received: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -347,7 +347,7 @@ impl Connection {
             .expect("a thread for the connection");
         Self {
             tx,
-            rx,
+            rx: std::sync::Mutex::new(rx),
             received,
             stop,
             thread: Some(thread),
@@ -366,12 +366,13 @@ impl Connection {
 
     /// What arrived, if anything.
     pub fn try_recv(&self) -> Option<Event> {
-        self.rx.try_recv().ok()
+        self.rx.lock().ok()?.try_recv().ok()
     }
 
     /// What arrives within `wait`.
     pub fn recv_timeout(&self, wait: Duration) -> Option<Event> {
-        match self.rx.recv_timeout(wait) {
+        let rx = self.rx.lock().ok()?;
+        match rx.recv_timeout(wait) {
             Ok(e) => Some(e),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {

@@ -13,7 +13,7 @@ use terravox_voxel::BlockPos;
 use terravox_worldgen::WORLD_FLOOR;
 
 use crate::config::StartView;
-use crate::mode::Mode;
+use crate::mode::{Mode, keys_to_game};
 use crate::schedule::GameSystems;
 use crate::streaming::Chunks;
 use crate::world::{
@@ -44,7 +44,7 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 input::read_movement,
                 input::look_around.run_if(in_state(Mode::Playing)),
-                input::toggle_flight.run_if(not(in_state(Mode::Panel)).and_then(
+                input::toggle_flight.run_if(keys_to_game.and_then(
                     input_just_pressed(KeyCode::KeyF).or_else(input_just_pressed(KeyCode::KeyN)),
                 )),
             )

@@ -1,9 +1,10 @@
 //! Drawing the world: the chunk material (`material`), the meshes of chunks of every
-//! level (`meshes`), the outline of the targeted block (`outline`), the player's
+//! level (`meshes`), the other players' figures on a server (`figures`), the outline of the targeted block (`outline`), the player's
 //! lantern in caves (`lantern`) and the automated screenshot (`screenshot`), in that
 //! order each frame ([`RenderSystems`]). The sky, the light of the hour and the fog
 //! are [`crate::sky`]'s.
 
+mod figures;
 mod lantern;
 pub(crate) mod material;
 mod meshes;
@@ -42,6 +43,7 @@ pub(crate) fn plugin(app: &mut App) {
     )
     .add_plugins((
         meshes::plugin,
+        figures::plugin,
         outline::plugin,
         lantern::plugin,
         screenshot::plugin,

@@ -1,6 +1,7 @@
 //! The egui user interface: the generator panel (`panel`, with `generator_form`,
 //! `preview`, `section`, `seeds`, `splines` and their `panel_state`), the "Your edits" window (`edits_window`), the
-//! stats overlay (`stats`) and the HUD (`hud`: notices, crosshair, hotbar). Drawing runs in egui's pass after
+//! stats overlay (`stats`), the HUD (`hud`: notices, crosshair, hotbar) and, on a
+//! server, the names, chat and player list (`together`). Drawing runs in egui's pass after
 //! `Update`; the bookkeeping around it (the preview task, whether the pointer is over
 //! a window) runs in [`GameSystems::Present`].
 
@@ -14,6 +15,7 @@ mod section;
 mod seeds;
 mod splines;
 mod stats;
+mod together;
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
@@ -34,6 +36,7 @@ pub(crate) fn plugin(app: &mut App) {
         app.add_plugins(FrameTimeDiagnosticsPlugin::default());
     }
     app.init_resource::<Preview>()
+        .init_resource::<together::Together>()
         .init_resource::<seeds::SeedBrowser>()
         .init_resource::<section::CrossSection>()
         .add_systems(Startup, init_panel)
@@ -43,6 +46,7 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 track_pointer,
+                together::toggle_list.run_if(crate::mode::keys_to_game),
                 preview::update_preview.run_if(in_state(Mode::Panel)),
                 seeds::update_seed_browser.run_if(in_state(Mode::Panel)),
                 section::update_cross_section.run_if(in_state(Mode::Panel)),
@@ -54,6 +58,7 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 stats::draw_stats,
                 hud::draw_hud,
+                together::draw_together,
                 (panel::draw_panel, edits_window::draw_edits_window)
                     .chain()
                     .run_if(in_state(Mode::Panel)),

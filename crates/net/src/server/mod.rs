@@ -550,7 +550,7 @@ impl Server {
         let clock = self.authority.clock();
         let welcome = Welcome {
             you: id,
-            world_code: self.options.world.canonical().to_world_code(),
+            world_code: self.options.world.to_world_code(),
             generator_version: self.options.world.version,
             build: self.options.build.clone(),
             hashes: self.hashes.clone(),
@@ -841,6 +841,18 @@ impl Server {
         }
     }
 
+    /// The ticks' times so far: median, 99th percentile, longest, and how many.
+    pub fn tick_figures(&self) -> ([Duration; 3], usize) {
+        let mut t = self.ticks.clone();
+        t.sort_unstable();
+        let at = |q: f64| {
+            t.get(((t.len().max(1) - 1) as f64 * q).round() as usize)
+                .copied()
+                .unwrap_or_default()
+        };
+        ([at(0.5), at(0.99), at(1.0)], t.len())
+    }
+
     /// Stops: tells every client, disconnects them and saves the world whole.
     pub fn stop(mut self) -> Result<String, String> {
         self.broadcast(&ToClient::Say("the server stops".to_owned()));
@@ -882,6 +894,13 @@ pub fn run(
             std::thread::sleep(wait);
         }
     }
+    let ([median, p99, max], n) = server.tick_figures();
+    say(&format!(
+        "ticks: {n}, median {} µs, p99 {} µs, longest {} µs",
+        median.as_micros(),
+        p99.as_micros(),
+        max.as_micros()
+    ));
     let saved = server.stop()?;
     say(&saved);
     Ok(())
