@@ -320,3 +320,76 @@ fn a_client_whose_build_makes_another_world_is_refused() {
     );
     server.stop().unwrap();
 }
+
+#[test]
+fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
+    use bevy::prelude::*;
+    use terravox_game::{Hosting, OpenToOthers, PlayOptions, Session, WorldAuthority};
+    let saves = dir("host");
+    let mut options = PlayOptions::new(terravox_worldgen::WorldConfig::default());
+    options.save_dir = Some(saves.clone());
+    options.server_exe = Some(exe().to_owned());
+    options.view_distance = 3;
+    options.horizon = 0;
+    let mut app = terravox_game::headless_app(options);
+    let mut frames = 0;
+    while !terravox_game::settled(app.world()) {
+        app.update();
+        frames += 1;
+        assert!(frames < 10_000, "the world never settled");
+    }
+    // An edit made alone, before the world is opened.
+    let feet = app
+        .world()
+        .resource::<WorldAuthority>()
+        .players()
+        .feet(terravox_game::LOCAL_PLAYER)
+        .unwrap();
+    let below = terravox_voxel::BlockPos::containing_f64(feet).offset([1, -1, 0]);
+    let mut state =
+        bevy::ecs::system::SystemState::<terravox_game::WorldBlocks>::new(app.world_mut());
+    let mut blocks = state.get_mut(app.world_mut()).unwrap();
+    blocks.set(below, terravox_voxel::Block::Brick).unwrap();
+    state.apply(app.world_mut());
+    app.world_mut().write_message(OpenToOthers {
+        port: 0,
+        password: None,
+        name: "host".to_owned(),
+    });
+    let port = loop {
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+        frames += 1;
+        assert!(frames < 20_000, "the world was never opened");
+        match app.world().resource::<Hosting>() {
+            Hosting::Open(server) => {
+                if app
+                    .world()
+                    .get_resource::<Session>()
+                    .is_some_and(Session::playing)
+                {
+                    break server.port;
+                }
+            }
+            Hosting::Failed(why) => panic!("{why}"),
+            _ => {}
+        }
+    };
+    assert_eq!(
+        app.world().resource::<WorldAuthority>().role(),
+        terravox_authority::Role::Client
+    );
+    // Another player joins the hosted world: the edit made alone is in it.
+    let mut b = bot(exe(), &format!("127.0.0.1:{port}"), "guest", &[], &[]).unwrap();
+    b.wait_for(0, WAIT, |l| l.starts_with("ready ")).unwrap();
+    let world = dumped(&mut b, &saves.join("guest.txt"));
+    assert_eq!(
+        world.get(&[below.x, below.y, below.z]).map(String::as_str),
+        Some("brick")
+    );
+    b.send("quit");
+    // The game ends: the server it started stops and saves.
+    app.world_mut().write_message(AppExit::Success);
+    app.update();
+    assert!(matches!(app.world().resource::<Hosting>(), Hosting::Closed));
+}

@@ -53,7 +53,7 @@ impl Plugin for GamePlugin {
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
                 water::plugin,
-                net::plugin(self.options.remote.clone()),
+                net::plugin(self.options.remote.clone(), self.options.server_exe.clone()),
                 streaming::plugin(self.options.culling),
                 horizon::plugin,
                 sky::clock_plugin(self.options.time),

@@ -100,6 +100,9 @@ pub struct PlayOptions {
     pub horizon_memory: u32,
     /// A server joined (`--join`): the world is its, and nothing is saved here.
     pub remote: Option<crate::net::Remote>,
+    /// The terravox executable "Open to others" starts a server of (`None`: the
+    /// running one).
+    pub server_exe: Option<PathBuf>,
 }
 
 impl PlayOptions {
@@ -123,6 +126,7 @@ impl PlayOptions {
             horizon: DEFAULT_HORIZON,
             horizon_memory: DEFAULT_HORIZON_MEMORY,
             remote: None,
+            server_exe: None,
         }
     }
 }

@@ -95,11 +95,11 @@ impl Hotbar {
 /// An edit the local player made (decided by the world's authority): a server is
 /// told of it (`net`).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Acted {
+pub(crate) struct Acted {
     /// The edit.
-    pub action: Action,
+    pub(crate) action: Action,
     /// What its block held before (put back if the server refuses it).
-    pub before: Block,
+    pub(crate) before: Block,
 }
 
 /// The block the player looks at, if one is within reach.

@@ -88,7 +88,7 @@ pub use {
     editing::{HOTBAR, Hotbar, Slot, Target, break_block, find_target, place_block, take_water},
     horizon::{Detail, Horizon, RingFigures, Rings},
     mode::Mode,
-    net::{Chat, Others, Say, Session},
+    net::{Chat, Hosting, OpenToOthers, Others, Say, Session},
     oracles::holes_in_horizon,
     persistence::Saves,
     player::body::{self, EYE, MoveInput},

@@ -387,7 +387,8 @@ impl Saves {
             let (revision, result) = block_on(task);
             self.finished(revision, result, notices);
         }
-        if self.dirty(edits) {
+        // A server's world is the server's to save.
+        if self.dirty(edits) && edits.role() != Role::Client {
             let result = match &self.dir {
                 Some(dir) => dir.save(edits.world(), edits.edits()),
                 None => Err(SaveError {
@@ -411,6 +412,37 @@ impl Saves {
                 self.rescue(&p.world, &p.edits, &e);
             }
         }
+    }
+
+    /// Hands the active world's save over to a server about to open it ("Open to
+    /// others"): everything written now, on this thread, and the world's lock
+    /// released; from here the game writes nothing of it. The save folder, or why not.
+    pub(crate) fn hand_over(
+        &mut self,
+        edits: &mut WorldAuthority,
+        notices: &mut Notices,
+    ) -> Result<SaveDir, String> {
+        if self.draft {
+            return Err("this is a draft of the world: Apply it first".to_owned());
+        }
+        let dir = self
+            .dir
+            .clone()
+            .ok_or("saving is off for this world (no save folder, or another game holds it)")?;
+        self.finish_loading(edits, notices);
+        if let Some(task) = self.writing.take() {
+            let (revision, result) = block_on(task);
+            self.finished(revision, result, notices);
+        }
+        if self.dirty(edits) {
+            dir.save(edits.world(), edits.edits())
+                .map_err(|e| e.to_string())?;
+            self.saved = Some(edits.revision());
+        }
+        self.lock = None;
+        self.dir = None;
+        self.status = "the world is a server's now: it saves it".to_owned();
+        Ok(dir)
     }
 
     /// Writes a rescue copy of edits that could not be saved: beside the save, else in

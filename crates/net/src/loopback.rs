@@ -169,10 +169,23 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts a server of `exe` saving in `save_dir`, with `extra` arguments; waits
-    /// until it listens.
+    /// Starts a server of `exe` on loopback, a free port, saving in `save_dir`, with
+    /// `extra` arguments; waits until it listens.
     pub fn start(exe: &Path, save_dir: &Path, extra: &[&str]) -> Result<Self, String> {
-        let mut args: Vec<String> = ["serve", "--port", "0", "--bind", "127.0.0.1", "--save-dir"]
+        let mut args = vec!["--bind", "127.0.0.1"];
+        args.extend(extra);
+        Self::start_on(exe, save_dir, "0", &args)
+    }
+
+    /// Starts a server of `exe` on `port`, saving in `save_dir`, with `extra`
+    /// arguments; waits until it listens (or says why it cannot).
+    pub fn start_on(
+        exe: &Path,
+        save_dir: &Path,
+        port: &str,
+        extra: &[&str],
+    ) -> Result<Self, String> {
+        let mut args: Vec<String> = ["serve", "--port", port, "--save-dir"]
             .map(String::from)
             .to_vec();
         args.push(save_dir.display().to_string());
@@ -196,9 +209,14 @@ impl ServerProcess {
     }
 
     /// Stops it from its console (it saves), waiting for it to end.
-    pub fn stop(mut self) -> Result<(), String> {
+    pub fn stop(self) -> Result<(), String> {
+        self.stop_within(Duration::from_secs(60))
+    }
+
+    /// Stops it from its console (it saves), waiting up to `wait` for it to end.
+    pub fn stop_within(mut self, wait: Duration) -> Result<(), String> {
         self.process.send("stop");
-        match self.process.wait_exit(Duration::from_secs(60)) {
+        match self.process.wait_exit(wait) {
             Some(s) if s.success() => Ok(()),
             other => Err(format!(
                 "the server ended with {other:?}: {}",

@@ -7,6 +7,7 @@
 //! A lost connection is joined again every few seconds, the world's edits made again
 //! from the new backlog. Nothing of a server's world is saved here.
 
+mod host;
 mod others;
 
 use std::collections::{HashMap, VecDeque};
@@ -25,7 +26,8 @@ use crate::player::Player;
 use crate::schedule::GameSystems;
 use crate::streaming::WorldBlocks;
 use crate::world::{LOCAL_PLAYER, Notices, ReloadChunks, WorldAuthority};
-pub use others::{Other, Others};
+pub use host::{Hosting, OpenToOthers};
+pub use others::Others;
 
 /// Time between moves sent.
 const MOVE_EVERY: f64 = 0.1;
@@ -125,42 +127,81 @@ impl Session {
     }
 }
 
-/// The net plugin: with a server joined, the session and its systems; without, the
-/// resources the screen reads, empty.
-pub(crate) fn plugin(remote: Option<Remote>) -> impl Fn(&mut App) {
+/// The net plugin: the session's systems (while there is one: a server joined at
+/// start, or this world opened to others), and the resources the screen reads.
+pub(crate) fn plugin(
+    remote: Option<Remote>,
+    server_exe: Option<std::path::PathBuf>,
+) -> impl Fn(&mut App) {
     move |app: &mut App| {
         app.init_resource::<Others>()
             .init_resource::<Chat>()
-            .add_message::<Say>();
-        let Some(remote) = &remote else { return };
-        let joined = remote.joined.lock().ok().and_then(|mut j| j.take());
-        let Some(joined) = joined else { return };
-        let mut session = Session {
-            connection: None,
-            options: remote.options.clone(),
-            you: 0,
-            backlog_done: false,
-            sent: HashMap::new(),
-            seq: 0,
-            last_move: 0.0,
-            rejoin: None,
-            last_try: 0.0,
-            status: String::new(),
-        };
-        let (mut others, mut chat) = (Others::default(), Chat::default());
-        let clock = start(&mut session, joined, &mut others, &mut chat, 0.0);
-        app.insert_resource(session)
-            .insert_resource(CanChat)
-            .insert_resource(others)
-            .insert_resource(chat)
-            .add_systems(Startup, move |mut world: ResMut<WorldAuthority>| {
-                world.set_role(Role::Client);
-                world.set_clock(clock);
-            })
-            .add_systems(Update, (receive, rejoin).chain().in_set(GameSystems::Input))
-            .add_systems(Update, send_move.in_set(GameSystems::Simulate))
-            .add_systems(Update, (send_edits, send_chat).in_set(GameSystems::Edit));
+            .add_message::<Say>()
+            .add_plugins(host::plugin(server_exe.clone()))
+            .add_systems(
+                Update,
+                (receive, rejoin)
+                    .chain()
+                    .run_if(resource_exists::<Session>)
+                    .in_set(GameSystems::Input),
+            )
+            .add_systems(
+                Update,
+                send_move
+                    .run_if(resource_exists::<Session>)
+                    .in_set(GameSystems::Simulate),
+            )
+            .add_systems(
+                Update,
+                (send_edits, send_chat)
+                    .run_if(resource_exists::<Session>)
+                    .in_set(GameSystems::Edit),
+            );
+        if let Some(remote) = remote.clone() {
+            app.add_systems(
+                Startup,
+                move |mut commands: Commands,
+                      mut world: ResMut<WorldAuthority>,
+                      mut others: ResMut<Others>,
+                      mut chat: ResMut<Chat>| {
+                    let joined = remote.joined.lock().ok().and_then(|mut j| j.take());
+                    let Some(joined) = joined else { return };
+                    let options = remote.options.clone();
+                    let session = begin(joined, options, &mut others, &mut chat, &mut world, 0.0);
+                    commands.insert_resource(session);
+                    commands.insert_resource(CanChat);
+                },
+            );
+        }
     }
+}
+
+/// A session on the server `joined`: this game becomes its client (the world's
+/// authority decides for a client, its clock is the server's).
+fn begin(
+    joined: Joined,
+    options: JoinOptions,
+    others: &mut Others,
+    chat: &mut Chat,
+    world: &mut WorldAuthority,
+    now: f64,
+) -> Session {
+    let mut session = Session {
+        connection: None,
+        options,
+        you: 0,
+        backlog_done: false,
+        sent: HashMap::new(),
+        seq: 0,
+        last_move: 0.0,
+        rejoin: None,
+        last_try: 0.0,
+        status: String::new(),
+    };
+    let clock = start(&mut session, joined, others, chat, now);
+    world.set_role(Role::Client);
+    world.set_clock(clock);
+    session
 }
 
 /// Takes a joined server into the session: its players, its clock (returned).

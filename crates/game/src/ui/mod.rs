@@ -59,7 +59,11 @@ pub(crate) fn plugin(app: &mut App) {
                 stats::draw_stats,
                 hud::draw_hud,
                 together::draw_together,
-                (panel::draw_panel, edits_window::draw_edits_window)
+                (
+                    panel::draw_panel,
+                    edits_window::draw_edits_window,
+                    together::draw_open_to_others,
+                )
                     .chain()
                     .run_if(in_state(Mode::Panel)),
             )

@@ -1,12 +1,13 @@
 //! Playing together on the screen: the names over the other players, the chat (the
-//! last lines for a while; T opens the box, Enter sends), the player list (L), and
-//! what the connection is doing while it is not playing.
+//! last lines for a while; T opens the box, Enter sends), the player list (L), what
+//! the connection is doing while it is not playing, and the panel's "Open to
+//! others".
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use crate::mode::Mode;
-use crate::net::{Chat, Others, Say, Session};
+use crate::net::{Chat, Hosting, OpenToOthers, Others, Say, Session};
 use crate::player::PlayerCamera;
 use crate::world::RenderOrigin;
 
@@ -17,11 +18,90 @@ const LINES: usize = 10;
 /// How far above the feet a name is drawn, in blocks.
 const NAME_HEIGHT: f64 = 2.2;
 
-/// The chat box's text being typed, and whether the player list is open.
-#[derive(Resource, Default)]
+/// The chat box's text being typed, whether the player list is open, and the
+/// "Open to others" fields.
+#[derive(Resource)]
 pub(super) struct Together {
     typing: String,
     list: bool,
+    port: String,
+    password: String,
+    name: String,
+}
+
+impl Default for Together {
+    fn default() -> Self {
+        let user = std::env::var("USER").unwrap_or_default();
+        let name: String = user
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .take(16)
+            .collect();
+        Self {
+            typing: String::new(),
+            list: false,
+            port: terravox_net::server::DEFAULT_PORT.to_string(),
+            password: String::new(),
+            name: if name.is_empty() {
+                "host".to_owned()
+            } else {
+                name
+            },
+        }
+    }
+}
+
+/// The panel's "Open to others" window: host the world being played on a server of
+/// this terravox, which others join by this machine's address.
+pub(super) fn draw_open_to_others(
+    mut contexts: EguiContexts,
+    mut together: ResMut<Together>,
+    hosting: Res<Hosting>,
+    session: Option<Res<Session>>,
+    mut open: MessageWriter<OpenToOthers>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Playing together")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            if let Some(session) = &session {
+                let (server, me) = session.server();
+                ui.label(format!("playing on {server} as {me}"));
+                ui.label(hosting.describe());
+                return;
+            }
+            ui.label("Open this world to others: a server of this terravox hosts it, and they join it with terravox play --join <your address>:PORT.");
+            egui::Grid::new("host").num_columns(2).show(ui, |ui| {
+                ui.label("port");
+                ui.text_edit_singleline(&mut together.port);
+                ui.end_row();
+                ui.label("password");
+                ui.add(egui::TextEdit::singleline(&mut together.password).password(true).hint_text("none: open to anyone"));
+                ui.end_row();
+                ui.label("your name");
+                ui.text_edit_singleline(&mut together.name);
+                ui.end_row();
+            });
+            let port = together.port.trim().parse::<u16>();
+            if port.is_err() {
+                ui.colored_label(egui::Color32::from_rgb(230, 70, 60), "the port is a number up to 65535");
+            }
+            let starting = matches!(*hosting, Hosting::Starting(_));
+            if ui.add_enabled(port.is_ok() && !starting, egui::Button::new("Open to others")).clicked()
+                && let Ok(port) = port
+            {
+                let password = Some(together.password.clone()).filter(|p| !p.is_empty());
+                open.write(OpenToOthers {
+                    port,
+                    password,
+                    name: together.name.clone(),
+                });
+            }
+            ui.label(hosting.describe());
+        });
+    Ok(())
 }
 
 /// L opens and closes the player list (outside the panel and the chat box).

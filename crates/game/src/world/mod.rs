@@ -11,6 +11,7 @@ mod notices;
 use std::sync::Arc;
 
 use bevy::prelude::*;
+use terravox_authority::Role;
 use terravox_worldgen::{ConfigError, Generator, WorldConfig};
 
 use crate::schedule::GameSystems;
@@ -139,13 +140,21 @@ pub(crate) fn plugin(world: WorldConfig) -> impl Fn(&mut App) {
     }
 }
 
+/// Why the world cannot be switched or reshaped here: it is a server's.
+const SERVERS: &str = "this world is the server's: it cannot be switched or reshaped here";
+
 fn switch_world(
     mut asked: MessageReader<SwitchWorld>,
     mut world: ResMut<ActiveWorld>,
+    authority: Res<WorldAuthority>,
     mut notices: ResMut<Notices>,
     mut changed: MessageWriter<WorldChanged>,
 ) {
     for SwitchWorld(config) in asked.read() {
+        if authority.role() == Role::Client {
+            notices.push(SERVERS.to_owned());
+            continue;
+        }
         match world.replace(config.clone(), false) {
             Ok(()) => {
                 changed.write(WorldChanged);
@@ -163,10 +172,15 @@ fn switch_world(
 fn reshape_world(
     mut asked: MessageReader<ReshapeWorld>,
     mut world: ResMut<ActiveWorld>,
+    authority: Res<WorldAuthority>,
     mut notices: ResMut<Notices>,
     mut reshaped: MessageWriter<WorldReshaped>,
 ) {
     for ReshapeWorld { config, draft } in asked.read() {
+        if authority.role() == Role::Client {
+            notices.push(SERVERS.to_owned());
+            continue;
+        }
         match world.replace(config.clone(), *draft) {
             Ok(()) => {
                 reshaped.write(WorldReshaped);
