@@ -19,9 +19,9 @@
 //!   the crate root's re-exports, or a name the root itself defines; children name
 //!   the module that defines a thing.
 //! - **Layering of crates**: the pure crates (`voxel`, `worldgen`, `mesher`, `edits`,
-//!   `authority`, `export`) never depend on Bevy (or its renderer), and no crate
-//!   depends on a crate above it in `docs/design.md`'s order (voxel, worldgen, mesher,
-//!   edits, authority, export, game).
+//!   `authority`, `net`, `export`) never depend on Bevy (or its renderer), and no
+//!   crate depends on a crate above it in `docs/design.md`'s order (voxel, worldgen,
+//!   mesher, edits, authority, net, export, game).
 //!
 //! Runs with `cargo test --test layering` or, with no build of the workspace, from
 //! the workspace root: `rustc --edition 2024 --test tests/layering.rs -o

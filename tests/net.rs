@@ -361,16 +361,12 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
         std::thread::sleep(Duration::from_millis(10));
         frames += 1;
         assert!(frames < 20_000, "the world was never opened");
+        let playing = app
+            .world()
+            .get_resource::<Session>()
+            .is_some_and(Session::playing);
         match app.world().resource::<Hosting>() {
-            Hosting::Open(server) => {
-                if app
-                    .world()
-                    .get_resource::<Session>()
-                    .is_some_and(Session::playing)
-                {
-                    break server.port;
-                }
-            }
+            Hosting::Open(server) if playing => break server.port,
             Hosting::Failed(why) => panic!("{why}"),
             _ => {}
         }

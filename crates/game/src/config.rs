@@ -1,9 +1,11 @@
 //! Start-up options and the settings every plugin reads: the lowest layer, no systems.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
+use terravox_net::client::{JoinOptions, Joined};
 use terravox_worldgen::WorldConfig;
 
 /// Default view distance in chunks.
@@ -65,6 +67,39 @@ pub struct ScreenshotPlan {
     pub seconds: f32,
 }
 
+/// A joined server, handed from the command line to the game (once).
+#[derive(Clone)]
+pub struct Remote {
+    joined: Arc<Mutex<Option<Joined>>>,
+    options: JoinOptions,
+}
+
+impl Remote {
+    /// The game plays `joined`, joined with `options` (to join again with).
+    pub fn new(joined: Joined, options: JoinOptions) -> Self {
+        Self {
+            joined: Arc::new(Mutex::new(Some(joined))),
+            options,
+        }
+    }
+
+    /// The joined server and how it was joined, the first time (the session takes it).
+    pub(crate) fn take(&self) -> Option<(Joined, JoinOptions)> {
+        let joined = self.joined.lock().ok()?.take()?;
+        Some((joined, self.options.clone()))
+    }
+}
+
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Remote({} as {})",
+            self.options.address, self.options.name
+        )
+    }
+}
+
 /// Everything the command line decides about a game session.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -99,7 +134,7 @@ pub struct PlayOptions {
     /// Mesh memory budget in MiB ([`HorizonMemory::RANGE`]).
     pub horizon_memory: u32,
     /// A server joined (`--join`): the world is its, and nothing is saved here.
-    pub remote: Option<crate::net::Remote>,
+    pub remote: Option<Remote>,
     /// The terravox executable "Open to others" starts a server of (`None`: the
     /// running one).
     pub server_exe: Option<PathBuf>,

@@ -74,10 +74,9 @@ mod world;
 pub use app::{GamePlugin, headless_app};
 pub use config::{
     DEFAULT_HORIZON, DEFAULT_HORIZON_MEMORY, DEFAULT_VIEW_DISTANCE, HorizonDistance, HorizonMemory,
-    PanelView, PlayOptions, ScreenshotPlan, SkyChoice, ViewDistance,
+    PanelView, PlayOptions, Remote, ScreenshotPlan, SkyChoice, ViewDistance,
 };
 pub use launch::run;
-pub use net::Remote;
 pub use readiness::settled;
 
 /// What the tests reach into: the game's state, messages and pure functions

@@ -366,20 +366,15 @@ fn pave(bot: &mut Bot, connection: &crate::client::Connection, dt: f64) {
         }
     }
     let block = PLACEABLE[(p.x + p.z).rem_euclid(PLACEABLE.len() as i32) as usize];
-    match bot.around.block(p) {
-        // Its chunk is still being made here.
-        None => {}
-        Some(b) if b.is_solid() => {
-            bot.paving.pop_front();
-        }
-        Some(_) => {
-            // Too fast: the same tile again later; else on to the next.
-            if bot.act(Action::Place(p, block), connection)
-                != Err(terravox_authority::Refusal::TooFast)
-            {
-                bot.paving.pop_front();
-            }
-        }
+    // Its chunk is still being made here: wait.
+    let Some(here) = bot.around.block(p) else {
+        return;
+    };
+    // Taken already: on to the next; too fast: the same tile again later.
+    if here.is_solid()
+        || bot.act(Action::Place(p, block), connection) != Err(terravox_authority::Refusal::TooFast)
+    {
+        bot.paving.pop_front();
     }
 }
 

@@ -182,9 +182,9 @@ fn take_in_server(
 
 /// The game ends: the server stops (saving the world) before it does.
 fn stop_server(mut hosting: ResMut<Hosting>) {
-    if let Hosting::Open(server) = std::mem::take(&mut *hosting) {
-        if let Err(e) = server.stop_within(Duration::from_secs(60)) {
-            error!("the hosted server: {e}");
-        }
+    if let Hosting::Open(server) = std::mem::take(&mut *hosting)
+        && let Err(e) = server.stop_within(Duration::from_secs(60))
+    {
+        error!("the hosted server: {e}");
     }
 }

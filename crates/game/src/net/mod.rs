@@ -11,7 +11,6 @@ mod host;
 mod others;
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, futures::check_ready};
@@ -20,6 +19,7 @@ use terravox_net::client::{Connection, Event, JoinOptions, Joined, join};
 use terravox_net::protocol::{Pose, ToClient, ToServer};
 use terravox_voxel::{Block, BlockPos};
 
+use crate::config::Remote;
 use crate::editing::Acted;
 use crate::mode::CanChat;
 use crate::player::Player;
@@ -35,33 +35,6 @@ const MOVE_EVERY: f64 = 0.1;
 const REJOIN_EVERY: f64 = 3.0;
 /// Lines of chat kept.
 const CHAT_LINES: usize = 100;
-
-/// A joined server, handed from the command line to the game (once).
-#[derive(Clone)]
-pub struct Remote {
-    joined: Arc<Mutex<Option<Joined>>>,
-    options: JoinOptions,
-}
-
-impl Remote {
-    /// The game plays `joined`, joined with `options` (to join again with).
-    pub fn new(joined: Joined, options: JoinOptions) -> Self {
-        Self {
-            joined: Arc::new(Mutex::new(Some(joined))),
-            options,
-        }
-    }
-}
-
-impl std::fmt::Debug for Remote {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Remote({} as {})",
-            self.options.address, self.options.name
-        )
-    }
-}
 
 /// The lines of chat: who said what, joins and leaves, the server's lines.
 #[derive(Resource, Default, Debug)]
@@ -164,9 +137,9 @@ pub(crate) fn plugin(
                       mut world: ResMut<WorldAuthority>,
                       mut others: ResMut<Others>,
                       mut chat: ResMut<Chat>| {
-                    let joined = remote.joined.lock().ok().and_then(|mut j| j.take());
-                    let Some(joined) = joined else { return };
-                    let options = remote.options.clone();
+                    let Some((joined, options)) = remote.take() else {
+                        return;
+                    };
                     let session = begin(joined, options, &mut others, &mut chat, &mut world, 0.0);
                     commands.insert_resource(session);
                     commands.insert_resource(CanChat);

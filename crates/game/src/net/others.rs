@@ -88,6 +88,11 @@ impl Others {
         self.players.len()
     }
 
+    /// Whether there is nobody else.
+    pub fn is_empty(&self) -> bool {
+        self.players.is_empty()
+    }
+
     /// Forgets everyone (the connection was lost).
     pub(crate) fn clear(&mut self) {
         self.players.clear();

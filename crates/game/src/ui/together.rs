@@ -15,6 +15,10 @@ use crate::world::RenderOrigin;
 const SHOWN: f64 = 12.0;
 /// Lines of chat shown at most.
 const LINES: usize = 10;
+/// The player's camera, to put names on screen.
+type PlayerView<'w, 's> =
+    Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<PlayerCamera>>;
+
 /// How far above the feet a name is drawn, in blocks.
 const NAME_HEIGHT: f64 = 2.2;
 
@@ -121,10 +125,7 @@ pub(super) fn draw_together(
     (session, others, chat): (Option<Res<Session>>, Res<Others>, Res<Chat>),
     mut together: ResMut<Together>,
     mut say: MessageWriter<Say>,
-    (origin, camera): (
-        Res<RenderOrigin>,
-        Query<(&Camera, &GlobalTransform), With<PlayerCamera>>,
-    ),
+    (origin, camera): (Res<RenderOrigin>, PlayerView),
 ) -> Result {
     let Some(session) = session else {
         return Ok(());
