@@ -19,11 +19,11 @@ fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().skip(1).collect()
 }
 
-/// Where bot `i` starts: around the default world's spawn, 24 blocks apart.
+/// Where bot `i` starts: around the default world's spawn, 40 blocks apart.
 fn spot(i: usize) -> String {
     let g = Generator::new(&WorldConfig::default()).expect("the default world");
     let [x, _, z] = g.land_near_origin().unwrap_or([0, 0, 0]);
-    let (x, z) = (x + 24 * (i % 4) as i32 - 36, z + 24 * (i / 4) as i32 - 12);
+    let (x, z) = (x + 40 * (i % 4) as i32 - 60, z + 40 * (i / 4) as i32 - 20);
     format!("{},{},{}", x, g.surface_height(x, z) + 1, z)
 }
 

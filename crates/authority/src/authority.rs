@@ -12,6 +12,9 @@ use crate::players::{PlayerId, Players};
 use crate::rules::{self, Action, Refusal};
 use crate::water::{Laid, Laying, Picture, StepJob};
 
+/// Edits a client keeps in hand below the rules' rate (see [`Authority::act`]).
+const CLIENT_RESERVE: f32 = 3.0;
+
 /// What an authority decides for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Role {
@@ -173,7 +176,10 @@ impl Authority {
             return Err(Refusal::Draft);
         }
         let player = *self.players.get_mut(id).ok_or(Refusal::UnknownPlayer)?;
-        if player.tokens < 1.0 {
+        // A client keeps a few edits in hand: its edits reach the server bunched
+        // (the network's jitter), and what it shows must not be refused for speed.
+        let reserve = if self.role == Role::Client { CLIENT_RESERVE } else { 0.0 };
+        if player.tokens < 1.0 + reserve {
             return Err(Refusal::TooFast);
         }
         let made = self.decide_and_make(id, player, action, blocks);

@@ -284,8 +284,11 @@ pub fn run(
                 let _ = bot.act(action, &connection);
             }
         }
-        pave(&mut bot, &connection, tick.elapsed().as_secs_f64());
+        let dt = tick.elapsed().as_secs_f64();
         tick = Instant::now();
+        // Its edits refill at the rules' rate, as the server's count of them does.
+        bot.authority.advance(dt as f32);
+        pave(&mut bot, &connection, dt);
         if last_move.elapsed() >= MOVE_EVERY {
             last_move = Instant::now();
             connection.send(ToServer::Move(Pose {
@@ -361,7 +364,8 @@ fn pave(bot: &mut Bot, connection: &crate::client::Connection, dt: f64) {
             yaw: 0.0,
             pitch: 0.0,
         }));
-        if far > 3.0 {
+        // Over the tile first: a body beside or below it may be in its way.
+        if step < 1.0 {
             return;
         }
     }
