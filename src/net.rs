@@ -181,7 +181,7 @@ pub(crate) fn join_for_play(
 > {
     let options = JoinOptions {
         address: address.to_owned(),
-        name: name.unwrap_or_else(default_name),
+        name: name.unwrap_or_else(terravox_net::client::default_name),
         password,
         build: build(),
     };
@@ -196,22 +196,4 @@ pub(crate) fn join_for_play(
     );
     let (world, at) = (joined.world.clone(), joined.welcome.at.map(|p| p.feet));
     Ok((terravox_game::Remote::new(joined, options), world, at))
-}
-
-/// The user's name as a player's name (letters, digits, _ and -, at most 16), or
-/// `player`.
-fn default_name() -> String {
-    let user = std::env::var("USER")
-        .or_else(|_| std::env::var("USERNAME"))
-        .unwrap_or_default();
-    let name: String = user
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-        .take(16)
-        .collect();
-    if name.is_empty() {
-        "player".to_owned()
-    } else {
-        name
-    }
 }

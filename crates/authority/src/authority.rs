@@ -178,7 +178,11 @@ impl Authority {
         let player = *self.players.get_mut(id).ok_or(Refusal::UnknownPlayer)?;
         // A client keeps a few edits in hand: its edits reach the server bunched
         // (the network's jitter), and what it shows must not be refused for speed.
-        let reserve = if self.role == Role::Client { CLIENT_RESERVE } else { 0.0 };
+        let reserve = if self.role == Role::Client {
+            CLIENT_RESERVE
+        } else {
+            0.0
+        };
         if player.tokens < 1.0 + reserve {
             return Err(Refusal::TooFast);
         }

@@ -114,25 +114,44 @@ pub struct Joined {
     pub world: WorldConfig,
 }
 
-/// The address `HOST[:PORT]` names.
-pub fn resolve(address: &str) -> Result<SocketAddr, JoinError> {
-    let with_port = if address.parse::<SocketAddr>().is_ok()
-        || address
-            .rsplit_once(':')
-            .is_some_and(|(h, p)| !h.ends_with(':') && !h.contains(':') && p.parse::<u16>().is_ok())
-        || address.starts_with('[') && address.contains("]:")
-    {
-        address.to_owned()
-    } else if address.contains(':') && !address.starts_with('[') {
-        format!("[{address}]:{DEFAULT_PORT}")
+/// The user's name as a player's name (letters, digits, `_` and `-`, at most 16), or
+/// `player`.
+pub fn default_name() -> String {
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let name: String = user
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(crate::protocol::MAX_NAME)
+        .collect();
+    if name.is_empty() {
+        "player".to_owned()
     } else {
-        format!("{address}:{DEFAULT_PORT}")
+        name
+    }
+}
+
+/// The address `HOST[:PORT]` names (an IPv6 address in brackets with a port, or bare
+/// without one; port 27050 unless given).
+pub fn resolve(address: &str) -> Result<SocketAddr, JoinError> {
+    let address = address.trim();
+    let bad = |why: String| JoinError::Address(address.to_owned(), why);
+    if let Ok(a) = address.parse::<SocketAddr>() {
+        return Ok(a);
+    }
+    if let Ok(ip) = address.trim_matches(['[', ']']).parse::<std::net::IpAddr>() {
+        return Ok(SocketAddr::new(ip, DEFAULT_PORT));
+    }
+    let with_port = match address.rsplit_once(':') {
+        Some((_, port)) if port.parse::<u16>().is_ok() => address.to_owned(),
+        _ => format!("{address}:{DEFAULT_PORT}"),
     };
     with_port
         .to_socket_addrs()
-        .map_err(|e| JoinError::Address(address.to_owned(), e.to_string()))?
+        .map_err(|e| bad(e.to_string()))?
         .next()
-        .ok_or_else(|| JoinError::Address(address.to_owned(), "no address".to_owned()))
+        .ok_or_else(|| bad("no address".to_owned()))
 }
 
 /// Joins the server `options` name (see the module docs). Blocks until the welcome
@@ -402,5 +421,23 @@ impl Connection {
 impl Drop for Connection {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_takes_the_default_port_unless_it_names_one() {
+        let port = |a: &str| resolve(a).unwrap().port();
+        assert_eq!(port("127.0.0.1:5"), 5);
+        assert_eq!(port("127.0.0.1"), DEFAULT_PORT);
+        assert_eq!(resolve("::1").unwrap(), "[::1]:27050".parse().unwrap());
+        assert_eq!(port("[::1]:7"), 7);
+        assert_eq!(port("[::1]"), DEFAULT_PORT);
+        assert_eq!(port("localhost:9"), 9);
+        assert_eq!(port("localhost"), DEFAULT_PORT);
+        assert!(resolve("no such host.invalid").is_err());
     }
 }

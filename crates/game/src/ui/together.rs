@@ -35,22 +35,12 @@ pub(super) struct Together {
 
 impl Default for Together {
     fn default() -> Self {
-        let user = std::env::var("USER").unwrap_or_default();
-        let name: String = user
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-            .take(16)
-            .collect();
         Self {
             typing: String::new(),
             list: false,
             port: terravox_net::server::DEFAULT_PORT.to_string(),
             password: String::new(),
-            name: if name.is_empty() {
-                "host".to_owned()
-            } else {
-                name
-            },
+            name: terravox_net::client::default_name(),
         }
     }
 }
