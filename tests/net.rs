@@ -251,8 +251,11 @@ fn garbage_drops_its_sender_only() {
 fn a_wrong_password_is_refused_with_its_message() {
     let server =
         ServerProcess::start(exe(), &dir("password"), &["--password", "open sesame"]).unwrap();
-    let said = server.process.lines().join("\n");
-    assert!(said.contains("encrypted and authenticated"), "{said}");
+    // It says so at start (the line after the address).
+    server
+        .process
+        .wait_for(0, WAIT, |l| l.contains("encrypted and authenticated"))
+        .unwrap();
     for (given, expected) in [
         (Some("close sesame"), "wrong password"),
         (None, "wants a password"),
@@ -291,8 +294,10 @@ fn a_flood_is_limited_while_the_others_play_on() {
     }
     ada.wait_for(0, WAIT, |l| l.starts_with("acked 5 "))
         .unwrap();
-    let said = server.process.lines().join("\n");
-    assert!(said.contains("dropping bo: too many messages"), "{said}");
+    server
+        .process
+        .wait_for(0, WAIT, |l| l.contains("dropping bo: too many messages"))
+        .unwrap();
     server.stop().unwrap();
 }
 
@@ -332,11 +337,13 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
     options.view_distance = 3;
     options.horizon = 0;
     let mut app = terravox_game::headless_app(options);
-    let mut frames = 0;
+    // Its workers run at the lowest priority: under load (the other tests' servers
+    // and bots) the world takes a while.
+    let started = std::time::Instant::now();
     while !terravox_game::settled(app.world()) {
         app.update();
-        frames += 1;
-        assert!(frames < 10_000, "the world never settled");
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(started.elapsed() < WAIT * 2, "the world never settled");
     }
     // An edit made alone, before the world is opened.
     let feet = app
@@ -359,8 +366,7 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
     let port = loop {
         app.update();
         std::thread::sleep(Duration::from_millis(10));
-        frames += 1;
-        assert!(frames < 20_000, "the world was never opened");
+        assert!(started.elapsed() < WAIT * 3, "the world was never opened");
         let playing = app
             .world()
             .get_resource::<Session>()
