@@ -54,14 +54,26 @@ fn quantile<T: Copy + Ord + Default>(v: &mut [T], p: f64) -> T {
         .unwrap_or_default()
 }
 
-/// The server's tick line at its stop.
+/// The server's ticks, from the line it prints when it stops (`ticks: N, median M
+/// µs, p99 P µs, longest L µs`): `p99 P ms (median M µs, longest L ms, N ticks)`.
 fn ticks(server: &Process) -> String {
-    server
+    let line = server
         .lines()
-        .iter()
+        .into_iter()
         .find(|l| l.starts_with("ticks: "))
-        .cloned()
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let n: Vec<f64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    match n[..] {
+        [count, median, p99, longest, ..] => format!(
+            "p99 {:.1} ms (median {median} µs, longest {:.1} ms, {count} ticks)",
+            p99 / 1000.0,
+            longest / 1000.0
+        ),
+        _ => "(no figures)".to_owned(),
+    }
 }
 
 /// Players walking and digging: bytes received per client, an edit's time until the
@@ -137,11 +149,11 @@ fn walking(exe: &Path, base: &Path, players: usize, seconds: f64) -> Result<(), 
     let median = quantile(&mut rates.clone(), 0.5) as f64 / 1000.0;
     let most = rates.iter().max().copied().unwrap_or(0) as f64 / 1000.0;
     say!(
-        "net: {players} players, {seconds:.0} s: received per client {median:.1} kB/s median (max {most:.1}); edit seen by others p99 {} ms (median {} ms, {edits} edits, {} sightings, {missing} not seen); server {}",
+        "net: {players} players, {seconds:.0} s: received per client {median:.1} kB/s median (max {most:.1}); edit seen by others p99 {} ms (median {} ms, {edits} edits, {} sightings, {missing} not seen); server tick {}",
         quantile(&mut delays.clone(), 0.99).as_millis(),
         quantile(&mut delays.clone(), 0.5).as_millis(),
         delays.len(),
-        ticks(&server.process).trim_start_matches("ticks: "),
+        ticks(&server.process),
     );
     Ok(())
 }
@@ -220,32 +232,6 @@ fn join_million(exe: &Path, base: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// A lake held by a wall high over the land beside the spawn, as edits.
-fn lake(world: &WorldConfig, near: [i32; 3]) -> (Edits, BlockPos) {
-    let g = Generator::new(world).expect("a valid world");
-    let (x0, z0) = (near[0] + 6, near[2] - 9);
-    let mut ground = i32::MIN;
-    for x in x0..x0 + 60 {
-        for z in z0..z0 + 18 {
-            ground = ground.max(g.surface_height(x, z));
-        }
-    }
-    let floor = BlockPos::new(x0, ground + 22, z0);
-    let mut e = Edits::new();
-    for dx in 0..18 {
-        for dz in 0..18 {
-            for dy in 0..=6 {
-                let inside = dy > 0 && (1..=16).contains(&dx) && (1..=16).contains(&dz);
-                e.set(
-                    floor.offset([dx, dy, dz]),
-                    if inside { Block::Water } else { Block::Stone },
-                );
-            }
-        }
-    }
-    (e, floor)
-}
-
 /// A dam break: a hole in the lake's wall; every client's water against the server's
 /// once it settled.
 fn dam_break(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
@@ -255,26 +241,14 @@ fn dam_break(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .land_near_origin()
         .unwrap_or([0, 0, 0]);
-    let (edits, floor) = lake(&world, spawn);
+    let (edits, floor) = terravox_net::loopback::dam(&world, spawn);
     SaveDir::new(&dir)
         .save(&world, &edits)
         .map_err(|e| e.to_string())?;
     let server = ServerProcess::start(exe, &dir, &[])?;
     let mut bots = bots(exe, &server, players, &|_| Vec::new())?;
-    let wall = floor.offset([17, 0, 0]);
-    let breaker = &mut bots[0];
-    breaker.send(&format!(
-        "goto {} {} {}",
-        wall.x + 2,
-        wall.y + 1,
-        wall.z + 8
-    ));
-    std::thread::sleep(Duration::from_millis(500));
-    for dy in 1..=5 {
-        for dz in 0..5 {
-            let p = wall.offset([0, dy, 6 + dz]);
-            breaker.send(&format!("break {} {} {}", p.x, p.y, p.z));
-        }
+    for line in terravox_net::loopback::break_dam(floor) {
+        bots[0].send(&line);
     }
     let started = Instant::now();
     // Settled: nothing new on any client for five seconds.

@@ -81,6 +81,8 @@ struct Bot<'a> {
     /// Tiles still to pave (`pave N`), in order, and until when each may wait for
     /// its chunk.
     paving: std::collections::VecDeque<BlockPos>,
+    /// The next command waits until then (`wait MS`).
+    resume: Instant,
     authority: Authority,
     around: Around,
     generator: std::sync::Arc<Generator>,
@@ -211,6 +213,7 @@ pub fn run(
     authority.players_mut().place(ME, feet);
     let mut bot = Bot {
         paving: std::collections::VecDeque::new(),
+        resume: Instant::now(),
         authority,
         around: Around::new(generator.clone()),
         generator,
@@ -297,7 +300,10 @@ pub fn run(
                 pitch: 0.0,
             }));
         }
-        while let Ok(line) = commands.try_recv() {
+        // Commands in order; `wait` holds the rest back while the bot plays on.
+        while Instant::now() >= bot.resume
+            && let Ok(line) = commands.try_recv()
+        {
             if !command(&mut bot, &line, &connection)? {
                 return finish(&mut bot, &connection, playing);
             }
@@ -495,7 +501,7 @@ fn command(
         }
         Some("wait") => {
             let ms: u64 = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1000);
-            std::thread::sleep(Duration::from_millis(ms));
+            bot.resume = Instant::now() + Duration::from_millis(ms);
         }
         Some(other) => bot.line(format_args!("unknown {other}")),
     }

@@ -1,13 +1,17 @@
 //! Real processes on this machine talking over loopback: a `terravox serve` and
 //! `terravox bot`s started from a terravox executable, their standard input to write
-//! commands to and their standard output read a line at a time. What
-//! `terravox bench --net` and the tests run.
+//! commands to and their standard output read a line at a time; and the dam they
+//! break. What `terravox bench --net` and the tests run.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+use terravox_edits::Edits;
+use terravox_voxel::{Block, BlockPos};
+use terravox_worldgen::{Generator, WorldConfig};
 
 /// Lines a process wrote, shared with the thread reading them.
 #[derive(Default)]
@@ -247,4 +251,48 @@ pub fn fresh_dir(base: &Path, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::create_dir_all(&dir);
     dir
+}
+
+/// A lake held by a stone wall 22 blocks over the land beside `near` (a 16 x 16 x 6
+/// basin of sources in an 18 x 18 box), as edits a save can hold: what the bench and
+/// the tests break ([`break_dam`]). The lake's floor corner.
+pub fn dam(world: &WorldConfig, near: [i32; 3]) -> (Edits, BlockPos) {
+    let g = Generator::new(world).expect("a valid world");
+    let (x0, z0) = (near[0] + 6, near[2] - 9);
+    let mut ground = i32::MIN;
+    for x in x0..x0 + 60 {
+        for z in z0..z0 + 18 {
+            ground = ground.max(g.surface_height(x, z));
+        }
+    }
+    let floor = BlockPos::new(x0, ground + 22, z0);
+    let mut e = Edits::new();
+    for dx in 0..18 {
+        for dz in 0..18 {
+            for dy in 0..=6 {
+                let inside = dy > 0 && (1..=16).contains(&dx) && (1..=16).contains(&dz);
+                let b = if inside { Block::Water } else { Block::Stone };
+                e.set(floor.offset([dx, dy, dz]), b);
+            }
+        }
+    }
+    (e, floor)
+}
+
+/// A bot's commands that break a 5 x 5 hole in the wall of the lake at `floor`
+/// ([`dam`]), flying in the air beside it.
+pub fn break_dam(floor: BlockPos) -> Vec<String> {
+    let wall = floor.offset([17, 0, 0]);
+    let mut out = vec![
+        format!("goto {} {} {}", wall.x + 2, wall.y + 1, wall.z + 8),
+        // The chunks around it made (here and on the server) first.
+        "wait 1500".to_owned(),
+    ];
+    for dy in 1..=5 {
+        for dz in 0..5 {
+            let p = wall.offset([0, dy, 6 + dz]);
+            out.push(format!("break {} {} {}", p.x, p.y, p.z));
+        }
+    }
+    out
 }
