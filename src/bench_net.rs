@@ -62,9 +62,11 @@ fn ticks(server: &Process) -> String {
         .into_iter()
         .find(|l| l.starts_with("ticks: "))
         .unwrap_or_default();
+    // Each part's number after its label ("p99 1877 µs": 1877, not the 99).
     let n: Vec<f64> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|w| w.parse().ok())
+        .trim_start_matches("ticks: ")
+        .split(", ")
+        .filter_map(|part| part.split_whitespace().find_map(|w| w.parse().ok()))
         .collect();
     match n[..] {
         [count, median, p99, longest, ..] => format!(
