@@ -393,3 +393,15 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
     app.update();
     assert!(matches!(app.world().resource::<Hosting>(), Hosting::Closed));
 }
+
+#[test]
+fn a_second_server_on_a_world_in_use_is_refused_and_touches_nothing() {
+    let saves = dir("twice");
+    let first = ServerProcess::start(exe(), &saves, &[]).unwrap();
+    let second = ServerProcess::start(exe(), &saves, &[]);
+    let Err(why) = second else {
+        panic!("a second server opened the world");
+    };
+    assert!(why.contains("open in another terravox"), "{why}");
+    first.stop().unwrap();
+}

@@ -208,6 +208,8 @@ pub struct Opened {
     /// that cannot be written, a file system without locks): for the log; saving goes
     /// on as without a lock.
     pub lock_warning: Option<String>,
+    /// The game holding the world, when another one does.
+    pub held_by: Option<String>,
 }
 
 /// The platform's data folder for terravox (`$XDG_DATA_HOME/terravox` or
@@ -343,6 +345,7 @@ impl SaveDir {
             edits,
             problem: Some(problem),
             keep_off: true,
+            held_by: Some(holder.to_owned()),
             ..Opened::default()
         }
     }

@@ -53,6 +53,12 @@ impl Store {
         let saves = SaveDir::new(dir);
         let opened = saves.open(world);
         let mut notes = Vec::new();
+        if let Some(holder) = &opened.held_by {
+            return Err(format!(
+                "the world is open in another terravox ({holder}): a server needs its save \
+                 to itself (close that game, or open the world to others from it)"
+            ));
+        }
         if opened.keep_off {
             return Err(opened
                 .problem
