@@ -116,11 +116,10 @@ struct PlayArgs {
     /// ~/.local/share/terravox).
     #[arg(long)]
     save_dir: Option<PathBuf>,
-    /// Parts of the panel to open, comma-separated: a map layer for the preview
-    /// (terrain, biomes, height, continentalness, erosion, weirdness, temperature,
-    /// humidity, ranges, ridges, jaggedness, erosion-strength), `splines`, `section`,
-    /// `seeds` (with `--panel`).
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", help = format!(
+        "Parts of the panel to open, comma-separated (with --panel): a map layer for the \
+         preview, or the spline editor, the cross-section, the seed browser: {}",
+        terravox_game::PanelView::parts().collect::<Vec<_>>().join(", ")))]
     show: terravox_game::PanelView,
     /// Start with the generator panel open.
     #[arg(long)]

@@ -467,6 +467,30 @@ fn map_help_names_every_layer() {
     }
 }
 
+/// `play --help` names every part `--show` opens (each map layer the preview draws,
+/// `water` among them), and a misspelt part is refused with the list.
+#[test]
+fn play_help_names_every_part_show_opens() {
+    let out = terravox(&["play", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let err = refused(&["play", "--panel", "--show", "watr"]);
+    for layer in terravox_worldgen::map::Layer::ALL {
+        assert!(
+            help.contains(layer.name()),
+            "`{}` missing from:\n{help}",
+            layer.name()
+        );
+        assert!(err.contains(layer.name()), "{err}");
+    }
+    for part in ["splines", "section", "seeds"] {
+        assert!(
+            help.contains(part) && err.contains(part),
+            "{part}: {help}\n{err}"
+        );
+    }
+}
+
 /// The README's test command after its run command compiles only our own crates:
 /// every package outside the workspace has the same features in the game's build
 /// (`cargo build --release`) as in the tests' (`cargo test --release --workspace`),

@@ -205,6 +205,17 @@ pub struct PanelView {
     pub seeds: bool,
 }
 
+impl PanelView {
+    /// Every part `--show` takes: each map layer the preview can draw, then
+    /// `splines`, `section` and `seeds`.
+    pub fn parts() -> impl Iterator<Item = &'static str> {
+        terravox_worldgen::map::Layer::ALL
+            .into_iter()
+            .map(|l| l.name())
+            .chain(["splines", "section", "seeds"])
+    }
+}
+
 impl std::str::FromStr for PanelView {
     type Err = String;
 
@@ -221,10 +232,8 @@ impl std::str::FromStr for PanelView {
                         .into_iter()
                         .find(|l| l.name() == name)
                         .ok_or_else(|| {
-                            format!(
-                                "`{name}` is not a panel part: splines, section, seeds or a \
-                                 map layer (terrain, biomes, height, continentalness, ...)"
-                            )
+                            let parts: Vec<_> = PanelView::parts().collect();
+                            format!("`{name}` is not a panel part: {}", parts.join(", "))
                         })?;
                     v.layer = Some(layer);
                 }

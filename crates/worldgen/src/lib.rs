@@ -62,6 +62,7 @@ pub use bounds::{
     chunk_in_world,
 };
 pub use config::seed::Seed;
+pub use config::versions::version_brought;
 pub use config::world::{
     Bands, CaveConfig, ConfigError, DensityConfig, ErosionConfig, GENERATOR_VERSION,
     GeneratorConfig, IslandConfig, IslandLayout, NatureConfig, NoiseConfig, ReliefConfig,

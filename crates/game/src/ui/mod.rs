@@ -115,3 +115,26 @@ fn on_close(mut state: ResMut<PanelState>) {
     state.confirm_discard = false;
     state.closed();
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::RunSystemOnce;
+    use terravox_worldgen::WorldConfig;
+    use terravox_worldgen::map::Layer;
+
+    use super::*;
+
+    #[test]
+    fn show_water_opens_the_panel_on_the_water_layer() {
+        let mut app = App::new();
+        app.insert_resource(ActiveWorld::new(WorldConfig::default()).unwrap())
+            .insert_resource("water,section".parse::<PanelView>().unwrap())
+            .init_resource::<Preview>()
+            .init_resource::<seeds::SeedBrowser>()
+            .init_resource::<section::CrossSection>();
+        app.world_mut().run_system_once(init_panel).unwrap();
+        assert_eq!(app.world().resource::<Preview>().layer(), Layer::Water);
+        assert!(app.world().resource::<section::CrossSection>().open);
+        assert!(!app.world().resource::<seeds::SeedBrowser>().open);
+    }
+}

@@ -21,25 +21,32 @@ use crate::player::Player;
 use crate::world::{ActiveWorld, Draft, ReshapeWorld, SwitchWorld, WorldAuthority};
 
 /// What the pending world's generator version means, for the panel, given the
-/// version of the world last loaded (`loaded`).
+/// version of the world last loaded (`loaded`): what the version brought, and how it
+/// stands to the current one.
 fn version_note(version: u32, loaded: u32) -> String {
     let current = terravox_worldgen::GENERATOR_VERSION;
+    let brought =
+        terravox_worldgen::version_brought(version).unwrap_or("a version this build does not make");
+    let head = format!("Generator version {version} brought {brought}.");
     if version < current {
         format!(
-            "Generator version {version}: a world code from an older terravox, generated \
-             exactly as it was then (an edit makes it a version-{current} world)."
+            "{head} A world code from an older terravox, generated exactly as it was then \
+             (an edit makes it a version-{current} world)."
         )
     } else if loaded < current {
         format!(
-            "Generator version {version}: edited, this world of version {loaded} is made as \
-             terravox makes worlds now (Reset or Undo brings the version-{loaded} world back)."
+            "{head} Edited, this world of version {loaded} is made as terravox makes worlds \
+             now (Reset or Undo brings the version-{loaded} world back)."
         )
     } else {
-        format!(
-            "Generator version {version}: biomes, trees, caves, mountain ranges, and water \
-             that runs downhill: rivers, lakes high in the ranges, waterfalls."
-        )
+        head
     }
+}
+
+/// What the preset row shows the pending world to be: its built-in preset, or
+/// "custom" once a value differs from every preset's.
+fn preset_shown(pending: &WorldConfig) -> &'static str {
+    presets::preset_of(pending).unwrap_or("custom")
 }
 
 /// A change the panel asks of the draft this frame, besides edits of its fields.
@@ -172,17 +179,19 @@ fn take_step(draft: &mut Draft, step: Option<Step>, pending: WorldConfig, now: D
     }
 }
 
-/// A button per built-in preset: loads it with the pending seed.
+/// A button per built-in preset, the world's own highlighted ("custom" where it is
+/// none of them): loads it with the pending seed.
 fn presets_row(
     ui: &mut egui::Ui,
     state: &mut PanelState,
     pending: &WorldConfig,
     step: &mut Option<Step>,
 ) {
-    ui.horizontal(|ui| {
+    let shown = preset_shown(pending);
+    ui.horizontal_wrapped(|ui| {
         ui.label("Preset:");
         for name in presets::names() {
-            if ui.button(name).clicked() {
+            if ui.selectable_label(shown == name, name).clicked() {
                 match presets::builtin(name) {
                     Ok(cfg) => {
                         *step = Some(Step::Load(Box::new(cfg.with_seed(pending.seed.clone()))))
@@ -191,21 +200,40 @@ fn presets_row(
                 }
             }
         }
+        if shown == "custom" {
+            ui.add_enabled(false, egui::Button::selectable(true, "custom"))
+                .on_disabled_hover_text("A value differs from every preset's");
+        }
     });
 }
 
-/// The generator: 3D density or 2D islands, each switched to with its preset's
-/// settings.
+/// The two generators, named for what they are: a 3D density field (the
+/// `continents`, `cliffs` and `amplified` presets) and a 2D heightmap of islands
+/// (`islands`, `archipelago`), each switched to with its default preset's settings.
 fn generator_row(ui: &mut egui::Ui, pending: &mut WorldConfig) {
     ui.horizontal(|ui| {
         ui.label("Generator:");
         let is_density = matches!(pending.generator, GeneratorConfig::Density(_));
         let choices = [
-            (true, "Cliffs (3D density)", "cliffs"),
-            (false, "Islands (2D)", "islands"),
+            (
+                true,
+                "3D density field",
+                "continents",
+                "Solid where a 3D noise field is dense enough: overhangs, cliffs, caves",
+            ),
+            (
+                false,
+                "2D heightmap islands",
+                "islands",
+                "A height per column: fractal noise less a falloff around each island",
+            ),
         ];
-        for (density, label, preset) in choices {
-            if ui.selectable_label(is_density == density, label).clicked() && is_density != density
+        for (density, label, preset, hover) in choices {
+            if ui
+                .selectable_label(is_density == density, label)
+                .on_hover_text(hover)
+                .clicked()
+                && is_density != density
             {
                 pending.generator = presets::builtin(preset)
                     .map(|c| c.generator)
@@ -492,6 +520,54 @@ fn save_config(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_preset_row_shows_the_preset_chosen_and_custom_after_an_edit() {
+        let mut draft = Draft::new(&WorldConfig::default());
+        assert_eq!(preset_shown(draft.pending()), "continents");
+        let seed = draft.pending().seed.clone();
+        let cliffs = presets::builtin("cliffs").unwrap().with_seed(seed);
+        let pending = draft.pending().clone();
+        take_step(
+            &mut draft,
+            Some(Step::Load(Box::new(cliffs))),
+            pending,
+            Duration::ZERO,
+        );
+        assert_eq!(preset_shown(draft.pending()), "cliffs");
+        // Another seed is still the preset; a value changed is not.
+        let mut reseeded = draft.pending().clone();
+        reseeded.seed = Seed::new("another");
+        take_step(&mut draft, None, reseeded, Duration::from_secs(1));
+        assert_eq!(preset_shown(draft.pending()), "cliffs");
+        let mut edited = draft.pending().clone();
+        edited.sea_level -= 3;
+        take_step(&mut draft, None, edited, Duration::from_secs(2));
+        assert_eq!(preset_shown(draft.pending()), "custom");
+        let pending = draft.pending().clone();
+        take_step(
+            &mut draft,
+            Some(Step::Undo),
+            pending,
+            Duration::from_secs(3),
+        );
+        assert_eq!(preset_shown(draft.pending()), "cliffs");
+    }
+
+    #[test]
+    fn the_version_text_names_what_each_version_brought() {
+        let current = terravox_worldgen::GENERATOR_VERSION;
+        for v in terravox_worldgen::SUPPORTED_VERSIONS {
+            let note = version_note(v, v);
+            let brought = terravox_worldgen::version_brought(v).unwrap();
+            assert!(
+                note.starts_with(&format!("Generator version {v} brought {brought}.")),
+                "{note}"
+            );
+            assert_eq!(note.contains("older terravox"), v < current, "{note}");
+        }
+        assert!(version_note(current, 5).contains("this world of version 5"));
+    }
 
     #[test]
     fn save_ron_writes_a_loadable_config_into_the_chosen_folder() {

@@ -45,6 +45,12 @@ impl Preview {
     pub(super) fn show(&mut self, layer: Layer) {
         self.layer = layer;
     }
+
+    /// The layer shown.
+    #[cfg(test)]
+    pub(super) fn layer(&self) -> Layer {
+        self.layer
+    }
 }
 
 /// The map view a preview of `cfg` around `feet` uses: wider scales for islands and

@@ -104,6 +104,20 @@ pub fn builtin(name: &str) -> Result<WorldConfig, LoadError> {
     })
 }
 
+/// The built-in preset `config` is, whatever its seed and generator version: the one
+/// it equals but for those two, or `None` once any value differs (a custom world).
+pub fn preset_of(config: &WorldConfig) -> Option<&'static str> {
+    names().find(|name| {
+        builtin(name).is_ok_and(|preset| {
+            WorldConfig {
+                version: config.version,
+                seed: config.seed.clone(),
+                ..preset
+            } == *config
+        })
+    })
+}
+
 impl Default for WorldConfig {
     /// The default world: the `continents` preset.
     fn default() -> Self {
@@ -154,6 +168,7 @@ pub fn load_file(path: &Path) -> Result<WorldConfig, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::seed::Seed;
 
     #[test]
     fn every_builtin_preset_parses_and_validates() {
@@ -161,6 +176,22 @@ mod tests {
             let cfg = builtin(name).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(WorldConfig::from_ron(&cfg.to_ron_pretty()).unwrap(), cfg);
             assert_eq!(WorldConfig::from_ron(&cfg.to_world_code()).unwrap(), cfg);
+        }
+    }
+
+    #[test]
+    fn a_world_is_its_preset_whatever_its_seed_until_a_value_changes() {
+        for name in names() {
+            let cfg = builtin(name).unwrap().with_seed(Seed::new("-7"));
+            assert_eq!(preset_of(&cfg), Some(name));
+            let older = WorldConfig {
+                version: 5,
+                ..cfg.clone()
+            };
+            assert_eq!(preset_of(&older), Some(name));
+            let mut edited = cfg;
+            edited.sea_level += 1;
+            assert_eq!(preset_of(&edited), None, "{name} with another sea level");
         }
     }
 

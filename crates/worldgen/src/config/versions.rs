@@ -109,6 +109,8 @@ pub(crate) struct Version {
     pub(crate) sections: &'static [Section],
     /// The behaviours it changed.
     pub(crate) changes: &'static [Change],
+    /// What it brought, in a player's words ([`version_brought`]).
+    pub(crate) brought: &'static str,
 }
 
 /// Every generator version, oldest first (see [`crate::GENERATOR_VERSION`] for what
@@ -118,48 +120,66 @@ pub(crate) const VERSIONS: [Version; 9] = [
         number: 1,
         sections: &[],
         changes: &[],
+        brought: "the density field with one shape everywhere, and islands on a grid",
     },
     Version {
         number: 2,
         sections: &[Section::Nature, Section::Shape],
         changes: &[Change::VariedIslands],
+        brought: "biomes and trees, terrain that varies over the land, islands of varied size",
     },
     Version {
         number: 3,
         sections: &[Section::Caves],
         changes: &[],
+        brought: "caves: caverns, tunnels and ores",
     },
     Version {
         number: 4,
         sections: &[Section::Relief],
         changes: &[Change::TreesShunCaveMouths],
+        brought: "mountain ranges: ridges, jagged peaks and the erosion filter's gullies",
     },
     Version {
         number: 5,
         sections: &[Section::Water],
         changes: &[],
+        brought: "water that runs downhill: springs, rivers, lakes above the sea and waterfalls",
     },
     Version {
         number: 6,
         sections: &[],
         changes: &[Change::WindingRivers, Change::Shores],
+        brought: "shores that hold their water, and big rivers winding over floodplains",
     },
     Version {
         number: 7,
         sections: &[],
         changes: &[Change::WallGullies],
+        brought: "gullies carried down the walls of the valleys rivers cut",
     },
     Version {
         number: 8,
         sections: &[],
         changes: &[Change::RunningCourses],
+        brought: "creeks that run in every column, from spring to sea",
     },
     Version {
         number: 9,
         sections: &[],
         changes: &[Change::RunsByNearestPiece],
+        brought: "banks and valley walls that follow the level of the water nearest them",
     },
 ];
+
+/// What generator version `version` brought, in a player's words (for the panel);
+/// `None` for a version this build does not make.
+pub fn version_brought(version: u32) -> Option<&'static str> {
+    VERSIONS
+        .iter()
+        .find(|v| v.number == version)
+        .map(|v| v.brought)
+}
 
 /// The behaviours of one version: every change of it and of the versions before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,6 +220,11 @@ mod tests {
             VERSIONS.last().map(|v| v.number),
             Some(super::super::world::GENERATOR_VERSION)
         );
+        // Each says what it brought, in words of its own.
+        let words: std::collections::HashSet<_> = VERSIONS.iter().map(|v| v.brought).collect();
+        assert_eq!(words.len(), VERSIONS.len());
+        assert_eq!(version_brought(0), None);
+        assert_eq!(version_brought(VERSIONS.len() as u32 + 1), None);
         // Each section and change is brought by one version.
         for s in Section::ALL {
             let rows = VERSIONS.iter().filter(|v| v.sections.contains(&s));
