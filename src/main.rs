@@ -1,6 +1,7 @@
 //! `terravox`: the command line. `play` (the default) opens the game; `map` writes a
 //! top-down PNG of a world; `config` prints a world's full config as RON; `bench`
-//! measures chunk generation, meshing, streaming, editing and saves; `textures` draws
+//! measures chunk generation, meshing, streaming, editing and saves; `spawn` prints
+//! where a new player stands and what the first frame shows; `textures` draws
 //! the block textures; `export` writes a world for Minecraft, Blender or a terrain
 //! tool. The architecture
 //! is in `docs/design.md`.
@@ -26,6 +27,7 @@ mod bench;
 mod bench_net;
 mod export;
 mod net;
+mod spawn;
 mod world;
 
 use std::path::PathBuf;
@@ -59,6 +61,9 @@ enum Command {
     Export(export::ExportCommand),
     /// Measure chunk generation and meshing throughput on all cores.
     Bench(bench::BenchArgs),
+    /// Print where a new player stands and looks; with --stats, what the first
+    /// frame shows (cast without a GPU) and how long the search took.
+    Spawn(spawn::SpawnArgs),
     /// Run a dedicated server: no window and no GPU; players join with
     /// `play --join`. It prints the address it listens on; its console (standard
     /// input) takes `list`, `kick NAME`, `say TEXT` and `stop` (saves, then exits).
@@ -189,7 +194,7 @@ struct MapArgs {
 
 /// Runs a map's or a statistic's rows on rayon's threads (worldgen owns no threads:
 /// it hands them to the caller, as a [`terravox_worldgen::ForEach`]).
-fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
+pub(crate) fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
     use rayon::prelude::*;
     (0..n).into_par_iter().for_each(job);
 }
@@ -324,6 +329,7 @@ fn main() -> ExitCode {
             say_part!("{}", cfg.to_ron_pretty())
         }),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Spawn(args)) => spawn::run(&args),
         Some(Command::Export(format)) => export::run(format),
         Some(Command::Textures(args)) => write_textures(&args.out),
         Some(Command::Serve(args)) => net::serve(&args),

@@ -467,6 +467,29 @@ fn map_help_names_every_layer() {
     }
 }
 
+/// `terravox spawn --stats` prints where a new player stands and looks (as `play`'s
+/// `--at` and `--look` take them) and the first frame's figures against the goals.
+#[test]
+fn spawn_stats_prints_the_first_frames_figures() {
+    let out = terravox(&["spawn", "--seed", "terravox", "--stats"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "spawn: feet at ",
+        "play --at ",
+        "spawn: first frame 1280x720, sky ",
+        "spawn: nearer than 16 blocks ",
+        "spawn: relief in view ",
+        "spawn: water ",
+        "spawn: search ",
+        "goals met",
+    ] {
+        assert!(text.contains(line), "`{line}` missing from:\n{text}");
+    }
+    let refused = refused(&["spawn", "--preset", "moon"]);
+    assert!(refused.contains("moon"), "{refused}");
+}
+
 /// `play --help` names every part `--show` opens (each map layer the preview draws,
 /// `water` among them), and a misspelt part is refused with the list.
 #[test]

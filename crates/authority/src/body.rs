@@ -8,8 +8,8 @@ use terravox_voxel::BlockPos;
 pub const HALF_WIDTH: f32 = 0.3;
 /// Body height.
 pub const HEIGHT: f32 = 1.8;
-/// Eye height above the feet.
-pub const EYE: f32 = 1.62;
+/// Eye height above the feet (the generator's, which casts the first frame from it).
+pub const EYE: f32 = terravox_worldgen::EYE_HEIGHT as f32;
 
 /// The lowest and highest block the body at `feet` (world coordinates) overlaps.
 pub fn blocks_of(feet: [f64; 3]) -> (BlockPos, BlockPos) {

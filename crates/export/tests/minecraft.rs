@@ -133,7 +133,7 @@ fn level_dat_names_the_world_and_its_spawn() {
     let (source, _) = world();
     let spawn = source
         .generator()
-        .spawn(0, 0, terravox_worldgen::SPAWN_RADIUS)
+        .spawn(&terravox_worldgen::sequential)
         .unwrap()
         .at;
     let area = Area::new(

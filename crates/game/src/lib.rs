@@ -92,7 +92,7 @@ pub use {
     persistence::Saves,
     player::body::{self, EYE, MoveInput},
     player::eye::eye_ray,
-    player::{Player, spawn_pose, spawn_view, yaw_towards},
+    player::{Player, spawn_pose, spawn_view},
     readiness::horizon_settled,
     schedule::GameSystems,
     signals::ExitOnSignal,

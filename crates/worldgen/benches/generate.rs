@@ -256,9 +256,10 @@ fn maps_and_horizon(c: &mut Criterion) {
 }
 
 /// The spawn searches a new world and the tests start with, for every preset and for
-/// [`amplified_max`] (as rough as a valid world gets, where the search costs most):
-/// bounded in work, so their time is a figure here, not an assert in a test
-/// (`tests/bounds.rs` checks random valid configs find a place, untimed). Then the
+/// [`amplified_max`] (as rough as a valid world gets, where the search costs most),
+/// one job after another (as in the game's worker; `terravox spawn --stats` times it
+/// on all cores): bounded in work, so their time is a figure here, not an assert in
+/// a test (`tests/bounds.rs` checks random valid configs find a place, untimed). Then the
 /// chunks around `amplified_max`'s place: generation at its costliest.
 fn spawn_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("spawn_search");
@@ -270,7 +271,7 @@ fn spawn_search(c: &mut Criterion) {
         let name = name.as_str();
         let g = Generator::new(&cfg).expect("valid");
         group.bench_function(BenchmarkId::new("spawn", name), |b| {
-            b.iter(|| g.spawn(0, 0, terravox_worldgen::SPAWN_RADIUS))
+            b.iter(|| g.spawn(&terravox_worldgen::sequential))
         });
         group.bench_function(BenchmarkId::new("land_near_origin", name), |b| {
             b.iter(|| g.land_near_origin())

@@ -31,7 +31,8 @@
 //! density | islands   the two generators
 //! terrain    the one trait both implement
 //! generator  `Generator`: a world's terrain behind a shared pointer
-//! query      what is asked of a generator: places to stand, top-down maps (`map`),
+//! query      what is asked of a generator: places to stand, the spawn and its first
+//!            frame, top-down maps (`map`),
 //!            relief statistics (`stats`), side views (`section`), the fields
 //! ```
 //!
@@ -79,7 +80,11 @@ pub use noise::erosion;
 pub use noise::fbm::NoiseKind;
 #[cfg(feature = "test-support")]
 pub use noise::fbm::noise_work;
-pub use query::search::{SPAWN_RADIUS, Spawn};
+pub use query::frame::{
+    EYE_HEIGHT, FIELD_OF_VIEW, FRAME_HEIGHT, FRAME_NEAR, FRAME_WIDTH, FrameStats, yaw_towards,
+};
+pub use query::search::SPAWN_RADIUS;
+pub use query::spawn::{SPAWN_NEAR, SPAWN_RELIEF, SPAWN_SKY, Spawn};
 pub use query::{ForEach, map, section, sequential, stats, water};
 pub use shape::fields;
 pub use surface::biome::Biome;

@@ -1,39 +1,31 @@
-//! The spawn: a new player stands on dry land with relief in sight, looking at it; the
-//! search is a pure function of the config and stays inside the world.
+//! The spawn: a new player stands on dry land at a vantage, and the first frame from
+//! there (cast through the land as the game's camera sees it) shows the sky, the
+//! relief and little ground near the eye; the search is a pure function of the
+//! config, whatever the threads, and stays inside the world.
 
 mod common;
 
 use common::generator;
-use terravox_worldgen::{Generator, GeneratorConfig, Spawn, WORLD_LIMIT, presets};
+use rayon::prelude::*;
+use terravox_worldgen::{
+    Generator, GeneratorConfig, SPAWN_NEAR, SPAWN_RELIEF, SPAWN_SKY, Spawn, WORLD_LIMIT, presets,
+    sequential,
+};
 
-/// How far the game's spawn search looks from the origin.
-const RADIUS: i32 = 4096;
-
-/// The height range of the surface (water at sea level) seen from `spawn` along its
-/// facing within 1 km, sampled every 16 blocks from the spawn's own column on.
-fn relief_ahead(g: &Generator, spawn: &Spawn) -> i32 {
-    let [x, _, z] = spawn.at;
-    let [fx, fz] = spawn.facing;
-    let heights: Vec<i32> = (0..=1024)
-        .step_by(16)
-        .map(|d| {
-            let px = (x as f64 + 0.5 + fx as f64 * d as f64).floor() as i32;
-            let pz = (z as f64 + 0.5 + fz as f64 * d as f64).floor() as i32;
-            g.column_top(px, pz).y.max(g.sea_level())
-        })
-        .collect();
-    heights.iter().max().unwrap() - heights.iter().min().unwrap()
+/// Runs the jobs on rayon's threads.
+fn rayon_jobs(n: usize, job: &(dyn Fn(usize) + Sync)) {
+    (0..n).into_par_iter().for_each(job);
 }
 
 /// Checks that `spawn` stands on dry land with no tree, facing a horizontal unit
-/// vector.
+/// vector, with a pitch the game's camera takes.
 fn assert_dry(g: &Generator, spawn: &Spawn, name: &str) {
     let [x, y, z] = spawn.at;
     let top = g.column_top(x, z);
     assert_eq!(top.y + 1, y, "{name}: stands on the top of its column");
     assert!(
-        top.y >= g.sea_level(),
-        "{name}: under the sea at {:?}",
+        top.y >= g.sea_level() && top.water.is_none(),
+        "{name}: in water at {:?}",
         spawn.at
     );
     assert!(top.block.is_solid(), "{name}: stands on {:?}", top.block);
@@ -44,67 +36,63 @@ fn assert_dry(g: &Generator, spawn: &Spawn, name: &str) {
         "{name}: facing {:?}",
         spawn.facing
     );
+    assert!(spawn.pitch.abs() < 0.5, "{name}: pitch {}", spawn.pitch);
 }
 
+/// The issue's goals, on the default world's seeds 1 to 20 and `terravox`: the sky
+/// 20-65% of the first frame, at most 10% of it nearer than 16 blocks, at least 60
+/// blocks of relief in view within 2 km. (How long the search takes is a figure of
+/// `terravox spawn --stats` and the `spawn_search` benchmark, not an assert.)
 #[test]
-fn a_new_player_of_continents_faces_mountains_or_a_valley() {
-    for seed in ["terravox", "42", "-7 islands and cliffs"] {
+fn the_first_frame_of_continents_meets_the_goals_on_21_seeds() {
+    let seeds: Vec<String> = (1..=20)
+        .map(|i| i.to_string())
+        .chain(["terravox".to_owned()])
+        .collect();
+    let mut missed = Vec::new();
+    for seed in &seeds {
         let g = generator("continents", seed);
-        // How long the search takes is a figure of the `spawn_search` benchmark.
-        let spawn = g.spawn(0, 0, RADIUS).expect("land near the origin");
+        let spawn = g.spawn(&rayon_jobs).expect("land near the origin");
         assert_dry(&g, &spawn, seed);
-        assert!(spawn.clear, "{seed}: the view is hidden: {spawn:?}");
-        let seen = relief_ahead(&g, &spawn);
+        let f = spawn.frame;
         println!(
-            "continents {seed:?}: spawn at {:?} facing {:?}, relief {} (every 16 blocks: \
-             {seen})",
-            spawn.at, spawn.facing, spawn.relief
+            "continents {seed:?}: {:?} pitch {:.2}: sky {:.1}%, near {:.1}%, relief {}, water {:.1}%",
+            spawn.at,
+            spawn.pitch,
+            f.sky * 100.0,
+            f.near * 100.0,
+            f.relief,
+            f.water * 100.0
         );
-        assert!(
-            seen >= 100,
-            "continents {seed:?}: only {seen} blocks of relief ahead of {spawn:?}"
-        );
+        let met = SPAWN_SKY.contains(&f.sky) && f.near <= SPAWN_NEAR && f.relief >= SPAWN_RELIEF;
+        assert_eq!(met, f.meets_goals(), "{seed}: {f:?}");
+        if !met {
+            missed.push((seed, f));
+        }
     }
+    assert!(missed.is_empty(), "goals missed: {missed:?}");
 }
 
 #[test]
-fn every_preset_spawns_dry_looking_over_open_ground() {
+fn every_preset_spawns_dry_and_not_facing_a_wall() {
     for preset in presets::names() {
         let g = generator(preset, "vista");
         // Every built-in world has land within the search's reach.
         let spawn = g
-            .spawn(0, 0, RADIUS)
-            .unwrap_or_else(|| panic!("{preset}: no spawn within {RADIUS} blocks"));
+            .spawn(&rayon_jobs)
+            .unwrap_or_else(|| panic!("{preset}: no spawn"));
         assert_dry(&g, &spawn, preset);
-        // The relief the search reports is there: sampled independently (every 16
-        // blocks along the facing, the search's samples every 128 among them along
-        // the axes), the line shows at least half of it.
-        let seen = relief_ahead(&g, &spawn);
         assert!(
-            seen >= spawn.relief / 2,
-            "{preset}: {seen} blocks of relief ahead of {spawn:?}"
+            spawn.frame.near <= 0.5 && spawn.frame.sky >= 0.1,
+            "{preset}: a wall in the face: {spawn:?}"
         );
-        // The view the game gives a player placed there (`view_from`) is the spawn's.
-        let view = g.view_from(spawn.at);
-        assert_eq!(
-            (view.facing, view.relief, view.clear),
-            (spawn.facing, spawn.relief, spawn.clear),
-            "{preset}"
+        // The view the game gives a player placed there looks at least as well.
+        let view = g.view_from(spawn.at, &rayon_jobs);
+        assert_eq!(view.at, spawn.at);
+        assert!(
+            view.frame.near <= spawn.frame.near.max(SPAWN_NEAR),
+            "{preset}: {view:?} vs {spawn:?}"
         );
-        // Where the view is clear, the first 32 blocks ahead (sampled every 2) stay
-        // below the eye: the view is not into a wall.
-        let [x, y, z] = spawn.at;
-        let [fx, fz] = spawn.facing;
-        let ahead_clear = |fx: f32, fz: f32| {
-            (2..=32).step_by(2).all(|d| {
-                let px = (x as f64 + 0.5 + fx as f64 * d as f64).floor() as i32;
-                let pz = (z as f64 + 0.5 + fz as f64 * d as f64).floor() as i32;
-                g.column_top(px, pz).y <= y
-            })
-        };
-        if spawn.clear {
-            assert!(ahead_clear(fx, fz), "{preset}: a wall ahead of {spawn:?}");
-        }
     }
 }
 
@@ -131,7 +119,7 @@ fn a_new_player_never_stands_over_a_cave_mouth() {
         if !has_caves {
             continue;
         }
-        let spawn = g.spawn(0, 0, RADIUS).expect("land");
+        let spawn = g.spawn(&sequential).expect("land");
         let [x, y, z] = spawn.at;
         cache.clear();
         let mut block = |p: BlockPos| {
@@ -162,25 +150,20 @@ fn a_new_player_never_stands_over_a_cave_mouth() {
 }
 
 #[test]
-fn the_spawn_search_is_a_pure_function_of_the_config() {
-    for (preset, seed) in [
-        ("continents", "terravox"),
-        ("islands", "42"),
-        ("cliffs", "x"),
-    ] {
+fn the_spawn_is_a_pure_function_of_the_config_whatever_the_threads() {
+    for (preset, seed) in [("continents", "terravox"), ("islands", "42")] {
         let g = generator(preset, seed);
-        let first = g.spawn(0, 0, RADIUS);
-        assert_eq!(first, g.spawn(0, 0, RADIUS), "{preset} {seed}");
+        let first = g.spawn(&sequential);
         assert_eq!(
             first,
-            generator(preset, seed).spawn(0, 0, RADIUS),
+            g.spawn(&rayon_jobs),
+            "{preset} {seed}: on rayon's threads"
+        );
+        assert_eq!(
+            first,
+            generator(preset, seed).spawn(&sequential),
             "{preset} {seed}: a fresh generator"
         );
-        let clone = g.clone();
-        let other = std::thread::spawn(move || clone.spawn(0, 0, RADIUS))
-            .join()
-            .unwrap();
-        assert_eq!(first, other, "{preset} {seed}: on another thread");
     }
 }
 
@@ -189,15 +172,23 @@ fn the_spawn_stays_inside_the_world_and_find_land_keeps_its_meaning() {
     for preset in ["continents", "islands"] {
         let g = generator(preset, "edge");
         for (x, z) in [(i32::MAX, i32::MIN), (i32::MIN, i32::MAX)] {
-            if let Some(s) = g.spawn(x, z, 64) {
-                let [sx, _, sz] = s.at;
-                assert!((-WORLD_LIMIT..WORLD_LIMIT).contains(&sx), "{preset}: {s:?}");
-                assert!((-WORLD_LIMIT..WORLD_LIMIT).contains(&sz), "{preset}: {s:?}");
+            if let Some(at) = g.find_land(x, z, 64) {
+                let [sx, _, sz] = at;
+                assert!(
+                    (-WORLD_LIMIT..WORLD_LIMIT).contains(&sx),
+                    "{preset}: {at:?}"
+                );
+                assert!(
+                    (-WORLD_LIMIT..WORLD_LIMIT).contains(&sz),
+                    "{preset}: {at:?}"
+                );
             }
+            let view = g.view_from([x.clamp(-WORLD_LIMIT, WORLD_LIMIT - 1), 80, 0], &sequential);
+            assert!(view.frame.sky > 0.0, "{preset}: {view:?}");
         }
         // Both find land exactly when there is some.
-        let land = g.find_land(0, 0, RADIUS);
-        let spawn = g.spawn(0, 0, RADIUS);
+        let land = g.land_near_origin();
+        let spawn = g.spawn(&rayon_jobs);
         assert_eq!(land.is_some(), spawn.is_some(), "{preset}");
     }
 }

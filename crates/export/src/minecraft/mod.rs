@@ -381,8 +381,8 @@ pub enum SpawnFrom {
     Chosen,
     /// terravox's own spawn, inside the area.
     Terravox,
-    /// terravox's spawn rule ([`terravox_worldgen::Generator::spawn`]) around the
-    /// area's middle: open land with a view, inside the area.
+    /// The open land nearest the area's middle
+    /// ([`terravox_worldgen::Generator::find_land`]), inside the area.
     OpenLand,
     /// The area's middle, on its ground (no open land found inside the area).
     Middle,
@@ -390,23 +390,28 @@ pub enum SpawnFrom {
 
 /// Where a new player appears (feet, terravox's heights): on the ground of the
 /// column asked for (inside the area: [`export`] checks it); else terravox's spawn
-/// where it lies inside the area; else terravox's spawn rule around the area's middle
-/// where that finds a place inside it; else the ground in the area's middle.
+/// where it lies inside the area; else the open land nearest the area's middle
+/// ([`Generator::find_land`](terravox_worldgen::Generator::find_land)) where that is
+/// inside it; else the ground in the area's middle.
 fn spawn(source: &Source, area: &Area, chosen: Option<[i32; 2]>) -> ([i32; 3], SpawnFrom) {
     let g = source.generator();
     let on_ground = |x: i32, z: i32| [x, source.surface_height(x, z).max(g.sea_level()) + 1, z];
     if let Some([x, z]) = chosen {
         return (on_ground(x, z), SpawnFrom::Chosen);
     }
-    let inside = |s: &terravox_worldgen::Spawn| area.contains(s.at[0], s.at[2]);
-    if let Some(s) = g.spawn(0, 0, SPAWN_RADIUS).filter(inside) {
-        return (s.at, SpawnFrom::Terravox);
+    let inside = |at: &[i32; 3]| area.contains(at[0], at[2]);
+    if let Some(at) = g
+        .spawn(&terravox_worldgen::sequential)
+        .map(|s| s.at)
+        .filter(inside)
+    {
+        return (at, SpawnFrom::Terravox);
     }
     let x = area.from[0] + (area.to[0] - area.from[0]) / 2;
     let z = area.from[1] + (area.to[1] - area.from[1]) / 2;
     let half = area.size()[0].min(area.size()[1]) as i32 / 2;
-    match g.spawn(x, z, half.min(SPAWN_RADIUS)).filter(inside) {
-        Some(s) => (s.at, SpawnFrom::OpenLand),
+    match g.find_land(x, z, half.min(SPAWN_RADIUS)).filter(inside) {
+        Some(at) => (at, SpawnFrom::OpenLand),
         None => (on_ground(x, z), SpawnFrom::Middle),
     }
 }

@@ -23,7 +23,7 @@ use body::{EYE, MoveInput, step_in_world};
 
 pub use body::Player;
 pub(crate) use spawn::Spawn;
-pub use spawn::{spawn_pose, spawn_view, yaw_towards};
+pub use spawn::{spawn_pose, spawn_view};
 
 /// Longest frame step the physics takes (a stall does not launch the player).
 const MAX_STEP: f32 = 0.1;
@@ -93,7 +93,7 @@ fn spawn_player(
                 Camera3d::default(),
                 PlayerCamera,
                 Projection::Perspective(PerspectiveProjection {
-                    fov: 75f32.to_radians(),
+                    fov: terravox_worldgen::FIELD_OF_VIEW,
                     far: crate::config::FAR_PLANE,
                     ..default()
                 }),

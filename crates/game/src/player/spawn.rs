@@ -1,11 +1,12 @@
-//! Where a player appears: on land near the origin facing the relief in sight (a
-//! mountain range or a valley: `Generator::spawn`), else where `--at` says or, in a
-//! world without land, above the sea, flying, looking the way the same rule rates
-//! best (`Generator::view_from`); `--look` sets the view. Found once per world on a worker.
+//! Where a player appears: at the vantage near the origin whose first frame shows
+//! the most (`Generator::spawn`: a range or a valley below, water, the sky and no
+//! wall in the face), else where `--at` says or, in a world without land, above the
+//! sea, flying, looking the way the same rule rates best (`Generator::view_from`);
+//! `--look` sets the view. Found once per world on a worker.
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
-use terravox_worldgen::{Generator, SPAWN_RADIUS};
+use terravox_worldgen::{Generator, sequential, yaw_towards};
 
 use super::body::Player;
 use crate::config::StartView;
@@ -14,14 +15,11 @@ use crate::world::{ActiveWorld, WorldChanged};
 
 /// How high above the sea a player of a world without land appears (flying).
 const ABOVE_SEA: f64 = 24.0;
-/// The pitch a new player starts with: a little down, so that both the land nearby and
-/// the relief they face (a range rising ahead, or a valley below) are in frame.
-const LOOK_DOWN: f32 = -0.15;
 
 /// Where a new player stands and how they look, as feet and `[yaw, pitch]` in radians
-/// (unless `--at` or `--look` say otherwise): on land near the origin with relief in
-/// sight, facing it ([`Generator::spawn`]), looking a little down; in a world without
-/// land, above the sea at the origin, looking the way [`spawn_view`] rates best.
+/// (unless `--at` or `--look` say otherwise): at the vantage whose first frame
+/// [`Generator::spawn`] rates best; in a world without land, above the sea at the
+/// origin, looking the way [`spawn_view`] rates best.
 pub fn spawn_pose(generator: &Generator) -> (DVec3, [f32; 2]) {
     land(generator).unwrap_or_else(|| {
         let feet = above_sea(generator);
@@ -29,19 +27,13 @@ pub fn spawn_pose(generator: &Generator) -> (DVec3, [f32; 2]) {
     })
 }
 
-/// The yaw in radians that looks along the horizontal direction `[x, z]` (yaw 0
-/// looks towards `-z`, a quarter turn towards `-x`).
-pub fn yaw_towards([x, z]: [f32; 2]) -> f32 {
-    (-x).atan2(-z)
-}
-
 /// The land the bounded search finds, if any: the feet there and the view the search
-/// rated best from it.
+/// rated best from it (one job after another: it runs on a worker of its own).
 fn land(generator: &Generator) -> Option<(DVec3, [f32; 2])> {
-    let spawn = generator.spawn(0, 0, SPAWN_RADIUS)?;
+    let spawn = generator.spawn(&sequential)?;
     let [x, y, z] = spawn.at;
     let feet = DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5);
-    Some((feet, [yaw_towards(spawn.facing), LOOK_DOWN]))
+    Some((feet, [yaw_towards(spawn.facing), spawn.pitch]))
 }
 
 /// Over the sea at the origin, for a world without land near it.
@@ -52,11 +44,11 @@ pub(super) fn above_sea(generator: &Generator) -> DVec3 {
 /// The view a player standing at `feet` starts with where the spawn search chose no
 /// place (placed by `--at` without `--look`, or over a world without land), as
 /// `[yaw, pitch]` in radians: the one rule the spawn search rates its places by
-/// ([`Generator::view_from`]: towards the most relief in sight, where the ground
-/// ahead stays below the eye), looking a little down onto the land.
+/// ([`Generator::view_from`]: the first frame's).
 pub fn spawn_view(generator: &Generator, feet: DVec3) -> [f32; 2] {
     let at = [feet.x, feet.y, feet.z].map(|v| v.floor() as i32);
-    [yaw_towards(generator.view_from(at).facing), LOOK_DOWN]
+    let view = generator.view_from(at, &sequential);
+    [yaw_towards(view.facing), view.pitch]
 }
 
 /// Feet position and `[yaw, pitch]` of a new player, and whether it starts flying

@@ -1,6 +1,7 @@
 //! What is asked of a [`Generator`](crate::generator::Generator) on top of its chunks
 //! and columns, each in the file named for it: places to stand ([`search`]), the
-//! fields one at a time ([`fields`]), top-down maps ([`map`]), relief statistics
+//! first frame a player sees, cast without a GPU ([`frame`]), where a new player
+//! stands and looks, rated by that frame ([`spawn`]), the fields one at a time ([`fields`]), top-down maps ([`map`]), relief statistics
 //! ([`stats`]), water figures ([`water`], version 5; the network's as hydrologists
 //! measure it, [`network`]) and side views along a line ([`section`]).
 //!
@@ -12,10 +13,12 @@
 //! results never depend on how the jobs were run.
 
 pub(crate) mod fields;
+pub(crate) mod frame;
 pub mod map;
 pub(crate) mod network;
 pub(crate) mod search;
 pub mod section;
+pub(crate) mod spawn;
 pub mod stats;
 pub mod water;
 
