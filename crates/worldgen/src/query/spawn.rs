@@ -118,7 +118,7 @@ impl Generator {
     /// of the origin ([`NEAR_SURVEY`]), and where none of those meets the goals
     /// ([`SPAWN_SKY`], [`SPAWN_NEAR`], [`SPAWN_RELIEF`]) within 3 km too
     /// ([`FAR_SURVEY`]). Where no survey point is land, the place
-    /// [`Generator::find_land`] gives within [`SPAWN_RADIUS`](crate::SPAWN_RADIUS)
+    /// [`Generator::find_land`] gives within [`SPAWN_RADIUS`](super::search::SPAWN_RADIUS)
     /// blocks, looking the way [`Generator::view_from`] rates best; `None` if that is
     /// all sea. A pure function of the config, bounded in work (a survey of 169
     /// columns or two, then 4 candidates each of a few thousand); `for_each` runs the
@@ -135,7 +135,7 @@ impl Generator {
                 Some(self.spawn_at(&mut heights, best.at, best.facing, best.pitch, for_each))
             }
             None => {
-                let at = self.find_land(0, 0, crate::SPAWN_RADIUS)?;
+                let at = self.find_land(0, 0, super::search::SPAWN_RADIUS)?;
                 Some(self.view_from(at, for_each))
             }
         }
