@@ -77,13 +77,13 @@ pub(crate) struct Camera {
 /// What a frame's rays meet, as shares of its pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {
-    /// Rays that rise into the sky, meeting nothing within [`REACH`].
+    /// Rays that rise into the sky, meeting nothing within 2 km.
     pub sky: f32,
     /// Rays that meet the ground (or water) nearer than [`FRAME_NEAR`] blocks from the eye.
     pub near: f32,
     /// Rays that meet water.
     pub water: f32,
-    /// The highest surface met within [`REACH`] less the lowest, in blocks (water
+    /// The highest surface met within 2 km less the lowest, in blocks (water
     /// counts at its surface).
     pub relief: i32,
 }

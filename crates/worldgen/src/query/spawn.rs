@@ -115,9 +115,8 @@ impl Generator {
     /// [`FrameStats`]) shows the most relief and some water, with the sky within
     /// [`SPAWN_SKY`], little ground near the eye ([`SPAWN_NEAR`]) and no tree ahead,
     /// the nearer the origin the better. The vantages are looked for within 1.5 km
-    /// of the origin ([`NEAR_SURVEY`]), and where none of those meets the goals
-    /// ([`SPAWN_SKY`], [`SPAWN_NEAR`], [`SPAWN_RELIEF`]) within 3 km too
-    /// ([`FAR_SURVEY`]). Where no survey point is land, the place
+    /// of the origin, and where none of those meets the goals
+    /// ([`SPAWN_SKY`], [`SPAWN_NEAR`], [`SPAWN_RELIEF`]) within 3 km too. Where no survey point is land, the place
     /// [`Generator::find_land`] gives within [`SPAWN_RADIUS`](super::search::SPAWN_RADIUS)
     /// blocks, looking the way [`Generator::view_from`] rates best; `None` if that is
     /// all sea. A pure function of the config, bounded in work (a survey of 169
