@@ -10,6 +10,7 @@
 //!
 //! - `schedule`: [`GameSystems`], the frame order, the executor;
 //! - `latest`: latest-wins background jobs (the spawn search, the panel's maps);
+//!   `frame_times`: the figures of a run of frames;
 //! - `mode`: the [`Mode`] state: Tab, Esc and the grabbing click (`Input`);
 //! - `config`: start-up options and settings (no systems);
 //! - `world`: the active world, the edit overlay, the stream centre and render
@@ -52,6 +53,7 @@ mod app;
 pub mod bench;
 mod config;
 mod editing;
+mod frame_times;
 mod horizon;
 mod latest;
 mod launch;

@@ -23,7 +23,7 @@
 //!            validation, presets, the generated parameter reference
 //! shape      the land's shape: climate fields -> each column's density formula,
 //!            version 4's mountain ranges (relief), the fields one at a time
-//! hydrology  the drainage network (versions 5-7): springs, rivers downhill, lakes,
+//! hydrology  the drainage network (version 5 on): springs, rivers downhill, lakes,
 //!            and the ground shaped to them
 //! surface    biomes, the faces slopes give the ground, block rules, caves
 //! nature     trees: species and shapes, planting them by biome

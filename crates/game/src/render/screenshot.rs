@@ -1,12 +1,15 @@
 //! The automated screenshot (`--screenshot`): once the world around the player and
 //! the horizon are complete and the pipelines had time to compile, one frame is
-//! captured to a PNG and the game exits.
+//! captured to a PNG and the game exits. The frames between (the view complete,
+//! nothing loading) are timed and logged: what drawing that view costs, on the
+//! renderer at hand.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 use super::RenderSystems;
 use crate::config::AutoScreenshot;
+use crate::frame_times::FrameTimes;
 use crate::player::PlayerCamera;
 use crate::readiness::horizon_settled;
 
@@ -32,6 +35,8 @@ struct ScreenshotState {
     loaded_at: Option<(u32, f32)>,
     taken_at: Option<u32>,
     frame: u32,
+    /// The frames since the world was complete, until the screenshot is asked for.
+    drawn: Vec<std::time::Duration>,
 }
 
 /// Whether a screenshot was asked for.
@@ -44,8 +49,12 @@ fn waiting(state: Res<ScreenshotState>) -> bool {
     state.loaded_at.is_none()
 }
 
-fn count_frame(mut state: ResMut<ScreenshotState>) {
+/// Counts the frame, and times it once the world is complete (until the shot).
+fn count_frame(real: Res<Time<Real>>, mut state: ResMut<ScreenshotState>) {
     state.frame += 1;
+    if state.loaded_at.is_some() && state.taken_at.is_none() {
+        state.drawn.push(real.delta());
+    }
 }
 
 /// Notes when the world around the player and the horizon were first complete
@@ -89,6 +98,15 @@ fn take_auto_screenshot(
     let ready = state.frame >= f0 + plan.frames.max(10) && now >= t0 + plan.seconds.max(1.0);
     match state.taken_at {
         None if ready => {
+            // The first frame after loading may still compile pipelines.
+            let t = FrameTimes::of(state.drawn.iter().skip(1).copied().collect());
+            info!(
+                "frames of the complete view: {}, median {:.1} ms, p90 {:.1} ms, longest {:.1} ms",
+                t.count,
+                t.median.as_secs_f64() * 1e3,
+                t.p90.as_secs_f64() * 1e3,
+                t.max.as_secs_f64() * 1e3
+            );
             info!("taking screenshot {}", plan.path.display());
             commands
                 .spawn(Screenshot::primary_window())

@@ -230,6 +230,35 @@ mod tests {
             let rows = VERSIONS.iter().filter(|v| v.sections.contains(&s));
             assert_eq!(rows.count(), 1, "{s:?}");
         }
+        for c in ALL_CHANGES {
+            let rows = VERSIONS.iter().filter(|v| v.changes.contains(&c));
+            assert_eq!(rows.count(), 1, "{c:?}");
+        }
+    }
+
+    /// Every change (a new one that is not listed here fails to compile below).
+    const ALL_CHANGES: [Change; 7] = [
+        Change::VariedIslands,
+        Change::TreesShunCaveMouths,
+        Change::WindingRivers,
+        Change::Shores,
+        Change::WallGullies,
+        Change::RunningCourses,
+        Change::RunsByNearestPiece,
+    ];
+
+    /// Fails to compile when a change is added and not listed in [`ALL_CHANGES`].
+    #[allow(dead_code)]
+    fn every_change_is_listed(c: Change) {
+        match c {
+            Change::VariedIslands
+            | Change::TreesShunCaveMouths
+            | Change::WindingRivers
+            | Change::Shores
+            | Change::WallGullies
+            | Change::RunningCourses
+            | Change::RunsByNearestPiece => {}
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Hydrology (generator versions 5 to 7): water that runs downhill. Between the land's shape
+//! Hydrology (generator version 5 on): water that runs downhill. Between the land's shape
 //! (`shape`) and the surface (`surface`): a drainage network that is a property of the
 //! world, and the ground shaped to it.
 //!
@@ -12,6 +12,9 @@
 //!     |      taken from the sea up)
 //!   network  rivers gathered per region of 64 x 64 nodes, from every spring that
 //!     |      can reach it; widths from the springs feeding each step; lakes
+//!   course   a step's course laid in blocks under the node grid, its water's
+//!     |      level along it (version 8; `network::Laying` says how a version lays
+//!     |      its steps)
 //!   channel  columns shaped to the water (beds, banks, valley walls) and filled
 //!     |
 //!   shore    a column beside higher water keeps it in: banked, or opened down to
