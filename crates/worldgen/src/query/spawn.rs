@@ -13,7 +13,7 @@
 //!             looking 5 ways around the candidate's, rated by a small frame; the
 //!             best one's pitch, rated too
 //! the frame:  the surface block by block within 48 blocks, every 32 to 512, every
-//!             64 to 2 km, only where a ray asks
+//!             128 to 2 km, only where a ray asks
 //! rating:     relief in view, some water, less for ground near the eye, a sky too
 //!             small or too large, a tree ahead and the way from the origin
 //! ```
@@ -107,7 +107,7 @@ const BANDS: u32 = 4;
 const FINE_HALF: i32 = 48;
 const MID_SPACING: i32 = 32;
 const MID_REACH: f64 = 512.0;
-const FAR_SPACING: i32 = 64;
+const FAR_SPACING: i32 = 128;
 
 impl Generator {
     /// Where a new player starts, and how they look: of the vantages near the origin,
