@@ -48,6 +48,9 @@ struct ChunkVertexOutput {
 const FLOW_SPEED: f32 = 1.2;
 const FALL_SPEED: f32 = 3.0;
 
+// How much more of the ambient light a side face gets than a top or bottom face.
+const WALL_AMBIENT: f32 = 3.0;
+
 // How much of the ambient (sky) light reaches a face at sky light `level`: all of it
 // under the open sky, a fifth less per level into a cave, and a dim quarter deep down
 // (so a cave's shape shows beyond the lantern's reach).
@@ -128,6 +131,14 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
 #endif
     var pbr_input = pbr_input_from_standard_material(vo, is_front);
     pbr_input.diffuse_occlusion *= sky_ambient(in.sky);
+    if side && !is_water() {
+        // A wall sees the sunlit ground before it and the bright sky low all around,
+        // which the ambient light (one level for every face) leaves out: walls turned
+        // from the sun were lit by the ambient light alone, as dark as the shadows on
+        // the ground, and a terrace's one-block risers stood out on sunlit sand as a
+        // row of dark teeth. Shadows on the ground keep their depth.
+        pbr_input.diffuse_occlusion *= WALL_AMBIENT;
+    }
 
     // The alpha channel is the tint mask.
     var color = tex.rgb * mix(vec3<f32>(1.0), in.tint, tex.a);
