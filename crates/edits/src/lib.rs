@@ -8,6 +8,8 @@
 //! chunk the player sees; since generation is deterministic, that is all a save needs.
 //!
 //! This crate never depends on Bevy. The project's architecture is in `docs/design.md`.
+//! The feature `test-support` adds what only tests read: a save's version-1 text
+//! (`save::to_ron`) and whether water is fed (`fluid::fed`).
 //!
 //! [`WorldConfig`]: terravox_worldgen::WorldConfig
 

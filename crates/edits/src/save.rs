@@ -660,6 +660,7 @@ pub fn parse_ron(path: &Path, text: &str, world: &WorldConfig) -> Result<Edits, 
 
 /// The version-1 text of `file`: pretty RON with one edit per line (for tests of the
 /// import).
+#[cfg(feature = "test-support")]
 pub fn to_ron(file: &SaveFile) -> String {
     let pretty = ron::ser::PrettyConfig::new().compact_arrays(false);
     let mut text = String::from("// terravox world edits; format: see the terravox-edits docs\n");

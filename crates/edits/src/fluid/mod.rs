@@ -38,7 +38,9 @@ mod step;
 pub use apply::{Waters, apply, lay, settle};
 pub use pending::{MAX_PENDING, Pending};
 pub use rules::{READ_REACH, Reach, emptied};
-pub use step::{Cells, Step, Write, broken, fed, fill, step};
+#[cfg(feature = "test-support")]
+pub use step::fed;
+pub use step::{Cells, Step, Write, broken, fill, step};
 
 #[cfg(test)]
 mod tests;

@@ -154,7 +154,8 @@ pub fn broken(cells: &(impl Cells + ?Sized), p: BlockPos) -> Block {
 /// Whether the water at `p` is fed: a source, or flowing or falling water that the
 /// water around it makes just so (a settled flow holds only such water; a block of
 /// flowing water with nothing feeding it is not). `None` where `p` holds no water or
-/// the answer needs a chunk that is not loaded.
+/// the answer needs a chunk that is not loaded. For tests (feature `test-support`).
+#[cfg(feature = "test-support")]
 pub fn fed(cells: &(impl Cells + ?Sized), p: BlockPos) -> Option<bool> {
     let world = Stepping {
         cells,
