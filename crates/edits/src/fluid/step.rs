@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use terravox_voxel::water::SIDES;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
-use super::rules::{Read, Tick, Unloaded, World, emptied, new_liquid, tick};
+#[cfg(feature = "test-support")]
+use super::rules::new_liquid;
+use super::rules::{Read, Tick, Unloaded, World, emptied, tick};
 
 /// The blocks of a world as water sees them.
 pub trait Cells {
