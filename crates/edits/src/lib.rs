@@ -15,6 +15,7 @@
 
 mod coarse;
 mod columns;
+pub mod file;
 pub mod fluid;
 pub mod journal;
 pub mod lock;

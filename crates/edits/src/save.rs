@@ -74,9 +74,8 @@
 //! deletes them on a discard. A killed game's lock is released by the system.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -84,6 +83,7 @@ use terravox_voxel::{Block, BlockPos, ChunkPos, Fnv64};
 use terravox_worldgen::WorldConfig;
 use thiserror::Error;
 
+use crate::file::{TEMP_MARK, write_atomic};
 use crate::fluid::Pending;
 use crate::lock::{LockError, WorldLock};
 use crate::overlay::Edits;
@@ -670,44 +670,13 @@ pub fn to_ron(file: &SaveFile) -> String {
     text
 }
 
-/// Numbers temporary files of one process apart.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Writes `bytes` to `path` so that a crash leaves either the old or the new file:
-/// a temporary file unique to this process and write, `fsync`, rename, `fsync` of the
-/// folder. On failure the temporary file is removed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let tmp = PathBuf::from(tmp);
-    let written = File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    if let Err(e) = written.and_then(|()| fs::rename(&tmp, path)) {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // Make the rename itself durable (not supported on every platform).
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
 /// Removes `<path>.tmp-*` files older than [`STALE_TEMP`]: what a killed process
 /// left in the middle of a save.
 fn remove_stale_temps(path: &Path) {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return;
     };
-    let prefix = format!("{}.tmp-", name.to_string_lossy());
+    let prefix = format!("{}{TEMP_MARK}", name.to_string_lossy());
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };

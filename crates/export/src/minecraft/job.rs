@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use fastanvil::Region;
-use terravox_edits::save;
+use terravox_edits::file;
 
 use crate::error::ExportError;
 
@@ -161,10 +161,10 @@ fn whole(path: &Path, chunks: u64) -> bool {
     found == chunks
 }
 
-/// Writes `bytes` to `path` whole or not at all ([`save::write_atomic`]: a temporary
+/// Writes `bytes` to `path` whole or not at all ([`file::write_atomic`]: a temporary
 /// of this process's own beside it, so shards writing at once never share one).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    save::write_atomic(path, bytes).map_err(ExportError::io(path))
+    file::write_atomic(path, bytes).map_err(ExportError::io(path))
 }
 
 #[cfg(test)]

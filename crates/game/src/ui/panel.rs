@@ -512,7 +512,7 @@ fn save_config(
     if path.extension().is_none() {
         path.set_extension("ron");
     }
-    terravox_edits::save::write_atomic(&path, config.to_ron_pretty().as_bytes())
+    terravox_edits::file::write_atomic(&path, config.to_ron_pretty().as_bytes())
         .map_err(|e| format!("cannot save {}: {e}", path.display()))?;
     Ok(path)
 }
