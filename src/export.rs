@@ -9,7 +9,7 @@ use terravox_edits::{Edits, SaveDir};
 use terravox_export::{Area, Progress, Source, Volume, gltf, heightmap, minecraft};
 use terravox_worldgen::Generator;
 
-use crate::parse_numbers;
+use crate::parse::parse_numbers;
 use crate::world::WorldArgs;
 
 /// The formats.

@@ -27,6 +27,7 @@ mod bench;
 mod bench_net;
 mod export;
 mod net;
+mod parse;
 mod spawn;
 mod world;
 
@@ -34,8 +35,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use parse::parse_numbers;
 use terravox_worldgen::{Generator, map, stats, water};
-use world::WorldArgs;
+use world::{WorldArgs, rayon_rows};
 
 /// A Minecraft-like voxel terrain playground.
 #[derive(Parser, Debug)]
@@ -192,13 +194,6 @@ struct MapArgs {
     edits: export::SavedEdits,
 }
 
-/// Runs a map's or a statistic's rows on rayon's threads (worldgen owns no threads:
-/// it hands them to the caller, as a [`terravox_worldgen::ForEach`]).
-pub(crate) fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
-    use rayon::prelude::*;
-    (0..n).into_par_iter().for_each(job);
-}
-
 /// A field layer's legend: what its colours mean.
 fn print_legend(field: terravox_worldgen::fields::Field) {
     let ([lo, hi], [low, high]) = (field.range(), field.ends());
@@ -233,26 +228,6 @@ fn layer_parser() -> impl clap::builder::TypedValueParser<Value = map::Layer> {
             .find(|l| l.name() == name)
             .expect("a possible value names a layer")
     })
-}
-
-/// `N` comma-separated numbers, e.g. `100,-250`; `shape` names them for the error.
-fn parse_numbers<T: std::str::FromStr, const N: usize>(
-    s: &str,
-    shape: &str,
-) -> Result<[T; N], String> {
-    let parts: Vec<&str> = s.split(',').collect();
-    if parts.len() != N {
-        return Err(format!("`{s}` is not {shape}"));
-    }
-    let mut out = Vec::with_capacity(N);
-    for v in parts {
-        out.push(
-            v.trim()
-                .parse::<T>()
-                .map_err(|_| format!("`{v}` in `{s}` is not a number of the right kind"))?,
-        );
-    }
-    out.try_into().map_err(|_| format!("`{s}` is not {shape}"))
 }
 
 fn parse_center(s: &str) -> Result<[i32; 2], String> {

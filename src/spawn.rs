@@ -9,8 +9,7 @@ use terravox_worldgen::{
     FRAME_HEIGHT, FRAME_NEAR, FRAME_WIDTH, Generator, SPAWN_NEAR, SPAWN_RELIEF, SPAWN_SKY,
 };
 
-use crate::rayon_rows;
-use crate::world::WorldArgs;
+use crate::world::{WorldArgs, rayon_rows};
 
 /// `terravox spawn`'s arguments.
 #[derive(Args, Debug)]

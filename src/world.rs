@@ -1,4 +1,5 @@
-//! Which world a command is about: `--seed`, `--preset`, `--config`.
+//! Which world a command is about (`--seed`, `--preset`, `--config`), and how a
+//! command runs its generator's jobs (on rayon's threads).
 
 use std::path::PathBuf;
 
@@ -33,4 +34,11 @@ impl WorldArgs {
             None => cfg,
         })
     }
+}
+
+/// Runs a map's or a statistic's rows on rayon's threads (worldgen owns no threads:
+/// it hands them to the caller, as a [`terravox_worldgen::ForEach`]).
+pub(crate) fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
+    use rayon::prelude::*;
+    (0..n).into_par_iter().for_each(job);
 }
