@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use fastnbt::LongArray;
 use terravox_voxel::Block;
 
-use super::MIN_Y;
+use super::bounds::MIN_Y;
 use super::names::{BlockState, biome_name, block_state};
 use terravox_worldgen::Biome;
 

@@ -13,8 +13,8 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::bounds::{HIGHEST_TOP, MAX_Y, MIN_Y};
 use super::release::{PackForm, Release};
-use super::{HIGHEST_TOP, MAX_Y, MIN_Y};
 use crate::error::ExportError;
 use crate::target::write;
 

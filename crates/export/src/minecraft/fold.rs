@@ -9,7 +9,7 @@
 
 use std::ops::RangeInclusive;
 
-use super::{MAX_Y, MIN_Y};
+use super::bounds::{MAX_Y, MIN_Y};
 use crate::error::ExportError;
 
 /// The curve that brings heights above a fold down under Minecraft's standard top.

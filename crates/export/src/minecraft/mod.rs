@@ -33,6 +33,7 @@
 //! mistaken for a finished one, and the bytes never depend on how the work was split
 //! or resumed.
 
+mod bounds;
 mod chunk;
 pub mod datapack;
 pub mod fold;
@@ -57,27 +58,14 @@ use crate::error::ExportError;
 use crate::progress::Progress;
 use crate::source::Source;
 use crate::target::Target;
+pub use bounds::{HIGHEST_TOP, MAX_SIDE, MAX_Y, MIN_Y, SEA_TOP};
 use chunk::Column;
 use fold::Fold;
 use job::{Job, Written, write_atomic};
 use release::Release;
 
-/// The lowest block in a Minecraft world.
-pub const MIN_Y: i32 = -64;
-/// One above the highest block in a Minecraft world of the default height (a taller
-/// export raises it, see the module docs).
-pub const MAX_Y: i32 = 320;
-/// One above the highest block any Minecraft dimension can have (`min_y + height` is
-/// at most 2032).
-pub const HIGHEST_TOP: i32 = 2032;
 /// Room above a column's ground for its trees, in blocks.
 const TREE_ROOM: i32 = 32;
-/// Where terravox's sea level (its top water block) goes by default: the water's
-/// surface is then at 63, Minecraft's own sea level.
-pub const SEA_TOP: i32 = 62;
-/// The most columns a side an export takes: Minecraft's world border, 29,999,984
-/// blocks each way from the origin.
-pub const MAX_SIDE: u32 = 59_999_968;
 
 /// Columns along a side of a Minecraft chunk and of a region.
 const MC_CHUNK: i32 = 16;
