@@ -10,11 +10,15 @@
 
 #![allow(missing_docs)] // criterion_group! and criterion_main! generate undocumented items.
 
+#[path = "../tests/common/roughest.rs"]
+mod roughest;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
+use roughest::{MAX_SCALE, amplified_max};
 use terravox_voxel::{Block, ChunkPos};
 use terravox_worldgen::map::{self, MapView};
-use terravox_worldgen::{Generator, GeneratorConfig, LodPos, WorldConfig, params, presets};
+use terravox_worldgen::{Generator, LodPos, WorldConfig, presets};
 
 /// Up to `n` surface chunks around the origin, or around the spawn where the origin
 /// is under the sea (the land is what a player walks on).
@@ -185,33 +189,15 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// The `amplified` preset with the noise that once made the world crawl (16 octaves,
-/// lacunarity 8, persistence 1, frequency 1, cliff scale 16) and the most relief
-/// validation allows: as rough as a valid world gets.
-fn amplified_max() -> WorldConfig {
-    let mut cfg = presets::builtin("amplified").expect("preset");
-    let GeneratorConfig::Density(d) = &mut cfg.generator else {
-        panic!("amplified is a density world")
-    };
-    d.noise.octaves = 16;
-    d.noise.lacunarity = 8.0;
-    d.noise.persistence = 1.0;
-    d.noise.frequency = 1.0;
-    d.cliff_scale = 16.0;
-    d.scale = params::MAX_RELIEF_WORK / 16.0 / (2.0 + 16.0);
-    d.offset = 100.0;
-    cfg
-}
-
 /// A 64-pixel map around the origin (2 blocks a pixel, its rows on rayon's threads), and the
 /// coarse chunks of levels 3 to 5 around the surface at the origin (at each level
 /// the chunk holding it, the one above and the one below): the default world, the
-/// `amplified` preset and [`amplified_max`].
+/// `amplified` preset and [`amplified_max`] at [`MAX_SCALE`].
 fn maps_and_horizon(c: &mut Criterion) {
     let worlds = [
         ("continents", WorldConfig::default()),
         ("amplified", presets::builtin("amplified").expect("preset")),
-        ("amplified-max", amplified_max()),
+        ("amplified-max", amplified_max(MAX_SCALE)),
     ];
     let view = MapView {
         center: [0, 0],
@@ -266,7 +252,7 @@ fn spawn_search(c: &mut Criterion) {
     group.sample_size(10);
     let worlds = presets::names()
         .map(|n| (n.to_owned(), presets::builtin(n).expect("preset")))
-        .chain([("amplified-max".to_owned(), amplified_max())]);
+        .chain([("amplified-max".to_owned(), amplified_max(MAX_SCALE))]);
     for (name, cfg) in worlds {
         let name = name.as_str();
         let g = Generator::new(&cfg).expect("valid");
@@ -281,7 +267,7 @@ fn spawn_search(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("generate_surface_chunk");
     group.sample_size(10);
-    let g = Generator::new(&amplified_max()).expect("valid");
+    let g = Generator::new(&amplified_max(MAX_SCALE)).expect("valid");
     let [x, y, z] = g.land_near_origin().expect("land");
     let top = y.div_euclid(terravox_voxel::CHUNK);
     let chunks = surface_chunks_at(&g, [x, z], top - 4..top + 4, 8);

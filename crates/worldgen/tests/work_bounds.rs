@@ -14,6 +14,7 @@ mod common;
 
 use std::sync::LazyLock;
 
+use common::roughest::{MAX_SCALE, amplified_max};
 use common::{PICKS, any_preset, extreme_config, pick};
 use proptest::prelude::*;
 use terravox_voxel::ChunkPos;
@@ -86,23 +87,6 @@ fn within_bounds(cfg: &WorldConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// The amplified preset with the noise of the issue that made the world crawl
-/// (16 octaves, lacunarity 8, persistence 1, frequency 1, cliff scale 16) and `scale`.
-fn amplified_max(scale: f64) -> WorldConfig {
-    let mut cfg = presets::builtin("amplified").expect("preset");
-    let GeneratorConfig::Density(d) = &mut cfg.generator else {
-        panic!("amplified is a density world")
-    };
-    d.noise.octaves = 16;
-    d.noise.lacunarity = 8.0;
-    d.noise.persistence = 1.0;
-    d.noise.frequency = 1.0;
-    d.cliff_scale = 16.0;
-    d.scale = scale;
-    d.offset = 100.0;
-    cfg
-}
-
 #[test]
 fn the_world_that_crawled_is_refused_naming_its_scale() {
     let e = amplified_max(1024.0)
@@ -112,7 +96,7 @@ fn the_world_that_crawled_is_refused_naming_its_scale() {
     let msg = e.to_string();
     assert!(msg.contains("cliff_scale") && msg.contains("2560"), "{msg}");
     // The same noise with a relief at the limit is valid.
-    let scale = params::MAX_RELIEF_WORK / 16.0 / (2.0 + 16.0);
+    let scale = MAX_SCALE;
     assert_eq!(amplified_max(scale).validate(), Ok(()));
     assert!(amplified_max(scale * 1.01).validate().is_err());
 }

@@ -9,6 +9,7 @@ use terravox_worldgen::params::{self, Param, Scale};
 use terravox_voxel::{Chunk, ChunkPos, Fnv64};
 use terravox_worldgen::{Generator, GeneratorConfig, IslandLayout, Seed, WorldConfig, presets};
 
+pub(crate) mod roughest;
 pub(crate) mod shipped;
 
 /// A preset with a seed, validated into a generator.
