@@ -124,14 +124,13 @@ impl Generator {
     /// survey's rows, the candidates and the bands of the first frame.
     pub fn spawn(&self, for_each: ForEach<'_>) -> Option<Spawn> {
         let mut best = self.best_vantage(NEAR_SURVEY, for_each);
-        if !best.as_ref().is_some_and(|b| b.meets_goals) {
+        if !best.as_ref().is_some_and(|b| b.look.frame.meets_goals()) {
             let further = self.best_vantage(FAR_SURVEY, for_each);
             best = [best, further].into_iter().flatten().reduce(Rated::better);
         }
         match best {
-            Some(best) => {
-                let mut heights = best.heights;
-                Some(self.spawn_at(&mut heights, best.at, best.facing, best.pitch, for_each))
+            Some(Rated { look, mut heights }) => {
+                Some(self.spawn_at(&mut heights, look.at, look.facing, look.pitch, for_each))
             }
             None => {
                 let at = self.find_land(0, 0, super::search::SPAWN_RADIUS)?;
@@ -159,18 +158,11 @@ impl Generator {
     pub fn view_from(&self, feet: [i32; 3], for_each: ForEach<'_>) -> Spawn {
         let mut heights = Heights::around(self, [feet[0], feet[2]]);
         let yaws = (0..AROUND).map(|i| i as f32 * std::f32::consts::TAU / AROUND as f32);
-        let (facing, _) = best_of(yaws.map(|yaw| {
-            let facing = [yaw.cos(), yaw.sin()];
-            let trees = self.trees_ahead(feet, facing);
-            (facing, rate(&mut heights, feet, facing, 0.0, trees, 0).0)
-        }));
-        let trees = self.trees_ahead(feet, facing);
-        let (pitch, _) = best_of(
-            PITCHES
-                .iter()
-                .map(|&p| (p, rate(&mut heights, feet, facing, p, trees, 0).0)),
-        );
-        self.spawn_at(&mut heights, feet, facing, pitch, for_each)
+        let looks = yaws.map(|yaw| (feet, [yaw.cos(), yaw.sin()]));
+        let look = self
+            .best_look(&mut heights, looks, 0)
+            .expect("sixteen yaws to rate");
+        self.spawn_at(&mut heights, feet, look.facing, look.pitch, for_each)
     }
 
     /// A player standing at `feet` looking along `facing` with `pitch`, and the first
@@ -217,27 +209,36 @@ impl Generator {
                 (at, [yaw.cos(), yaw.sin()])
             })
         });
-        let mut best: Option<(f64, [i32; 3], [f32; 2])> = None;
-        for (at, facing) in looks.collect::<Vec<_>>() {
+        let look = self.best_look(&mut heights, looks, from_origin)?;
+        Some(Rated { look, heights })
+    }
+
+    /// Of `looks` (a place to stand and a way to face), the one whose small frame
+    /// rates best looking level (the first of equals), then its best pitch of
+    /// [`PITCHES`]; `None` for no looks. `from_origin` as [`rate`] takes it.
+    fn best_look(
+        &self,
+        heights: &mut Heights,
+        looks: impl Iterator<Item = ([i32; 3], [f32; 2])>,
+        from_origin: u32,
+    ) -> Option<Look> {
+        let level = looks.map(|(at, facing)| {
             let trees = self.trees_ahead(at, facing);
-            let (score, _) = rate(&mut heights, at, facing, 0.0, trees, from_origin);
-            if best.is_none_or(|(b, ..)| score > b) {
-                best = Some((score, at, facing));
-            }
-        }
-        let (_, at, facing) = best?;
-        let trees = self.trees_ahead(at, facing);
-        let ((pitch, frame), score) = best_of(PITCHES.iter().map(|&p| {
-            let (score, frame) = rate(&mut heights, at, facing, p, trees, from_origin);
-            ((p, frame), score)
-        }));
-        Some(Rated {
+            let (score, _) = rate(heights, at, facing, 0.0, trees, from_origin);
+            ((at, facing, trees), score)
+        });
+        let ((at, facing, trees), _) = best_of(level)?;
+        let pitched = PITCHES.iter().map(|&pitch| {
+            let (score, frame) = rate(heights, at, facing, pitch, trees, from_origin);
+            ((pitch, frame), score)
+        });
+        let ((pitch, frame), score) = best_of(pitched)?;
+        Some(Look {
             at,
             facing,
             pitch,
             score,
-            meets_goals: frame.meets_goals(),
-            heights,
+            frame,
         })
     }
 
@@ -286,21 +287,27 @@ struct Candidate {
     way: (i32, i32),
 }
 
-/// A candidate's best look, its rating, and the surface around it.
-struct Rated<'g> {
+/// A place to stand, the way to look from it, and how its small frame rates.
+#[derive(Clone, Copy, Debug)]
+struct Look {
     at: [i32; 3],
     facing: [f32; 2],
     pitch: f32,
     score: f64,
-    /// Whether its small frame meets the goals.
-    meets_goals: bool,
+    /// The small frame ([`RATING`]'s size).
+    frame: FrameStats,
+}
+
+/// A candidate's best look, and the surface around it.
+struct Rated<'g> {
+    look: Look,
     heights: Heights<'g>,
 }
 
 impl Rated<'_> {
     /// The one with the higher score (the first of equals).
     fn better(self, other: Self) -> Self {
-        if other.score > self.score {
+        if other.look.score > self.look.score {
             other
         } else {
             self
@@ -430,11 +437,10 @@ fn rate(
     (score, s)
 }
 
-/// The item of `options` with the highest score (the first of equals).
-fn best_of<T>(options: impl Iterator<Item = (T, f64)>) -> (T, f64) {
-    options
-        .reduce(|a, b| if b.1 > a.1 { b } else { a })
-        .expect("a rating of at least one option")
+/// The item of `options` with the highest score (the first of equals); `None` for
+/// no options.
+fn best_of<T>(options: impl Iterator<Item = (T, f64)>) -> Option<(T, f64)> {
+    options.reduce(|a, b| if b.1 > a.1 { b } else { a })
 }
 
 /// The camera of a player standing at `feet`.
