@@ -19,7 +19,7 @@ fn find_display() -> Result<(), String> {
         return Err(
             "no display to open the game window on (DISPLAY and WAYLAND_DISPLAY are \
                     unset). Run it in a desktop session, or under `xvfb-run` for a virtual \
-                    one. `terravox map`, `terravox config` and `terravox bench` need no window."
+                    one. `terravox map`, `terravox config`, `terravox spawn` and `terravox bench` need no window."
                 .into(),
         );
     }
@@ -38,7 +38,7 @@ fn find_gpu() -> Result<(), String> {
             "no GPU or graphics driver was found ({e}). terravox draws with Vulkan, Metal, \
              DirectX 12 or OpenGL. On Linux without a GPU, install Mesa's software Vulkan \
              (`apt-get install mesa-vulkan-drivers libvulkan1`) and run with \
-             WGPU_BACKEND=vulkan. `terravox map`, `terravox config` and `terravox bench` \
+             WGPU_BACKEND=vulkan. `terravox map`, `terravox config`, `terravox spawn` and `terravox bench` \
              work without a GPU."
         )
     })
