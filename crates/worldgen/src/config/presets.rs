@@ -2,6 +2,7 @@
 //! command works from any directory, plus loading of user config files.
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use thiserror::Error;
 
@@ -104,17 +105,29 @@ pub fn builtin(name: &str) -> Result<WorldConfig, LoadError> {
     })
 }
 
+/// The built-in presets parsed, once (the panel asks [`preset_of`] every frame).
+static PARSED: LazyLock<Vec<(&'static str, WorldConfig)>> = LazyLock::new(|| {
+    names()
+        .filter_map(|name| builtin(name).ok().map(|cfg| (name, cfg)))
+        .collect()
+});
+
 /// The built-in preset `config` is, whatever its seed and generator version: the one
 /// it equals but for those two, or `None` once any value differs (a custom world).
 pub fn preset_of(config: &WorldConfig) -> Option<&'static str> {
-    names().find(|name| {
-        builtin(name).is_ok_and(|preset| {
-            WorldConfig {
-                version: config.version,
-                seed: config.seed.clone(),
-                ..preset
-            } == *config
-        })
+    // Every field but the two (a field added to the config fails to compile here).
+    let WorldConfig {
+        version: _,
+        seed: _,
+        sea_level,
+        generator,
+        nature,
+    } = config;
+    PARSED.iter().find_map(|(name, preset)| {
+        let same = *sea_level == preset.sea_level
+            && *generator == preset.generator
+            && *nature == preset.nature;
+        same.then_some(*name)
     })
 }
 
