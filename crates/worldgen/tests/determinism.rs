@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::shipped::{SEEDS, SHIPPED, Shipped, shipped};
+use common::shipped::{SEEDS, SHIPPED, Shipped, WATER_SPOTS, WaterSpot, generator_of, shipped};
 use common::{fixed_chunks, generator, golden_chunks, hash_chunks, world_hash};
 use rayon::prelude::*;
 use terravox_voxel::ChunkPos;
@@ -43,6 +43,33 @@ fn check_golden(v: &Shipped) -> Result<(), String> {
     ))
 }
 
+/// The hash of the chunks at each of [`WATER_SPOTS`] in the `continents` world of
+/// `ron` with the spot's seed.
+fn water_hashes(ron: &str) -> Vec<u64> {
+    WATER_SPOTS
+        .par_iter()
+        .map(|spot| world_hash(&generator_of(ron, spot.seed), &spot.chunks()))
+        .collect()
+}
+
+/// One version's water goldens checked: `Err` with its whole new list when any hash
+/// differs.
+fn check_water(v: &Shipped) -> Result<(), String> {
+    if v.water.is_empty() {
+        return Ok(());
+    }
+    let got = water_hashes(v.ron("continents"));
+    if got == v.water {
+        return Ok(());
+    }
+    let list: Vec<String> = got.iter().map(|h| format!("{h:#018x}")).collect();
+    Err(format!(
+        "version {}'s water goldens changed; if on purpose, its new list is:\n    water: &[{}],",
+        v.version,
+        list.join(", ")
+    ))
+}
+
 /// Every world of every version keeps its blocks, bit for bit: a world code shared in
 /// any version is the same world forever. A change that alters the current version's
 /// worlds must freeze them (a new row of `SHIPPED`) and bump `GENERATOR_VERSION`.
@@ -50,9 +77,48 @@ fn check_golden(v: &Shipped) -> Result<(), String> {
 fn every_version_keeps_its_worlds() {
     let changed: Vec<String> = SHIPPED
         .iter()
-        .filter_map(|v| check_golden(v).err())
+        .flat_map(|v| [check_golden(v).err(), check_water(v).err()])
+        .flatten()
         .collect();
     assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+/// Each water version lays its own water at every water spot: a change that made one
+/// version's water another's (or left a spot dry in every version alike) fails a
+/// golden.
+#[test]
+fn each_water_version_lays_its_own_water_at_every_spot() {
+    let with_water: Vec<&Shipped> = SHIPPED.iter().filter(|v| !v.water.is_empty()).collect();
+    assert_eq!(with_water.first().map(|v| v.version), Some(5));
+    for (i, spot) in WATER_SPOTS.iter().enumerate() {
+        let mut hashes: Vec<u64> = with_water.iter().map(|v| v.water[i]).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), with_water.len(), "{spot:?}: versions alike");
+    }
+}
+
+/// The water goldens catch a change to any version's water: a copy of each version's
+/// `continents` whose rivers grow a quarter wider fails them at every spot.
+#[test]
+fn a_changed_copy_of_each_water_version_fails_its_water_goldens() {
+    for v in SHIPPED.iter().filter(|v| !v.water.is_empty()) {
+        let ron = v.ron("continents");
+        let changed = ron.replace("width: 1.0,", "width: 1.25,");
+        assert_ne!(changed, ron, "version {}: the rivers' width", v.version);
+        let got = water_hashes(&changed);
+        let unseen: Vec<&WaterSpot> = WATER_SPOTS
+            .iter()
+            .zip(got.iter().zip(v.water))
+            .filter(|(_, (got, want))| got == want)
+            .map(|(spot, _)| spot)
+            .collect();
+        assert!(
+            unseen.is_empty(),
+            "version {}: unseen at {unseen:?}",
+            v.version
+        );
+    }
 }
 
 /// The table of shipped versions is whole: one row per version, each golden list
@@ -64,6 +130,8 @@ fn every_version_is_shipped_and_hashed() {
     let versions: Vec<u32> = SHIPPED.iter().map(|v| v.version).collect();
     assert_eq!(versions, (1..=GENERATOR_VERSION).collect::<Vec<_>>());
     for v in SHIPPED {
+        let spots = if v.version >= 5 { WATER_SPOTS.len() } else { 0 };
+        assert_eq!(v.water.len(), spots, "version {}: water goldens", v.version);
         let named: Vec<&str> = if v.version == GENERATOR_VERSION {
             assert!(
                 v.frozen.is_empty(),
