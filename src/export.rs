@@ -149,7 +149,7 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
     let bar = Bar::new();
     match command {
         ExportCommand::Minecraft {
-            area: Columns { from, to, out },
+            area: columns,
             sea_level,
             shard,
             height,
@@ -158,7 +158,8 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
             release,
             common,
         } => {
-            let area = Area::new(from, to, minecraft::MAX_SIDE).map_err(|e| e.to_string())?;
+            let area = Area::new(columns.from, columns.to, minecraft::MAX_SIDE)
+                .map_err(|e| e.to_string())?;
             let fold = match height {
                 Height::Fit => Some(minecraft::fold::Fold::new(fold).map_err(|e| e.to_string())?),
                 Height::Raise => None,
@@ -172,94 +173,12 @@ pub(crate) fn run(command: ExportCommand) -> Result<(), String> {
                 spawn,
                 release,
             };
-            let r = minecraft::export(&source, area, &out, &options, &bar)
+            let r = minecraft::export(&source, area, &columns.out, &options, &bar)
                 .map_err(|e| e.to_string())?;
             bar.done();
-            if r.resumed > 0 {
-                say!(
-                    "resumed: {} already complete (checked whole)",
-                    region_files(r.resumed)
-                );
-            }
-            if !r.finished {
-                say!(
-                    "shard {}/{} done; {} of {} still to write (the other \
-                     shards: run the same command with their --shard; the one that \
-                     completes the last writes level.dat and moves the world to {})",
-                    shard.index,
-                    shard.count,
-                    r.regions_left,
-                    region_files(r.regions + r.regions_left),
-                    out.display()
-                );
-                if r.regions_left == 0 {
-                    say!(
-                        "  every region is written and another run is finishing the world; \
-                         if none is, remove the claim {} and run again",
-                        r.work
-                            .join(minecraft::job::JOB_DIR)
-                            .join(minecraft::job::CLAIM)
-                            .display()
-                    );
-                }
+            if !say_minecraft(&r, &columns, &options) {
                 return Ok(());
             }
-            say!(
-                "wrote the Minecraft {} world {} ({} chunks in {}, {:.1} MiB) \
-                 from {from:?} to {to:?}",
-                release.name,
-                r.path.display(),
-                r.chunks,
-                region_files(r.regions),
-                r.bytes as f64 / (1 << 20) as f64
-            );
-            say!(
-                "  heights: terravox y {:+} = Minecraft y (the sea's top block on {sea_level}); \
-                 the ground below y -64 is left out",
-                r.shift
-            );
-            if let Some(f) = fold
-                && r.folded_columns > 0
-            {
-                say!(
-                    "  the land above y {} is brought down under y {}: {} columns, the \
-                     highest from y {} to y {}",
-                    f.at(),
-                    minecraft::MAX_Y,
-                    r.folded_columns,
-                    r.land_top,
-                    f.down(r.land_top)
-                );
-            }
-            if r.top > minecraft::MAX_Y {
-                say!(
-                    "  the land rises above Minecraft's default top (y {}): the world is raised \
-                     to y {} by the data pack datapacks/{}",
-                    minecraft::MAX_Y - 1,
-                    r.top - 1,
-                    minecraft::datapack::NAME
-                );
-            }
-            if r.cut_columns > 0 {
-                say!(
-                    "  {} columns reach above y {} (Minecraft's limit) and are cut there (a \
-                     lower --sea-level makes room for them)",
-                    r.cut_columns,
-                    minecraft::HIGHEST_TOP - 1
-                );
-            }
-            say!(
-                "  spawn at {:?} ({}); creative mode, a void around the area",
-                r.spawn,
-                match r.spawn_from {
-                    minecraft::SpawnFrom::Chosen => "as asked",
-                    minecraft::SpawnFrom::Terravox => "terravox's spawn",
-                    minecraft::SpawnFrom::OpenLand =>
-                        "terravox's spawn is outside the area: open land near its middle",
-                    minecraft::SpawnFrom::Middle =>
-                        "terravox's spawn is outside the area, and no open land in it: its middle",
-                }
-            );
         }
         ExportCommand::Gltf {
             from,
@@ -323,6 +242,105 @@ impl Common {
     fn source(&self) -> Result<Source, String> {
         self.edits.source(&self.world.resolve()?)
     }
+}
+
+/// What a Minecraft export (or its shard) did; false for a shard that left the world
+/// to the others.
+fn say_minecraft(r: &minecraft::Report, columns: &Columns, options: &minecraft::Options) -> bool {
+    let Columns { from, to, out } = columns;
+    let minecraft::Options {
+        sea_top: sea_level,
+        shard,
+        fold,
+        release,
+        ..
+    } = options;
+    if r.resumed > 0 {
+        say!(
+            "resumed: {} already complete (checked whole)",
+            region_files(r.resumed)
+        );
+    }
+    if !r.finished {
+        say!(
+            "shard {}/{} done; {} of {} still to write (the other \
+             shards: run the same command with their --shard; the one that \
+             completes the last writes level.dat and moves the world to {})",
+            shard.index,
+            shard.count,
+            r.regions_left,
+            region_files(r.regions + r.regions_left),
+            out.display()
+        );
+        if r.regions_left == 0 {
+            say!(
+                "  every region is written and another run is finishing the world; \
+                 if none is, remove the claim {} and run again",
+                r.work
+                    .join(minecraft::job::JOB_DIR)
+                    .join(minecraft::job::CLAIM)
+                    .display()
+            );
+        }
+        return false;
+    }
+    say!(
+        "wrote the Minecraft {} world {} ({} chunks in {}, {:.1} MiB) \
+         from {from:?} to {to:?}",
+        release.name,
+        r.path.display(),
+        r.chunks,
+        region_files(r.regions),
+        r.bytes as f64 / (1 << 20) as f64
+    );
+    say!(
+        "  heights: terravox y {:+} = Minecraft y (the sea's top block on {sea_level}); \
+         the ground below y -64 is left out",
+        r.shift
+    );
+    if let Some(f) = fold
+        && r.folded_columns > 0
+    {
+        say!(
+            "  the land above y {} is brought down under y {}: {} columns, the \
+             highest from y {} to y {}",
+            f.at(),
+            minecraft::MAX_Y,
+            r.folded_columns,
+            r.land_top,
+            f.down(r.land_top)
+        );
+    }
+    if r.top > minecraft::MAX_Y {
+        say!(
+            "  the land rises above Minecraft's default top (y {}): the world is raised \
+             to y {} by the data pack datapacks/{}",
+            minecraft::MAX_Y - 1,
+            r.top - 1,
+            minecraft::datapack::NAME
+        );
+    }
+    if r.cut_columns > 0 {
+        say!(
+            "  {} columns reach above y {} (Minecraft's limit) and are cut there (a \
+             lower --sea-level makes room for them)",
+            r.cut_columns,
+            minecraft::HIGHEST_TOP - 1
+        );
+    }
+    say!(
+        "  spawn at {:?} ({}); creative mode, a void around the area",
+        r.spawn,
+        match r.spawn_from {
+            minecraft::SpawnFrom::Chosen => "as asked",
+            minecraft::SpawnFrom::Terravox => "terravox's spawn",
+            minecraft::SpawnFrom::OpenLand =>
+                "terravox's spawn is outside the area: open land near its middle",
+            minecraft::SpawnFrom::Middle =>
+                "terravox's spawn is outside the area, and no open land in it: its middle",
+        }
+    );
+    true
 }
 
 /// What a heightmap export wrote, for the one who asked.

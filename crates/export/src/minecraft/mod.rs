@@ -186,13 +186,81 @@ pub fn export(
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<Report, ExportError> {
+    check(&area, options)?;
     let Options {
         sea_top,
         force,
         shard,
         fold,
-        spawn: chosen,
         release,
+        ..
+    } = *options;
+    let target = Target::resumable(out, force)?;
+    let job = Job::open(target.partial(), &what(source, &area, options))?;
+    let shift = sea_top - source.generator().sea_level();
+    let reach = reach(source, shift, fold);
+    let layout = Layout::of(&area);
+    let mine = layout.regions().filter(|&(i, _)| shard.takes(i));
+    progress.start(
+        mine.clone().map(|(_, r)| layout.in_region(r)).sum(),
+        "chunks",
+    );
+    let total = mine.clone().count();
+    let mut report = Report {
+        path: target.path().to_path_buf(),
+        chunks: 0,
+        regions: 0,
+        shift,
+        top: MAX_Y,
+        cut_columns: 0,
+        spawn: [0; 3],
+        spawn_from: SpawnFrom::Middle,
+        bytes: 0,
+        folded_columns: 0,
+        land_top: MIN_Y,
+        resumed: 0,
+        regions_left: 0,
+        finished: false,
+        work: target.partial().to_path_buf(),
+    };
+    for (k, (_, r)) in mine.enumerate() {
+        progress.stage(&format!("region file {} of {total}", k + 1));
+        if job.done(r, true).is_some() {
+            progress.advance(layout.in_region(r));
+            report.resumed += 1;
+            continue;
+        }
+        let form = Form {
+            shift,
+            reach,
+            fold,
+            data_version: release.data_version,
+        };
+        let written = write_region(source, &area, r, form, &job, progress)?;
+        job.mark_done(r, written)?;
+    }
+    // The world's figures, from every region's mark: the same however the work was
+    // split.
+    for (_, r) in layout.regions() {
+        match job.done(r, false) {
+            Some(w) => report.add(&w),
+            None => report.regions_left += 1,
+        }
+    }
+    if report.regions_left > 0 || !job.claim_finish()? {
+        return Ok(report);
+    }
+    finish(source, &area, options, target, &mut report)?;
+    Ok(report)
+}
+
+/// The area and options an export can take, else why not.
+fn check(area: &Area, options: &Options) -> Result<(), ExportError> {
+    let Options {
+        sea_top,
+        fold,
+        spawn: chosen,
+        ..
     } = *options;
     if area.size().iter().any(|&s| s > MAX_SIDE) {
         return Err(ExportError::Area(format!(
@@ -225,98 +293,91 @@ pub fn export(
             MAX_Y - 2
         )));
     }
-    let target = Target::resumable(out, force)?;
-    let job = Job::open(target.partial(), &what(source, &area, options))?;
-    let shift = sea_top - source.generator().sea_level();
-    // How far up the chunks are read: as high as this world's land, trees and edits
-    // can reach (chunks above the land cost little to generate), within Minecraft's
-    // limits; each chunk then keeps the sections its blocks use.
+    Ok(())
+}
+
+/// How far up the chunks are read, in Minecraft's heights (terravox's shifted by
+/// `shift`): as high as this world's land, trees and edits can reach (chunks above
+/// the land cost little to generate), within Minecraft's limits; each chunk then
+/// keeps the sections its blocks use. Folded, the land fits the standard height;
+/// raised, up to Minecraft's limit.
+fn reach(source: &Source, shift: i32, fold: Option<Fold>) -> i32 {
     let reach = source
         .highest_possible()
         .saturating_add(shift + TREE_ROOM + 1)
         .max(MAX_Y);
-    // Folded, the land fits the standard height; raised, up to Minecraft's limit.
-    let reach = match fold {
+    match fold {
         Some(_) => reach,
         None => reach.min(HIGHEST_TOP),
-    };
+    }
+}
 
-    let chunks = |axis: usize| {
-        area.from[axis].div_euclid(MC_CHUNK)..=(area.to[axis] - 1).div_euclid(MC_CHUNK)
-    };
-    let (cx, cz) = (chunks(0), chunks(1));
-    let ranges = |r: &std::ops::RangeInclusive<i32>| r.start() >> 5..=r.end() >> 5;
-    let (rxs, rzs) = (ranges(&cx), ranges(&cz));
-    let regions = || {
+/// The Minecraft chunks and region files an area's columns lie in.
+struct Layout {
+    /// The chunks along x and along z.
+    chunks: [std::ops::RangeInclusive<i32>; 2],
+    /// The region files along x and along z.
+    regions: [std::ops::RangeInclusive<i32>; 2],
+}
+
+impl Layout {
+    fn of(area: &Area) -> Self {
+        let chunks = |axis: usize| {
+            area.from[axis].div_euclid(MC_CHUNK)..=(area.to[axis] - 1).div_euclid(MC_CHUNK)
+        };
+        let chunks = [chunks(0), chunks(1)];
+        let regions = chunks.clone().map(|c| c.start() >> 5..=c.end() >> 5);
+        Layout { chunks, regions }
+    }
+
+    /// Every region file, row by row, numbered.
+    fn regions(&self) -> impl Iterator<Item = (u64, [i32; 2])> + Clone + '_ {
+        let [rxs, rzs] = &self.regions;
         rzs.clone()
-            .flat_map(|rz| rxs.clone().map(move |rx| [rx, rz]))
+            .flat_map(move |rz| rxs.clone().map(move |rx| [rx, rz]))
             .enumerate()
             .map(|(i, r)| (i as u64, r))
-    };
-    // A region's Minecraft chunks holding columns of the area.
-    let in_region = |[rx, rz]: [i32; 2]| {
+    }
+
+    /// A region's Minecraft chunks holding columns of the area.
+    fn in_region(&self, [rx, rz]: [i32; 2]) -> u64 {
         let along = |c: &std::ops::RangeInclusive<i32>, r: i32| {
             (c.end().min(&(r * 32 + 31)) - c.start().max(&(r * 32)) + 1) as u64
         };
-        along(&cx, rx) * along(&cz, rz)
-    };
-    let mine = regions().filter(|&(i, _)| shard.takes(i));
-    progress.start(mine.clone().map(|(_, r)| in_region(r)).sum(), "chunks");
-    let total = mine.clone().count();
-    let mut report = Report {
-        path: target.path().to_path_buf(),
-        chunks: 0,
-        regions: 0,
-        shift,
-        top: MAX_Y,
-        cut_columns: 0,
-        spawn: [0; 3],
-        spawn_from: SpawnFrom::Middle,
-        bytes: 0,
-        folded_columns: 0,
-        land_top: MIN_Y,
-        resumed: 0,
-        regions_left: 0,
-        finished: false,
-        work: target.partial().to_path_buf(),
-    };
-    for (k, (_, r)) in mine.enumerate() {
-        progress.stage(&format!("region file {} of {total}", k + 1));
-        if job.done(r, true).is_some() {
-            progress.advance(in_region(r));
-            report.resumed += 1;
-            continue;
-        }
-        let form = Form {
-            shift,
-            reach,
-            fold,
-            data_version: release.data_version,
-        };
-        let written = write_region(source, &area, r, form, &job, progress)?;
-        job.mark_done(r, written)?;
+        along(&self.chunks[0], rx) * along(&self.chunks[1], rz)
     }
-    // The world's figures, from every region's mark: the same however the work was
-    // split.
-    for (_, r) in regions() {
-        match job.done(r, false) {
-            Some(w) => {
-                report.chunks += w.chunks;
-                report.cut_columns += w.cut_columns;
-                report.top = report.top.max(w.top);
-                report.bytes += w.bytes;
-                report.folded_columns += w.folded_columns;
-                report.land_top = report.land_top.max(w.land_top);
-                report.regions += 1;
-            }
-            None => report.regions_left += 1,
-        }
-    }
-    if report.regions_left > 0 || !job.claim_finish()? {
-        return Ok(report);
-    }
+}
 
-    let (spawn, from) = spawn(source, &area, chosen);
+impl Report {
+    /// Counts a written region in.
+    fn add(&mut self, w: &Written) {
+        self.chunks += w.chunks;
+        self.cut_columns += w.cut_columns;
+        self.top = self.top.max(w.top);
+        self.bytes += w.bytes;
+        self.folded_columns += w.folded_columns;
+        self.land_top = self.land_top.max(w.land_top);
+        self.regions += 1;
+    }
+}
+
+/// Makes the world whole once every region is written: the spawn, `level.dat`, the
+/// data pack of a raised world, and the world moved to its place.
+fn finish(
+    source: &Source,
+    area: &Area,
+    options: &Options,
+    target: Target,
+    report: &mut Report,
+) -> Result<(), ExportError> {
+    let Options {
+        fold,
+        spawn: chosen,
+        release,
+        ..
+    } = *options;
+    let shift = report.shift;
+    let (spawn, from) = spawn(source, area, chosen);
     // The feet stand on the ground's block, wherever a fold put it.
     let feet = fold.map_or(spawn[1] + shift, |f| f.down(spawn[1] + shift - 1) + 1);
     report.spawn = [spawn[0], feet.clamp(MIN_Y + 1, report.top - 2), spawn[2]];
@@ -342,7 +403,7 @@ pub fn export(
     let world = target.finish()?;
     job::forget(&world)?;
     report.finished = true;
-    Ok(report)
+    Ok(())
 }
 
 /// What an export is, as its work folder records it: a run of another export there
@@ -553,54 +614,24 @@ fn tv_column(
     [tx, tz]: [i32; 2],
     form: Form,
 ) -> Result<Built, ExportError> {
-    let Form {
-        shift,
-        reach,
-        fold,
-        data_version,
-    } = form;
-    let low = (MIN_Y - shift).div_euclid(CHUNK);
-    let high = (reach - 1 - shift).div_euclid(CHUNK);
-    // The world's top, and the row a Minecraft height lands on.
-    let top = if fold.is_some() { MAX_Y } else { reach };
-    let row = |y: i32| fold.map_or(y, |f| f.down(y)) - MIN_Y;
-    // The Minecraft heights read whose blocks land on row `r` (the top row takes
-    // every height above it: only those read count).
-    let sources = |r: i32| {
-        let s = fold.map_or(r + MIN_Y..=r + MIN_Y, |f| f.sources(r + MIN_Y));
-        *s.start()..=(*s.end()).min(reach - 1)
+    let rows = Rows::of(&form);
+    let low = (MIN_Y - form.shift).div_euclid(CHUNK);
+    let high = (form.reach - 1 - form.shift).div_euclid(CHUNK);
+    let chunks = TvChunks {
+        low,
+        chunks: (low..=high)
+            .map(|ty| source.chunk(ChunkPos::new(tx, ty, tz)))
+            .collect(),
     };
-    let chunks: Vec<(i32, Chunk)> = (low..=high)
-        .map(|ty| (ty, source.chunk(ChunkPos::new(tx, ty, tz))))
-        .collect();
-    // The highest water above the sea in these chunks (their padding included):
-    // where it stands beside air, Minecraft's flowing water is laid ([`pour`]).
     let sea = source.generator().sea_level();
-    let wet_top = chunks
-        .iter()
-        .rev()
-        .filter(|(ty, _)| (ty + 1) * CHUNK > sea)
-        .find_map(|&(ty, ref c)| {
-            let above_sea = ty * CHUNK - 1 > sea;
-            match c {
-                Chunk::Uniform(Block::Water) => Some(ty * CHUNK + CHUNK),
-                Chunk::Uniform(_) => None,
-                // Most chunks above the sea hold no water at all: one pass says so.
-                Chunk::Dense(b) if above_sea && !b.contains(&Block::Water) => None,
-                Chunk::Dense(_) => (-1..=CHUNK)
-                    .rev()
-                    .find(|&ly| {
-                        ty * CHUNK + ly > sea
-                            && (-1..=CHUNK)
-                                .any(|z| (-1..=CHUNK).any(|x| c.get(x, ly, z) == Block::Water))
-                    })
-                    .map(|ly| ty * CHUNK + ly),
-            }
-        });
-    let mut out = Vec::with_capacity(4);
-    let (mut highest_top, mut cut, mut folded) = (MAX_Y, 0, 0);
-    // The highest Minecraft height of a block that is not air, before any fold.
-    let mut land_top = i32::MIN;
+    let wet_top = chunks.wet_top(sea);
+    let mut built = Built {
+        chunks: Vec::with_capacity(4),
+        top: MAX_Y,
+        cut_columns: 0,
+        folded_columns: 0,
+        land_top: i32::MIN,
+    };
     for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
         let pos = [tx * 2 + i, tz * 2 + j];
         let (x0, z0) = (pos[0] * MC_CHUNK, pos[1] * MC_CHUNK);
@@ -608,101 +639,223 @@ fn tv_column(
         if !(0..MC_CHUNK).any(|z| (0..MC_CHUNK).any(|x| inside(x, z))) {
             continue;
         }
-        let mut column = Column::new(pos, ((top - MIN_Y) / 16) as usize);
+        let mut column = Column::new(pos, ((rows.top - MIN_Y) / 16) as usize);
+        let laid = chunks.lay(&mut column, [i, j], rows, &inside);
+        built.land_top = built.land_top.max(laid.land_top);
+        built.folded_columns += laid.folded;
+        if let Some(wet) = wet_top {
+            let wet_rows =
+                sea + form.shift - MIN_Y + 1..=rows.row(wet + form.shift).min(rows.top - MIN_Y - 1);
+            chunks.pour_beside(&mut column, [i, j], rows, wet_rows, &inside);
+        }
+        if rows.top == HIGHEST_TOP {
+            built.cut_columns += cut_at_the_limit(&column);
+        }
+        let sections = sections_for(laid.highest);
+        column.keep_sections(sections);
+        built.top = built.top.max(MIN_Y + 16 * sections as i32);
+        for (cj, row) in column.biomes.iter_mut().enumerate() {
+            for (ci, cell) in row.iter_mut().enumerate() {
+                *cell = source.biome_at(x0 + ci as i32 * 4 + 2, z0 + cj as i32 * 4 + 2);
+            }
+        }
+        built
+            .chunks
+            .push((pos, compressed(&column, form.data_version)?));
+    }
+    Ok(built)
+}
+
+/// How terravox's heights land on the rows of a Minecraft column.
+#[derive(Clone, Copy)]
+struct Rows {
+    /// Added to a terravox height to give Minecraft's.
+    shift: i32,
+    /// One above the highest Minecraft height read.
+    reach: i32,
+    /// Where land above the standard top is brought down from, if it is.
+    fold: Option<Fold>,
+    /// The world's top.
+    top: i32,
+}
+
+impl Rows {
+    fn of(form: &Form) -> Self {
+        Rows {
+            shift: form.shift,
+            reach: form.reach,
+            fold: form.fold,
+            top: if form.fold.is_some() {
+                MAX_Y
+            } else {
+                form.reach
+            },
+        }
+    }
+
+    /// The row (counted from [`MIN_Y`]) Minecraft height `y` lands on.
+    fn row(&self, y: i32) -> i32 {
+        self.fold.map_or(y, |f| f.down(y)) - MIN_Y
+    }
+
+    /// The Minecraft heights read whose blocks land on row `r` (the top row takes
+    /// every height above it: only those read count).
+    fn sources(&self, r: i32) -> std::ops::RangeInclusive<i32> {
+        let s = self
+            .fold
+            .map_or(r + MIN_Y..=r + MIN_Y, |f| f.sources(r + MIN_Y));
+        *s.start()..=(*s.end()).min(self.reach - 1)
+    }
+}
+
+/// What [`TvChunks::lay`] laid in one Minecraft chunk.
+struct Laid {
+    /// The highest row with a block that is not air.
+    highest: Option<i32>,
+    /// The highest Minecraft height of a block that is not air, before any fold.
+    land_top: i32,
+    /// Columns with land brought down from above the fold.
+    folded: u64,
+}
+
+/// A column of terravox chunks, bottom up, from chunk height `low`.
+struct TvChunks {
+    low: i32,
+    chunks: Vec<Chunk>,
+}
+
+impl TvChunks {
+    /// Each chunk with its height.
+    fn iter(&self) -> impl DoubleEndedIterator<Item = (i32, &Chunk)> {
+        let high = self.low + self.chunks.len() as i32;
+        (self.low..high).zip(&self.chunks)
+    }
+
+    /// The block at chunk-local `lx`, `lz` (padding included) and world height `y`.
+    fn get(&self, lx: i32, y: i32, lz: i32) -> Option<Block> {
+        let ty = y.div_euclid(CHUNK);
+        let c = self.chunks.get(usize::try_from(ty - self.low).ok()?)?;
+        Some(c.get(lx, y - ty * CHUNK, lz))
+    }
+
+    /// The highest water above the sea in these chunks (their padding included):
+    /// where it stands beside air, Minecraft's flowing water is laid ([`pour`]).
+    fn wet_top(&self, sea: i32) -> Option<i32> {
+        self.iter()
+            .rev()
+            .filter(|(ty, _)| (ty + 1) * CHUNK > sea)
+            .find_map(|(ty, c)| {
+                let above_sea = ty * CHUNK - 1 > sea;
+                match c {
+                    Chunk::Uniform(Block::Water) => Some(ty * CHUNK + CHUNK),
+                    Chunk::Uniform(_) => None,
+                    // Most chunks above the sea hold no water at all: one pass says so.
+                    Chunk::Dense(b) if above_sea && !b.contains(&Block::Water) => None,
+                    Chunk::Dense(_) => (-1..=CHUNK)
+                        .rev()
+                        .find(|&ly| {
+                            ty * CHUNK + ly > sea
+                                && (-1..=CHUNK)
+                                    .any(|z| (-1..=CHUNK).any(|x| c.get(x, ly, z) == Block::Water))
+                        })
+                        .map(|ly| ty * CHUNK + ly),
+                }
+            })
+    }
+
+    /// Lays the blocks of Minecraft chunk `[i, j]` of these chunks (its columns
+    /// `inside` the area) in `column`. Folded, a row takes the highest block that
+    /// is not air of the heights landing on it (so a surface keeps its top block).
+    fn lay(
+        &self,
+        column: &mut Column,
+        [i, j]: [i32; 2],
+        rows: Rows,
+        inside: &dyn Fn(i32, i32) -> bool,
+    ) -> Laid {
+        let mut laid = Laid {
+            highest: None,
+            land_top: i32::MIN,
+            folded: 0,
+        };
         // The columns with land above the fold.
-        let (mut fold_seen, mut folded_here) = ([[false; 16]; 16], 0u64);
-        // The highest block that is not air, counted from MIN_Y.
-        let mut highest: Option<i32> = None;
-        for (ty, chunk) in &chunks {
+        let mut fold_seen = [[false; 16]; 16];
+        for (ty, chunk) in self.iter() {
             if matches!(chunk, Chunk::Uniform(Block::Air)) {
                 continue;
             }
             for ly in 0..CHUNK {
-                let here = ty * CHUNK + ly + shift;
-                let y = row(here);
-                if !(0..top - MIN_Y).contains(&y) {
+                let here = ty * CHUNK + ly + rows.shift;
+                let y = rows.row(here);
+                if !(0..rows.top - MIN_Y).contains(&y) {
                     continue;
                 }
-                // Folded, a row takes the highest block that is not air of the heights
-                // landing on it (so a surface keeps its top block).
-                let above_fold = fold.is_some_and(|f| here > f.at());
+                let above_fold = rows.fold.is_some_and(|f| here > f.at());
                 for z in 0..MC_CHUNK {
-                    for x in 0..MC_CHUNK {
-                        if inside(x, z) {
-                            let b = chunk.get(i * MC_CHUNK + x, ly, j * MC_CHUNK + z);
-                            if above_fold && b.is_air() {
-                                continue;
-                            }
-                            column.set(x as usize, y as usize, z as usize, b);
-                            if !b.is_air() {
-                                highest = highest.max(Some(y));
-                                land_top = land_top.max(here);
-                                if above_fold && !fold_seen[z as usize][x as usize] {
-                                    fold_seen[z as usize][x as usize] = true;
-                                    folded_here += 1;
-                                }
+                    for x in (0..MC_CHUNK).filter(|&x| inside(x, z)) {
+                        let b = chunk.get(i * MC_CHUNK + x, ly, j * MC_CHUNK + z);
+                        if above_fold && b.is_air() {
+                            continue;
+                        }
+                        column.set(x as usize, y as usize, z as usize, b);
+                        if !b.is_air() {
+                            laid.highest = laid.highest.max(Some(y));
+                            laid.land_top = laid.land_top.max(here);
+                            if above_fold && !fold_seen[z as usize][x as usize] {
+                                fold_seen[z as usize][x as usize] = true;
+                                laid.folded += 1;
                             }
                         }
                     }
                 }
             }
         }
-        if let Some(wet) = wet_top {
-            // Terravox's blocks, padding included, at chunk-local `lx`, `lz` and world
-            // height `y`.
-            let tv = |lx: i32, y: i32, lz: i32| {
-                let ty = y.div_euclid(CHUNK);
-                let c = chunks.get(usize::try_from(ty - low).ok()?)?;
-                Some(c.1.get(lx, y - ty * CHUNK, lz))
-            };
-            let rows = sea + shift - MIN_Y + 1..=row(wet + shift).min(top - MIN_Y - 1);
-            // Each row's heights, once (folded, an inverse of the curve each).
-            let heights: Vec<_> = rows.clone().map(sources).collect();
-            let water_beside = |x: i32, row: i32, z: i32| {
-                let here = heights[(row - rows.start()) as usize].clone();
-                [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dz)| {
-                    let (nx, nz) = (x + dx, z + dz);
-                    let (lx, lz) = (i * MC_CHUNK + nx, j * MC_CHUNK + nz);
-                    inside(nx, nz)
-                        && here
-                            .clone()
-                            .any(|y| tv(lx, y - shift, lz) == Some(Block::Water))
-                })
-            };
-            pour(&mut column, rows.clone(), &inside, water_beside);
-        }
-        if top == HIGHEST_TOP {
-            // Land reaching Minecraft's limit is cut there.
-            let row = (HIGHEST_TOP - MIN_Y - 1) as usize;
-            cut += (0..16)
-                .flat_map(|z| (0..16).map(move |x| (x, z)))
-                .filter(|&(x, z)| !column.get(x, row, z).is_air())
-                .count() as u64;
-        }
-        folded += folded_here;
-        let sections = sections_for(highest);
-        column.keep_sections(sections);
-        highest_top = highest_top.max(MIN_Y + 16 * sections as i32);
-        for (cj, row) in column.biomes.iter_mut().enumerate() {
-            for (ci, cell) in row.iter_mut().enumerate() {
-                *cell = source.biome_at(x0 + ci as i32 * 4 + 2, z0 + cj as i32 * 4 + 2);
-            }
-        }
-        let nbt = column
-            .to_nbt(data_version)
-            .map_err(ExportError::encode("a chunk"))?;
-        let mut z = ZlibEncoder::new(Vec::with_capacity(nbt.len() / 4), Compression::fast());
-        let bytes = z
-            .write_all(&nbt)
-            .and_then(|()| z.finish())
-            .map_err(|e| ExportError::encode("a chunk")(e.to_string()))?;
-        out.push((pos, bytes));
+        laid
     }
-    Ok(Built {
-        chunks: out,
-        top: highest_top,
-        cut_columns: cut,
-        folded_columns: folded,
-        land_top,
-    })
+
+    /// Pours Minecraft's flowing water ([`pour`]) over rows `wet_rows` of Minecraft
+    /// chunk `[i, j]` where terravox's water stands beside air.
+    fn pour_beside(
+        &self,
+        column: &mut Column,
+        [i, j]: [i32; 2],
+        rows: Rows,
+        wet_rows: std::ops::RangeInclusive<i32>,
+        inside: &dyn Fn(i32, i32) -> bool,
+    ) {
+        // Each row's heights, once (folded, an inverse of the curve each).
+        let heights: Vec<_> = wet_rows.clone().map(|r| rows.sources(r)).collect();
+        let water_beside = |x: i32, row: i32, z: i32| {
+            let here = heights[(row - wet_rows.start()) as usize].clone();
+            [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dz)| {
+                let (nx, nz) = (x + dx, z + dz);
+                let (lx, lz) = (i * MC_CHUNK + nx, j * MC_CHUNK + nz);
+                inside(nx, nz)
+                    && here
+                        .clone()
+                        .any(|y| self.get(lx, y - rows.shift, lz) == Some(Block::Water))
+            })
+        };
+        pour(column, wet_rows.clone(), inside, water_beside);
+    }
+}
+
+/// The columns whose land reaches Minecraft's limit, where it is cut.
+fn cut_at_the_limit(column: &Column) -> u64 {
+    let row = (HIGHEST_TOP - MIN_Y - 1) as usize;
+    (0..16)
+        .flat_map(|z| (0..16).map(move |x| (x, z)))
+        .filter(|&(x, z)| !column.get(x, row, z).is_air())
+        .count() as u64
+}
+
+/// A Minecraft chunk's NBT, zlib-compressed as region files hold it.
+fn compressed(column: &Column, data_version: i32) -> Result<Vec<u8>, ExportError> {
+    let nbt = column
+        .to_nbt(data_version)
+        .map_err(ExportError::encode("a chunk"))?;
+    let mut z = ZlibEncoder::new(Vec::with_capacity(nbt.len() / 4), Compression::fast());
+    z.write_all(&nbt)
+        .and_then(|()| z.finish())
+        .map_err(|e| ExportError::encode("a chunk")(e.to_string()))
 }

@@ -242,8 +242,6 @@ pub fn water_stats(
     let side = samples.max(1) as i64 * step as i64;
     let x0 = center[0] as i64 - side / 2;
     let z0 = center[1] as i64 - side / 2;
-    // Inside the world (beyond it, the nearest column's).
-    let clamp = |v: i64| crate::generator::inside(v.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
     let (bx0, bz0, bx1, bz1) = (
         clamp(x0),
         clamp(z0),
@@ -254,53 +252,16 @@ pub fn water_stats(
         let (x, z) = (n[0] as i64 * NODE as i64, n[1] as i64 * NODE as i64);
         (x0..x0 + side).contains(&x) && (z0..z0 + side).contains(&z)
     };
-    // The network over the square and 1 km around it (for the mountains' distances).
-    let margin = WATERED as i32 + NODE;
-    let mut edges: HashMap<([i32; 2], [i32; 2]), Edge> = HashMap::new();
-    let (mut springs, mut lakes, mut dropped) = (HashSet::new(), HashMap::new(), 0);
-    let mut lake_nodes: HashSet<[i32; 2]> = HashSet::new();
-    // Each lake's nodes, by its pit.
-    let mut lake_sets: HashMap<[i32; 2], HashSet<[i32; 2]>> = HashMap::new();
-    for r in regions(
-        bx0.saturating_sub(margin),
-        bz0.saturating_sub(margin),
-        bx1.saturating_add(margin),
-        bz1.saturating_add(margin),
-    ) {
-        let reach = hydrology.reach(r);
-        for e in &reach.edges {
-            edges.entry((e.from, e.to)).or_insert(*e);
-        }
-        springs.extend(reach.springs.iter().copied().filter(|&n| node_in(n)));
-        for l in reach.lakes.iter().filter(|l| node_in(l.pit) && l.level > 0) {
-            lakes.insert(l.pit, l.level);
-            lake_sets
-                .entry(l.pit)
-                .or_default()
-                .extend(l.nodes.iter().copied());
-        }
-        lake_nodes.extend(reach.lakes.iter().flat_map(|l| l.nodes.iter().copied()));
-        let inside = regions(bx0, bz0, bx1, bz1).any(|q| q == r);
-        if inside {
-            dropped += reach.dropped;
-        }
-    }
+    let net = Gathered::over(hydrology, [bx0, bz0, bx1, bz1], &node_in);
     let mut s = WaterStats {
         side: side as u64,
-        springs: springs.len(),
-        dropped,
+        springs: net.springs.len(),
+        dropped: net.dropped,
         river_km: 0.0,
         mouths: 0,
-        lakes: lakes.len(),
-        high_lakes: lakes.values().filter(|&&l| l >= HIGH_LAKE).count(),
-        lakes_without_outlet: lake_sets
-            .values()
-            .filter(|nodes| {
-                !edges
-                    .values()
-                    .any(|e| nodes.contains(&e.from) && !nodes.contains(&e.to))
-            })
-            .count(),
+        lakes: net.lakes.len(),
+        high_lakes: net.lakes.values().filter(|&&l| l >= HIGH_LAKE).count(),
+        lakes_without_outlet: net.lakes_without_outlet(),
         waterfalls: 0,
         uphill: 0,
         wet_land_fraction: 0.0,
@@ -315,6 +276,112 @@ pub fn water_stats(
         course_columns: 0,
         dry_columns: 0,
     };
+    count_steps(&net.edges, &node_in, &mut s);
+    let near = near_flowing_water(&net.edges);
+    let n = samples.max(1) as usize;
+    let counts = collect(rows, n, |row| {
+        let z = clamp(z0 + row as i64 * step as i64 + step as i64 / 2);
+        let xs = (0..n).map(|col| clamp(x0 + col as i64 * step as i64 + step as i64 / 2));
+        count_samples(generator, xs, z, &near)
+    });
+    let square = Square {
+        node_in: &node_in,
+        nodes: [x0, z0, x0 + side].map(|v| v.div_euclid(NODE as i64) as i32),
+        lakes: &net.lake_nodes,
+    };
+    measure_network(generator, hydrology, &net.edges, &square, rows, &mut s);
+    let sum = |k: usize| counts.iter().map(|c| c[k]).sum::<u64>();
+    let (land, wet, high, watered) = (sum(0), sum(1), sum(2), sum(3));
+    if land > 0 {
+        s.wet_land_fraction = wet as f64 / land as f64;
+    }
+    if high > 0 {
+        s.watered_mountain_fraction = watered as f64 / high as f64;
+    }
+    Some(s)
+}
+
+/// A coordinate inside the world (beyond it, the nearest column's).
+fn clamp(v: i64) -> i32 {
+    crate::generator::inside(v.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+}
+
+/// The network over a square of blocks and 1 km around it (for the mountains'
+/// distances), gathered from the regions that reach it.
+struct Gathered {
+    /// Every step, once.
+    edges: HashMap<([i32; 2], [i32; 2]), Edge>,
+    /// The spring nodes in the square.
+    springs: HashSet<[i32; 2]>,
+    /// The level of each lake above the sea in the square, by its pit.
+    lakes: HashMap<[i32; 2], i32>,
+    /// The nodes of every lake gathered.
+    lake_nodes: HashSet<[i32; 2]>,
+    /// The nodes of each lake in the square, by its pit.
+    lake_sets: HashMap<[i32; 2], HashSet<[i32; 2]>>,
+    /// The springs dropped in the regions inside the square.
+    dropped: usize,
+}
+
+impl Gathered {
+    /// The network of the square of blocks `[x0, z0, x1, z1]` (inclusive), whose nodes
+    /// `node_in` tells.
+    fn over(hydrology: &Hydrology, bounds: [i32; 4], node_in: &dyn Fn([i32; 2]) -> bool) -> Self {
+        let [bx0, bz0, bx1, bz1] = bounds;
+        let margin = WATERED as i32 + NODE;
+        let mut net = Gathered {
+            edges: HashMap::new(),
+            springs: HashSet::new(),
+            lakes: HashMap::new(),
+            lake_nodes: HashSet::new(),
+            lake_sets: HashMap::new(),
+            dropped: 0,
+        };
+        for r in regions(
+            bx0.saturating_sub(margin),
+            bz0.saturating_sub(margin),
+            bx1.saturating_add(margin),
+            bz1.saturating_add(margin),
+        ) {
+            let reach = hydrology.reach(r);
+            for e in &reach.edges {
+                net.edges.entry((e.from, e.to)).or_insert(*e);
+            }
+            let springs = reach.springs.iter().copied().filter(|&n| node_in(n));
+            net.springs.extend(springs);
+            for l in reach.lakes.iter().filter(|l| node_in(l.pit) && l.level > 0) {
+                net.lakes.insert(l.pit, l.level);
+                let set = net.lake_sets.entry(l.pit).or_default();
+                set.extend(l.nodes.iter().copied());
+            }
+            let nodes = reach.lakes.iter().flat_map(|l| l.nodes.iter().copied());
+            net.lake_nodes.extend(nodes);
+            if regions(bx0, bz0, bx1, bz1).any(|q| q == r) {
+                net.dropped += reach.dropped;
+            }
+        }
+        net
+    }
+
+    /// The lakes in the square that no step leaves.
+    fn lakes_without_outlet(&self) -> usize {
+        let leaves = |nodes: &HashSet<[i32; 2]>| {
+            (self.edges.values()).any(|e| nodes.contains(&e.from) && !nodes.contains(&e.to))
+        };
+        self.lake_sets
+            .values()
+            .filter(|nodes| !leaves(nodes))
+            .count()
+    }
+}
+
+/// The river length, mouths, waterfalls and uphill steps and junctions of the steps
+/// whose upper node `node_in` the square.
+fn count_steps(
+    edges: &HashMap<([i32; 2], [i32; 2]), Edge>,
+    node_in: &dyn Fn([i32; 2]) -> bool,
+    s: &mut WaterStats,
+) {
     // The highest level leaving each node. The steps in a fixed order: the length's
     // sum does not depend on the map's.
     let mut leaving: HashMap<[i32; 2], i32> = HashMap::new();
@@ -345,13 +412,14 @@ pub fn water_stats(
         .iter()
         .filter(|(n, out)| node_in(**n) && lowest_arriving.get(*n).is_some_and(|a| **out > *a))
         .count();
-    // Flowing water's nodes, and each node's distance to the nearest (in nodes, by
-    // a breadth-first chamfer: 1 along, 1.5 across; within 1 km only).
-    let wet: Vec<[i32; 2]> = edges
-        .values()
+}
+
+/// Flowing water's nodes, and each node's distance to the nearest (in nodes, by a
+/// breadth-first chamfer: 1 along, 1.5 across; within [`WATERED`] only).
+fn near_flowing_water(edges: &HashMap<([i32; 2], [i32; 2]), Edge>) -> HashMap<[i32; 2], f64> {
+    let wet = (edges.values())
         .filter(|e| e.levels[0] > 0)
-        .flat_map(|e| [e.from, e.to])
-        .collect();
+        .flat_map(|e| [e.from, e.to]);
     let reach = (WATERED / NODE as f64).ceil() as i32;
     let mut near: HashMap<[i32; 2], f64> = HashMap::new();
     let mut queue: VecDeque<[i32; 2]> = VecDeque::new();
@@ -380,45 +448,36 @@ pub fn water_stats(
             }
         }
     }
-    let n = samples.max(1) as usize;
-    let counts = collect(rows, n, |row| {
-        let z = clamp(z0 + row as i64 * step as i64 + step as i64 / 2);
-        let (mut land, mut wet, mut high, mut watered) = (0u64, 0u64, 0u64, 0u64);
-        for col in 0..n {
-            let x = clamp(x0 + col as i64 * step as i64 + step as i64 / 2);
-            let top = generator.column_top(x, z);
-            let h = top.y - generator.sea_level();
-            if h < 0 {
-                continue;
-            }
-            land += 1;
-            wet += u64::from(top.water.is_some());
-            if h >= MOUNTAIN {
-                high += 1;
-                let node = [
-                    (x as f64 / NODE as f64).round() as i32,
-                    (z as f64 / NODE as f64).round() as i32,
-                ];
-                watered += u64::from(near.contains_key(&node));
-            }
+    near
+}
+
+/// The samples of one row at `z` (its columns `xs`): `[land, wet land, mountain,
+/// mountain near flowing water]`, `near` the nodes within reach of flowing water.
+fn count_samples(
+    generator: &Generator,
+    xs: impl Iterator<Item = i32>,
+    z: i32,
+    near: &HashMap<[i32; 2], f64>,
+) -> [u64; 4] {
+    let (mut land, mut wet, mut high, mut watered) = (0u64, 0u64, 0u64, 0u64);
+    for x in xs {
+        let top = generator.column_top(x, z);
+        let h = top.y - generator.sea_level();
+        if h < 0 {
+            continue;
         }
-        [land, wet, high, watered]
-    });
-    let square = Square {
-        node_in: &node_in,
-        nodes: [x0, z0, x0 + side].map(|v| v.div_euclid(NODE as i64) as i32),
-        lakes: &lake_nodes,
-    };
-    measure_network(generator, hydrology, &edges, &square, rows, &mut s);
-    let sum = |k: usize| counts.iter().map(|c| c[k]).sum::<u64>();
-    let (land, wet, high, watered) = (sum(0), sum(1), sum(2), sum(3));
-    if land > 0 {
-        s.wet_land_fraction = wet as f64 / land as f64;
+        land += 1;
+        wet += u64::from(top.water.is_some());
+        if h >= MOUNTAIN {
+            high += 1;
+            let node = [
+                (x as f64 / NODE as f64).round() as i32,
+                (z as f64 / NODE as f64).round() as i32,
+            ];
+            watered += u64::from(near.contains_key(&node));
+        }
     }
-    if high > 0 {
-        s.watered_mountain_fraction = watered as f64 / high as f64;
-    }
-    Some(s)
+    [land, wet, high, watered]
 }
 
 /// The square [`measure_network`] measures.
