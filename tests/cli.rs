@@ -654,64 +654,71 @@ fn files(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf
     out
 }
 
-/// A Minecraft export killed part way (a real process, killed) and run again
-/// resumes: the world is the one an uninterrupted export writes, byte for byte, and
-/// until then no world stands at --out.
-#[test]
-fn a_killed_minecraft_export_resumes_to_the_uninterrupted_world() {
-    let dir = std::env::temp_dir().join(format!("terravox-cli-resume-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let (whole, killed) = (dir.join("whole"), dir.join("killed"));
-    let args = |out: &std::path::Path| {
-        let out = out.to_str().unwrap().to_string();
-        let area = ["export", "minecraft", "--no-edits", "--from", "-1024,-1024"];
-        let mut v: Vec<String> = area.iter().map(|s| s.to_string()).collect();
-        v.extend(["--to", "1024,1024", "--out", &out].map(String::from));
-        v
-    };
-    let run = |out: &std::path::Path| {
-        let o = terravox(&args(out).iter().map(String::as_str).collect::<Vec<_>>());
-        assert!(o.status.success(), "{o:?}");
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    };
-    run(&whole);
-    // 16 region files: killed once two are marked done.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_terravox"))
-        .args(args(&killed))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the terravox binary runs");
-    let marks = dir.join(".killed.partial/terravox-job");
-    loop {
-        let done = std::fs::read_dir(&marks)
-            .map(|d| {
-                d.filter(|e| {
-                    let name = e.as_ref().unwrap().file_name();
-                    let name = name.to_string_lossy();
-                    name.starts_with("r.") && !name.contains(".tmp")
+/// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as
+/// `.ci/run` does) runs them.
+mod sweep {
+    use super::*;
+
+    /// A Minecraft export killed part way (a real process, killed) and run again
+    /// resumes: the world is the one an uninterrupted export writes, byte for byte, and
+    /// until then no world stands at --out.
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn a_killed_minecraft_export_resumes_to_the_uninterrupted_world() {
+        let dir = std::env::temp_dir().join(format!("terravox-cli-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (whole, killed) = (dir.join("whole"), dir.join("killed"));
+        let args = |out: &std::path::Path| {
+            let out = out.to_str().unwrap().to_string();
+            let area = ["export", "minecraft", "--no-edits", "--from", "-1024,-1024"];
+            let mut v: Vec<String> = area.iter().map(|s| s.to_string()).collect();
+            v.extend(["--to", "1024,1024", "--out", &out].map(String::from));
+            v
+        };
+        let run = |out: &std::path::Path| {
+            let o = terravox(&args(out).iter().map(String::as_str).collect::<Vec<_>>());
+            assert!(o.status.success(), "{o:?}");
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        run(&whole);
+        // 16 region files: killed once two are marked done.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_terravox"))
+            .args(args(&killed))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the terravox binary runs");
+        let marks = dir.join(".killed.partial/terravox-job");
+        loop {
+            let done = std::fs::read_dir(&marks)
+                .map(|d| {
+                    d.filter(|e| {
+                        let name = e.as_ref().unwrap().file_name();
+                        let name = name.to_string_lossy();
+                        name.starts_with("r.") && !name.contains(".tmp")
+                    })
+                    .count()
                 })
-                .count()
-            })
-            .unwrap_or(0);
-        if done >= 2 {
-            break;
+                .unwrap_or(0);
+            if done >= 2 {
+                break;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "it ended before it was killed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
         }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!killed.exists(), "no world at --out until it is whole");
+        let said = run(&killed);
         assert!(
-            child.try_wait().unwrap().is_none(),
-            "it ended before it was killed"
+            said.contains("resumed: ") && said.contains("already complete"),
+            "{said}"
         );
-        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert_eq!(files(&killed), files(&whole));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(!killed.exists(), "no world at --out until it is whole");
-    let said = run(&killed);
-    assert!(
-        said.contains("resumed: ") && said.contains("already complete"),
-        "{said}"
-    );
-    assert_eq!(files(&killed), files(&whole));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -164,54 +164,6 @@ fn a_server_killed_with_sigkill_keeps_every_acknowledged_edit() {
 }
 
 #[test]
-fn two_clients_water_equals_the_servers_after_a_dam_break() {
-    let saves = dir("water");
-    let world = terravox_worldgen::WorldConfig::default();
-    let spawn = terravox_worldgen::Generator::new(&world)
-        .unwrap()
-        .land_near_origin()
-        .unwrap();
-    let (lake, floor) = terravox_net::loopback::dam(&world, spawn);
-    terravox_edits::SaveDir::new(&saves)
-        .save(&world, &lake)
-        .unwrap();
-    let server = ServerProcess::start(exe(), &saves, &[]).unwrap();
-    let (mut ada, _) = ready(&server, "ada", &[]);
-    let (mut bo, _) = ready(&server, "bo", &[]);
-    for line in terravox_net::loopback::break_dam(floor) {
-        ada.send(&line);
-    }
-    ada.wait_for(0, WAIT, |l| l.starts_with("acked 25 "))
-        .unwrap();
-    // Until nothing changes for three seconds.
-    let mut last = 0;
-    loop {
-        std::thread::sleep(Duration::from_secs(3));
-        let n = bo.lines().len();
-        if n == last {
-            break;
-        }
-        last = n;
-    }
-    let flowed = bo
-        .lines()
-        .iter()
-        .filter(|l| l.starts_with("seen ") && l.contains("water"))
-        .count();
-    assert!(flowed > 100, "the water flowed: {flowed} changes seen");
-    let a = dumped(&mut ada, &saves.join("ada.txt"));
-    let b = dumped(&mut bo, &saves.join("bo.txt"));
-    server.stop().unwrap();
-    let saved = terravox_edits::SaveDir::new(&saves).load(&world).unwrap();
-    let saved: BTreeMap<[i32; 3], String> = saved
-        .iter()
-        .map(|(p, b)| ([p.x, p.y, p.z], terravox_net::bot::word(b)))
-        .collect();
-    assert_eq!(a, saved, "ada's world is the server's");
-    assert_eq!(b, saved, "bo's world is the server's");
-}
-
-#[test]
 fn garbage_drops_its_sender_only() {
     let server = ServerProcess::start(exe(), &dir("garbage"), &[]).unwrap();
     // Datagrams of every kind of garbage at the server's port.
@@ -404,4 +356,59 @@ fn a_second_server_on_a_world_in_use_is_refused_and_touches_nothing() {
     };
     assert!(why.contains("open in another terravox"), "{why}");
     first.stop().unwrap();
+}
+
+/// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as
+/// `.ci/run` does) runs them.
+mod sweep {
+    use super::*;
+
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn two_clients_water_equals_the_servers_after_a_dam_break() {
+        let saves = dir("water");
+        let world = terravox_worldgen::WorldConfig::default();
+        let spawn = terravox_worldgen::Generator::new(&world)
+            .unwrap()
+            .land_near_origin()
+            .unwrap();
+        let (lake, floor) = terravox_net::loopback::dam(&world, spawn);
+        terravox_edits::SaveDir::new(&saves)
+            .save(&world, &lake)
+            .unwrap();
+        let server = ServerProcess::start(exe(), &saves, &[]).unwrap();
+        let (mut ada, _) = ready(&server, "ada", &[]);
+        let (mut bo, _) = ready(&server, "bo", &[]);
+        for line in terravox_net::loopback::break_dam(floor) {
+            ada.send(&line);
+        }
+        ada.wait_for(0, WAIT, |l| l.starts_with("acked 25 "))
+            .unwrap();
+        // Until nothing changes for three seconds.
+        let mut last = 0;
+        loop {
+            std::thread::sleep(Duration::from_secs(3));
+            let n = bo.lines().len();
+            if n == last {
+                break;
+            }
+            last = n;
+        }
+        let flowed = bo
+            .lines()
+            .iter()
+            .filter(|l| l.starts_with("seen ") && l.contains("water"))
+            .count();
+        assert!(flowed > 100, "the water flowed: {flowed} changes seen");
+        let a = dumped(&mut ada, &saves.join("ada.txt"));
+        let b = dumped(&mut bo, &saves.join("bo.txt"));
+        server.stop().unwrap();
+        let saved = terravox_edits::SaveDir::new(&saves).load(&world).unwrap();
+        let saved: BTreeMap<[i32; 3], String> = saved
+            .iter()
+            .map(|(p, b)| ([p.x, p.y, p.z], terravox_net::bot::word(b)))
+            .collect();
+        assert_eq!(a, saved, "ada's world is the server's");
+        assert_eq!(b, saved, "bo's world is the server's");
+    }
 }

@@ -412,29 +412,6 @@ fn load_within(preset: &str, budget: u32) -> (usize, Detail, usize) {
     (view + rings, h.detail(), level_2)
 }
 
-/// Where the meshes at full width would outgrow the memory budget, the horizon draws
-/// its rings narrower and ends within the budget; with room, at full width.
-#[test]
-fn the_rings_narrow_to_keep_the_meshes_within_the_memory_budget() {
-    let mib = 1 << 20;
-    let (full, detail, wide) = load_within("amplified", 65536);
-    assert_eq!(detail, Detail::FULL);
-    assert!(full > 64 * mib, "{} MiB at full width", full / mib);
-    let (bytes, detail, narrow) = load_within("amplified", 64);
-    println!(
-        "{:.1} MiB at full width, {:.1} MiB at {detail:?} ({wide} level-2 chunks wanted, then {narrow})",
-        full as f64 / mib as f64,
-        bytes as f64 / mib as f64
-    );
-    assert!(detail < Detail::FULL && narrow < wide, "{detail:?}");
-    assert!(
-        bytes <= 64 * mib,
-        "{:.1} MiB of meshes against a budget of 64 ({detail:?}; {:.1} at full width)",
-        bytes as f64 / mib as f64,
-        full as f64 / mib as f64
-    );
-}
-
 #[test]
 fn no_horizon_means_no_coarse_chunks() {
     let mut a = app(world("cliffs", "no-horizon"));
@@ -634,4 +611,34 @@ fn a_tower_built_shows_in_every_coarse_chunk_that_holds_it() {
     shown.sort();
     assert_eq!(shown, holders, "coarse chunks remade with the tower");
     run_until(&mut app, 120, horizon_loaded);
+}
+
+/// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as
+/// `.ci/run` does) runs them.
+mod sweep {
+    use super::*;
+
+    /// Where the meshes at full width would outgrow the memory budget, the horizon draws
+    /// its rings narrower and ends within the budget; with room, at full width.
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn the_rings_narrow_to_keep_the_meshes_within_the_memory_budget() {
+        let mib = 1 << 20;
+        let (full, detail, wide) = load_within("amplified", 65536);
+        assert_eq!(detail, Detail::FULL);
+        assert!(full > 64 * mib, "{} MiB at full width", full / mib);
+        let (bytes, detail, narrow) = load_within("amplified", 64);
+        println!(
+            "{:.1} MiB at full width, {:.1} MiB at {detail:?} ({wide} level-2 chunks wanted, then {narrow})",
+            full as f64 / mib as f64,
+            bytes as f64 / mib as f64
+        );
+        assert!(detail < Detail::FULL && narrow < wide, "{detail:?}");
+        assert!(
+            bytes <= 64 * mib,
+            "{:.1} MiB of meshes against a budget of 64 ({detail:?}; {:.1} at full width)",
+            bytes as f64 / mib as f64,
+            full as f64 / mib as f64
+        );
+    }
 }

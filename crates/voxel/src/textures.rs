@@ -389,6 +389,9 @@ fn slate(x: i32, y: i32, salt: u32) -> [u8; 4] {
     ))
 }
 
+/// One pixel of texture `t`. Over 150 lines, and left so on purpose: it is a data
+/// table (one arm a texture, each naming its painter and colours), which reads best
+/// whole; splitting it would scatter the table without making any arm simpler.
 fn pixel(t: Texture, x: i32, y: i32, salt: u32) -> [u8; 4] {
     use Texture as T;
     match t {

@@ -69,29 +69,32 @@ fn check(g: &Generator, blocks: &mut Blocks, lod: LodPos) -> usize {
     solid
 }
 
-/// Each preset's surface around its spawn, at every level: the coarse chunk holding
-/// the spawn's surface, and the one beside it, at every level.
+/// A preset's surface around its spawn, at every level: the coarse chunk holding the
+/// spawn's surface, and the one beside it, at every level.
+fn coarse_cells_equal_the_generators_verdict_in(name: &str) {
+    let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
+    let [x, y, z] = g.land_near_origin().expect("land");
+    let mut blocks = Blocks {
+        g: &g,
+        cache: HashMap::new(),
+    };
+    let mut solid = 0;
+    for level in 1..=MAX_LEVEL {
+        let e = (CHUNK << level) as i64;
+        let at = |v: i32| (v as i64).div_euclid(e) as i32;
+        for (dx, dy) in [(0, 0), (1, 0), (0, -1)] {
+            let lod = LodPos::new(level, ChunkPos::new(at(x) + dx, at(y) + dy, at(z)));
+            // The biggest levels sample sparsely: the comparison stays cheap.
+            solid += check(&g, &mut blocks, lod);
+        }
+    }
+    assert!(solid > 1000, "{name}: only {solid} solid cells compared");
+}
+
+/// The default world's coarse cells (the other presets': a sweep, below).
 #[test]
 fn coarse_cells_equal_the_generators_verdict() {
-    for name in presets::names() {
-        let g = Generator::new(&presets::builtin(name).unwrap()).unwrap();
-        let [x, y, z] = g.land_near_origin().expect("land");
-        let mut blocks = Blocks {
-            g: &g,
-            cache: HashMap::new(),
-        };
-        let mut solid = 0;
-        for level in 1..=MAX_LEVEL {
-            let e = (CHUNK << level) as i64;
-            let at = |v: i32| (v as i64).div_euclid(e) as i32;
-            for (dx, dy) in [(0, 0), (1, 0), (0, -1)] {
-                let lod = LodPos::new(level, ChunkPos::new(at(x) + dx, at(y) + dy, at(z)));
-                // The biggest levels sample sparsely: the comparison stays cheap.
-                solid += check(&g, &mut blocks, lod);
-            }
-        }
-        assert!(solid > 1000, "{name}: only {solid} solid cells compared");
-    }
+    coarse_cells_equal_the_generators_verdict_in("continents");
 }
 
 /// Coarse trees follow the full-detail rules, the tree line included: near levels
@@ -315,4 +318,18 @@ fn the_coarse_surface_is_the_full_surface() {
         water.len(),
         &water[..water.len().min(5)]
     );
+}
+
+/// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as
+/// `.ci/run` does) runs them.
+mod sweep {
+    use super::*;
+
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn coarse_cells_equal_the_generators_verdict_in_every_other_preset() {
+        for name in presets::names().filter(|&n| n != "continents") {
+            coarse_cells_equal_the_generators_verdict_in(name);
+        }
+    }
 }

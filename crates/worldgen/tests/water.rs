@@ -2,6 +2,8 @@
 //! issue names and on others, the streams that run (version 8: water in every column
 //! of every course over 8 km), the water's blocks in chunks (in beds, never floating
 //! or leaking), and the network's independence from the order chunks are asked in.
+//! The test command checks one or two seeds each; the long sweep (`mod sweep`, which
+//! `.ci/run` runs) the others and the 8 km figures.
 
 mod common;
 
@@ -25,84 +27,47 @@ fn wet_columns(g: &Generator, side: i32, step: i32) -> Vec<[i32; 2]> {
     out
 }
 
+/// The network of `seed`'s `continents` world over 4 km, sampled every 16 blocks:
+/// rivers run downhill from springs to the sea through lakes, measured as
+/// hydrologists measure rivers.
+fn rivers_run_downhill_to_the_sea(seed: &str) {
+    let g = generator("continents", seed);
+    // 4 km, samples every 16 blocks.
+    let s = water::water_stats(&g, [0, 0], 256, 16, &sequential).expect("version 5 water");
+    assert_eq!(s.uphill, 0, "seed {seed}: water rises downstream:\n{s}");
+    assert!(
+        s.springs > 0 && s.river_km > 5.0,
+        "seed {seed}: too dry:\n{s}"
+    );
+    assert!(s.mouths > 0, "seed {seed}: no river reaches the sea:\n{s}");
+    // Rivers cross basins here: where levels of several rivers meet (the tests
+    // check they agree, `test-support`) and where a level could rise.
+    assert!(
+        s.lakes > 0,
+        "seed {seed}: no basin deep enough for a lake:\n{s}"
+    );
+    // The network as hydrologists measure it is measured (version 8's targets
+    // are not version 7's to meet).
+    let figures = [s.bifurcation, s.hack, s.creek_sinuosity];
+    assert!(
+        s.streams.len() >= 2 && figures.iter().all(|f| f.is_some_and(f64::is_finite)),
+        "seed {seed}: the network's figures:\n{s}"
+    );
+    assert!(
+        s.course_columns > 1000 && s.dry_columns < s.course_columns,
+        "seed {seed}: the courses' columns:\n{s}"
+    );
+    assert!(
+        (0.005..0.2).contains(&s.wet_land_fraction),
+        "seed {seed}: wet land out of bounds:\n{s}"
+    );
+}
+
 #[test]
 fn rivers_run_downhill_to_the_sea_on_seeds_named_and_not() {
-    for seed in ["terravox", "42", "-7", "glacier", "1234", "delta"] {
-        let g = generator("continents", seed);
-        // 4 km, samples every 16 blocks.
-        let s = water::water_stats(&g, [0, 0], 256, 16, &sequential).expect("version 5 water");
-        assert_eq!(s.uphill, 0, "seed {seed}: water rises downstream:\n{s}");
-        assert!(
-            s.springs > 0 && s.river_km > 5.0,
-            "seed {seed}: too dry:\n{s}"
-        );
-        assert!(s.mouths > 0, "seed {seed}: no river reaches the sea:\n{s}");
-        // Rivers cross basins here: where levels of several rivers meet (the tests
-        // check they agree, `test-support`) and where a level could rise.
-        assert!(
-            s.lakes > 0,
-            "seed {seed}: no basin deep enough for a lake:\n{s}"
-        );
-        // The network as hydrologists measure it is measured (version 8's targets
-        // are not version 7's to meet).
-        let figures = [s.bifurcation, s.hack, s.creek_sinuosity];
-        assert!(
-            s.streams.len() >= 2 && figures.iter().all(|f| f.is_some_and(f64::is_finite)),
-            "seed {seed}: the network's figures:\n{s}"
-        );
-        assert!(
-            s.course_columns > 1000 && s.dry_columns < s.course_columns,
-            "seed {seed}: the courses' columns:\n{s}"
-        );
-        assert!(
-            (0.005..0.2).contains(&s.wet_land_fraction),
-            "seed {seed}: wet land out of bounds:\n{s}"
-        );
+    for seed in ["terravox", "delta"] {
+        rivers_run_downhill_to_the_sea(seed);
     }
-}
-
-/// Rows of a map on rayon's threads.
-fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
-    use rayon::prelude::*;
-    (0..n).into_par_iter().for_each(job);
-}
-
-/// The default version (9, on version 8's courses) over 8 km x 8 km of three seeds,
-/// as `map --stats` measures it: water in every block column along every course
-/// above the sea, every lake's water leaving it, no course straight along the node
-/// grid for more than 128 blocks, creeks winding, Hack's exponent and bifurcation
-/// ratio of real rivers; and version 7 of the same land left dry columns (pools with
-/// dry rock between) and ran straight, so this can fail.
-#[test]
-fn streams_run_in_every_column_of_their_courses() {
-    for seed in ["terravox", "42", "-7"] {
-        let g = generator("continents", seed);
-        let s = water::water_stats(&g, [0, 0], 1024, 8, &rayon_rows).expect("water");
-        assert_eq!(s.uphill, 0, "seed {seed}:\n{s}");
-        assert!(s.course_columns > 50_000, "seed {seed}:\n{s}");
-        assert_eq!(s.dry_columns, 0, "seed {seed}: dry columns:\n{s}");
-        assert!(s.lakes > 0, "seed {seed}:\n{s}");
-        assert_eq!(s.lakes_without_outlet, 0, "seed {seed}:\n{s}");
-        assert!(s.longest_straight <= 128.0, "seed {seed}:\n{s}");
-        assert!(
-            s.creek_sinuosity.is_some_and(|v| v >= 1.1),
-            "seed {seed}:\n{s}"
-        );
-        assert!(
-            s.hack.is_some_and(|h| (0.5..=0.65).contains(&h)),
-            "seed {seed}:\n{s}"
-        );
-        assert!(
-            s.bifurcation.is_some_and(|b| (3.0..=5.0).contains(&b)),
-            "seed {seed}:\n{s}"
-        );
-    }
-    let v7 = common::shipped::shipped(7).generator("continents", "terravox");
-    let s = water::water_stats(&v7, [0, 0], 1024, 8, &rayon_rows).expect("water");
-    assert!(
-        s.dry_columns * 50 > s.course_columns && s.longest_straight > 256.0,
-        "version 7:\n{s}"
-    );
 }
 
 #[test]
@@ -192,27 +157,31 @@ fn water_faces(g: &Generator) -> (usize, usize, Vec<([i32; 3], i32)>) {
     (water_blocks, falls, leaks)
 }
 
+/// The water's blocks in the chunks around places along `seed`'s rivers and lakes:
+/// in beds, never floating or leaking.
+fn water_lies_in_its_bed_and_never_floats_or_leaks_in(seed: &str) {
+    let g = generator("continents", seed);
+    let (water_blocks, falls, leaks) = water_faces(&g);
+    assert!(
+        water_blocks > 1000,
+        "seed {seed}: only {water_blocks} water blocks above the sea"
+    );
+    assert!(
+        falls > 0,
+        "seed {seed}: no waterfall face in the places looked at"
+    );
+    assert!(
+        leaks.is_empty(),
+        "seed {seed}: {} of {water_blocks} water blocks stand beside open air with no \
+         lower water: {:?}",
+        leaks.len(),
+        &leaks[..leaks.len().min(10)]
+    );
+}
+
 #[test]
 fn water_lies_in_its_bed_and_never_floats_or_leaks() {
-    for seed in ["-7", "42", "terravox"] {
-        let g = generator("continents", seed);
-        let (water_blocks, falls, leaks) = water_faces(&g);
-        assert!(
-            water_blocks > 1000,
-            "seed {seed}: only {water_blocks} water blocks above the sea"
-        );
-        assert!(
-            falls > 0,
-            "seed {seed}: no waterfall face in the places looked at"
-        );
-        assert!(
-            leaks.is_empty(),
-            "seed {seed}: {} of {water_blocks} water blocks stand beside open air with no \
-             lower water: {:?}",
-            leaks.len(),
-            &leaks[..leaks.len().min(10)]
-        );
-    }
+    water_lies_in_its_bed_and_never_floats_or_leaks_in("terravox");
 }
 
 /// Column tops tell the ground the chunks have beside water too: a bank's top, or the
@@ -306,4 +275,71 @@ fn the_network_is_the_same_whichever_chunk_asks_first() {
         b.generate(far).content_hash()
     );
     assert_eq!(a.column_top(x, z), b.column_top(x, z));
+}
+
+/// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as
+/// `.ci/run` does) runs them.
+mod sweep {
+    use super::*;
+
+    /// Rows of a map on rayon's threads.
+    fn rayon_rows(n: usize, job: &(dyn Fn(usize) + Sync)) {
+        use rayon::prelude::*;
+        (0..n).into_par_iter().for_each(job);
+    }
+
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn water_lies_in_its_bed_and_never_floats_or_leaks_on_more_seeds() {
+        for seed in ["-7", "42"] {
+            water_lies_in_its_bed_and_never_floats_or_leaks_in(seed);
+        }
+    }
+
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn rivers_run_downhill_to_the_sea_on_more_seeds() {
+        for seed in ["42", "-7", "glacier", "1234"] {
+            rivers_run_downhill_to_the_sea(seed);
+        }
+    }
+
+    /// The default version (9, on version 8's courses) over 8 km x 8 km of three seeds,
+    /// as `map --stats` measures it: water in every block column along every course
+    /// above the sea, every lake's water leaving it, no course straight along the node
+    /// grid for more than 128 blocks, creeks winding, Hack's exponent and bifurcation
+    /// ratio of real rivers; and version 7 of the same land left dry columns (pools with
+    /// dry rock between) and ran straight, so this can fail.
+    #[test]
+    #[ignore = "long sweep: .ci/run runs it"]
+    fn streams_run_in_every_column_of_their_courses() {
+        for seed in ["terravox", "42", "-7"] {
+            let g = generator("continents", seed);
+            let s = water::water_stats(&g, [0, 0], 1024, 8, &rayon_rows).expect("water");
+            assert_eq!(s.uphill, 0, "seed {seed}:\n{s}");
+            assert!(s.course_columns > 50_000, "seed {seed}:\n{s}");
+            assert_eq!(s.dry_columns, 0, "seed {seed}: dry columns:\n{s}");
+            assert!(s.lakes > 0, "seed {seed}:\n{s}");
+            assert_eq!(s.lakes_without_outlet, 0, "seed {seed}:\n{s}");
+            assert!(s.longest_straight <= 128.0, "seed {seed}:\n{s}");
+            assert!(
+                s.creek_sinuosity.is_some_and(|v| v >= 1.1),
+                "seed {seed}:\n{s}"
+            );
+            assert!(
+                s.hack.is_some_and(|h| (0.5..=0.65).contains(&h)),
+                "seed {seed}:\n{s}"
+            );
+            assert!(
+                s.bifurcation.is_some_and(|b| (3.0..=5.0).contains(&b)),
+                "seed {seed}:\n{s}"
+            );
+        }
+        let v7 = common::shipped::shipped(7).generator("continents", "terravox");
+        let s = water::water_stats(&v7, [0, 0], 1024, 8, &rayon_rows).expect("water");
+        assert!(
+            s.dry_columns * 50 > s.course_columns && s.longest_straight > 256.0,
+            "version 7:\n{s}"
+        );
+    }
 }

@@ -313,6 +313,12 @@ impl DensityGen {
     /// per column (see [`Region::column`]) bit `ly - YLO`; of the columns outside the
     /// padded chunk, only the `needed` ones (all when `None`). Without a shape every
     /// lattice column has the same parameters (`shapes[0]`).
+    ///
+    /// Over 150 lines, and left so on purpose: it is the generator's hot loop (most of
+    /// a chunk's time), its state (the lattice's samples, signs and column bits) kept
+    /// in locals the compiler holds in registers across the passes, with the sizes
+    /// constants of each instance; split into functions, that state would be passed
+    /// and re-borrowed through every call (the `generate` benchmark is the judge).
     fn masks<const LO: i32, const HI: i32, const YLO: i32, const SHAPED: bool>(
         &self,
         shapes: &[ColumnShape],
