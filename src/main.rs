@@ -36,7 +36,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use parse::parse_numbers;
-use terravox_worldgen::{Generator, map, stats, water};
+use terravox_worldgen::{Generator, map, stats, water_figures};
 use world::{WorldArgs, rayon_rows};
 
 /// A Minecraft-like voxel terrain playground.
@@ -441,7 +441,7 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             args.center[1]
         );
         say_part!("{s}");
-        if let Some(w) = water::water_stats(
+        if let Some(w) = water_figures::water_stats(
             &generator,
             args.center,
             stats::samples_per_side(args.size * args.blocks_per_pixel, stats::STEP),

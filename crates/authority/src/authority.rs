@@ -8,9 +8,9 @@ use terravox_worldgen::WorldConfig;
 use crate::blocks::Blocks;
 use crate::changed::Changed;
 use crate::clock::Clock;
+use crate::flow_steps::{Laid, Laying, Picture, StepJob};
 use crate::players::{PlayerId, Players};
 use crate::rules::{self, Action, Refusal};
-use crate::water::{Laid, Laying, Picture, StepJob};
 
 /// Edits a client keeps in hand below the rules' rate (see [`Authority::act`]).
 const CLIENT_RESERVE: f32 = 3.0;

@@ -17,16 +17,16 @@ mod blocks;
 pub mod body;
 mod changed;
 mod clock;
+mod flow_steps;
 mod players;
 pub mod rules;
 mod terrain;
-mod water;
 
 pub use authority::{Authority, Role};
 pub use blocks::Blocks;
 pub use changed::Changed;
 pub use clock::{Clock, DAY_SECONDS, DEFAULT_HOUR};
+pub use flow_steps::{Laid, Picture, StepJob};
 pub use players::{EDIT_BURST, EDIT_RATE, PlayerId, Players};
 pub use rules::{Action, Refusal};
 pub use terrain::Terrain;
-pub use water::{Laid, Picture, StepJob};

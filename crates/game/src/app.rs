@@ -12,7 +12,7 @@ use crate::config::PlayOptions;
 use crate::mode::Mode;
 use crate::{
     config, editing, horizon, mode, net, persistence, player, render, schedule, signals, sky,
-    streaming, ui, water, world,
+    streaming, ui, water_flow, world,
 };
 
 /// All game plugins on top of Bevy's (and egui's, unless headless).
@@ -52,7 +52,7 @@ impl Plugin for GamePlugin {
                 player::plugin,
                 editing::plugin,
                 persistence::plugin(self.options.save_dir.clone()),
-                water::plugin,
+                water_flow::plugin,
                 net::plugin(self.options.remote.clone(), self.options.server_exe.clone()),
                 streaming::plugin(self.options.culling),
                 horizon::plugin,

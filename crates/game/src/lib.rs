@@ -23,7 +23,7 @@
 //! - `player`: spawn, input, body physics, eye, camera (`Input`, `Simulate`);
 //! - `editing`: hotbar, target, breaking and placing, the bucket (`Input`, `Edit`);
 //! - `persistence`: save files of the edit overlay, I/O only (`Persist`, `Last`);
-//! - `water`: the water's steps after an edit, on a worker (`Water`);
+//! - `water_flow`: the water's steps after an edit, on a worker (`Water`);
 //! - `net`: playing on a server: the session, the server's edits laid in, this
 //!   player's edits and moves sent, the others and the chat (`Input`, `Simulate`,
 //!   `Edit`);
@@ -70,7 +70,7 @@ mod signals;
 mod sky;
 mod streaming;
 mod ui;
-mod water;
+mod water_flow;
 mod world;
 
 pub use app::{GamePlugin, headless_app};
@@ -103,7 +103,7 @@ pub use {
         ChunkMeshed, ChunkUnloaded, Chunks, Culling, CullingCounts, StreamStats, WorldBlocks,
         in_view, should_unload, wanted_chunks,
     },
-    water::{StepFigures, Water},
+    water_flow::{StepFigures, Water},
     world::{
         ActiveWorld, DEBOUNCE, DiscardEdits, Draft, LOCAL_PLAYER, Notices, ReshapeWorld,
         SwitchWorld, WorldAuthority, WorldChanged, WorldReshaped,

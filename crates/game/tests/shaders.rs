@@ -241,9 +241,9 @@ fn flow_errors(src: &str) -> Vec<String> {
 
 /// Where the chunk shader's water disagrees with the mesher's: it must lower a water
 /// vertex by its drop (carried in the layer field) in
-/// [`terravox_voxel::water::DROP_UNITS`] a block.
+/// [`terravox_voxel::water_states::DROP_UNITS`] a block.
 fn drop_errors(chunk: &str) -> Vec<String> {
-    let units = terravox_voxel::water::DROP_UNITS;
+    let units = terravox_voxel::water_states::DROP_UNITS;
     [
         (
             format!("const DROP_UNITS: f32 = {units}.0;"),

@@ -1,7 +1,7 @@
 //! One face direction of a chunk: per-vertex ambient occlusion from the blocks in
 //! front of each face, and greedy merging of equal faces into rectangles.
 
-use terravox_voxel::water::{self, DROP_UNITS};
+use terravox_voxel::water_states::{self, DROP_UNITS};
 use terravox_voxel::{Block, Flow, padded_index};
 
 use crate::emit::{Surface, Tints, corners, emit};
@@ -122,7 +122,7 @@ pub(crate) const SOURCE_DROP: u8 = (DROP_UNITS / 9) as u8;
 /// The water top faces of layer `y` drawn flat at [`SOURCE_DROP`], by rows along z
 /// (bit `x`): sources with no water above them or beside them above, and no air or
 /// flowing water beside them (solid blocks do not count). The others have corners at
-/// their own heights ([`water::top_drops`]) and are drawn block by block.
+/// their own heights ([`water_states::top_drops`]) and are drawn block by block.
 fn flat_tops(masks: &Masks, y: usize) -> [u32; N] {
     let l = y + 1;
     let spread = |m: u64| m | m << 1 | m >> 1;
@@ -143,8 +143,8 @@ fn flat_tops(masks: &Masks, y: usize) -> [u32; N] {
 fn water_cell(blocks: &[Block], face: Face, p: [i32; 3], ao: u8, sky: u8) -> (Quad, Option<Flow>) {
     let [x, y, z] = p;
     let at = |dx: i32, dy: i32, dz: i32| blocks[padded_index(x + dx, y + dy, z + dz)];
-    let top = water::top_drops(at);
-    let [fx, _, fz] = water::flow(at);
+    let top = water_states::top_drops(at);
+    let [fx, _, fz] = water_states::flow(at);
     let flow = Flow::toward(fx as f64, fz as f64);
     let min = p.map(|v| v as u8);
     let mut quad = Quad {

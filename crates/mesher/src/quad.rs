@@ -21,7 +21,7 @@ pub struct Quad {
     /// Sky light (0..=15) of the open block in front of it ([`crate::light`]).
     pub sky: u8,
     /// Water: how far below its block's top the surface is at the vertices A, B, C,
-    /// D before any reversal, in [`terravox_voxel::water::DROP_UNITS`] (a lake's top
+    /// D before any reversal, in [`terravox_voxel::water_states::DROP_UNITS`] (a lake's top
     /// a ninth, flowing water lower the further it ran, a side face's lower edge and
     /// water under water 0); 0 for every other block.
     pub drop: [u8; 4],

@@ -91,7 +91,7 @@ pub const AO: Field = Field {
 /// The texture array layer. Water has one texture ([`Texture::Water`], which the
 /// game's water material knows), so a water vertex holds instead its **drop**: how
 /// far below the top of its block the surface is there, in
-/// [`terravox_voxel::water::DROP_UNITS`] (see `Quad::drop`).
+/// [`terravox_voxel::water_states::DROP_UNITS`] (see `Quad::drop`).
 ///
 /// [`Texture::Water`]: terravox_voxel::textures::Texture::Water
 pub const LAYER: Field = Field {

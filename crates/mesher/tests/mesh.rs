@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use terravox_mesher::vertex::Vertex;
 use terravox_mesher::{Face, MeshBuffers, Quad, Surface, mesh_chunk};
 use terravox_voxel::textures::Side;
-use terravox_voxel::water::DROP_UNITS;
+use terravox_voxel::water_states::DROP_UNITS;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, presets};
 

@@ -73,7 +73,7 @@ pub enum Block {
     /// Slate: dark blue-grey layered rock of bare mountain faces.
     Slate = 30,
     /// Flowing water one block from its source (Minecraft's level 1); see
-    /// [`crate::water`]. Levels 2 to 7 follow, each a block further.
+    /// [`crate::water_states`]. Levels 2 to 7 follow, each a block further.
     FlowingWater1 = 31,
     /// Flowing water, level 2.
     FlowingWater2 = 32,

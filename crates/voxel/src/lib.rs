@@ -12,7 +12,7 @@
 //!
 //! Modules: [`block`] (block kinds), [`coords`] (block and chunk positions), [`chunk`]
 //! (chunk storage), [`raycast`] (exact voxel traversal), [`textures`] (which texture
-//! each block face shows, and the generator of the textures), [`water`] (sources,
+//! each block face shows, and the generator of the textures), [`water_states`] (sources,
 //! flowing and falling water: their levels, the heights their surface is drawn at
 //! and the way they run) and the fixed [`Fnv64`] hash.
 //! The architecture of the whole project is in `docs/design.md`.
@@ -24,11 +24,11 @@ mod hash;
 pub mod raycast;
 pub mod textures;
 mod tints;
-pub mod water;
+pub mod water_states;
 
 pub use block::Block;
 pub use chunk::{Chunk, PADDED, PADDED_VOLUME, dense_array, padded_index};
 pub use coords::{BlockPos, CHUNK, ChunkPos};
 pub use hash::Fnv64;
 pub use tints::{ColumnTints, Flow};
-pub use water::Fluid;
+pub use water_states::Fluid;

@@ -38,7 +38,7 @@
 //!
 //! Every public name is reachable by one path: this root, or one of the namespaces
 //! [`erosion`], [`fields`], [`map`], [`params`], [`presets`], [`reference`](mod@reference),
-//! [`section`], [`mix`], [`stats`] and [`water`]. The feature `test-support` adds measuring
+//! [`section`], [`mix`], [`stats`] and [`water_figures`]. The feature `test-support` adds measuring
 //! hooks for the crate's own tests and benchmarks (`noise_work`,
 //! `forget_recent_columns`).
 
@@ -85,6 +85,6 @@ pub use query::frame::{
 };
 pub use query::search::SPAWN_RADIUS;
 pub use query::spawn::{SPAWN_NEAR, SPAWN_RELIEF, SPAWN_SKY, Spawn};
-pub use query::{ForEach, map, section, sequential, stats, water};
+pub use query::{ForEach, map, section, sequential, stats, water_figures};
 pub use shape::fields;
 pub use surface::biome::Biome;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use common::generator;
 use terravox_voxel::{Block, BlockPos, CHUNK, ChunkPos};
-use terravox_worldgen::{Generator, sequential, water};
+use terravox_worldgen::{Generator, sequential, water_figures};
 
 /// Columns with water above the sea in the square of `side` blocks around the origin,
 /// every `step` blocks.
@@ -33,7 +33,7 @@ fn wet_columns(g: &Generator, side: i32, step: i32) -> Vec<[i32; 2]> {
 fn rivers_run_downhill_to_the_sea(seed: &str) {
     let g = generator("continents", seed);
     // 4 km, samples every 16 blocks.
-    let s = water::water_stats(&g, [0, 0], 256, 16, &sequential).expect("version 5 water");
+    let s = water_figures::water_stats(&g, [0, 0], 256, 16, &sequential).expect("version 5 water");
     assert_eq!(s.uphill, 0, "seed {seed}: water rises downstream:\n{s}");
     assert!(
         s.springs > 0 && s.river_km > 5.0,
@@ -73,10 +73,10 @@ fn rivers_run_downhill_to_the_sea_on_seeds_named_and_not() {
 #[test]
 fn older_worlds_and_other_presets_have_no_network() {
     let v4 = common::shipped::shipped(4).generator("continents", "terravox");
-    assert!(water::water_stats(&v4, [0, 0], 16, 16, &sequential).is_none());
+    assert!(water_figures::water_stats(&v4, [0, 0], 16, 16, &sequential).is_none());
     assert!(wet_columns(&v4, 1024, 16).is_empty());
     let cliffs = generator("cliffs", "terravox");
-    assert!(water::water_stats(&cliffs, [0, 0], 16, 16, &sequential).is_none());
+    assert!(water_figures::water_stats(&cliffs, [0, 0], 16, 16, &sequential).is_none());
 }
 
 /// Every block of the chunks in `area`, their own blocks only, by world position.
@@ -315,7 +315,7 @@ mod sweep {
     fn streams_run_in_every_column_of_their_courses() {
         for seed in ["terravox", "42", "-7"] {
             let g = generator("continents", seed);
-            let s = water::water_stats(&g, [0, 0], 1024, 8, &rayon_rows).expect("water");
+            let s = water_figures::water_stats(&g, [0, 0], 1024, 8, &rayon_rows).expect("water");
             assert_eq!(s.uphill, 0, "seed {seed}:\n{s}");
             assert!(s.course_columns > 50_000, "seed {seed}:\n{s}");
             assert_eq!(s.dry_columns, 0, "seed {seed}: dry columns:\n{s}");
@@ -336,7 +336,7 @@ mod sweep {
             );
         }
         let v7 = common::shipped::shipped(7).generator("continents", "terravox");
-        let s = water::water_stats(&v7, [0, 0], 1024, 8, &rayon_rows).expect("water");
+        let s = water_figures::water_stats(&v7, [0, 0], 1024, 8, &rayon_rows).expect("water");
         assert!(
             s.dry_columns * 50 > s.course_columns && s.longest_straight > 256.0,
             "version 7:\n{s}"

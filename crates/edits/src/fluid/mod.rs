@@ -26,7 +26,7 @@
 //! writes ([`Step`]), so it can run on any thread: the same edits in the same steps
 //! give the same water, whatever the frame rate or thread count.
 //!
-//! The blocks are [`terravox_voxel::water`]'s: sources, flowing water with its level,
+//! The blocks are [`terravox_voxel::water_states`]'s: sources, flowing water with its level,
 //! falling water. The pending blocks are part of a world's [`crate::Edits`] and its
 //! save, so a flow resumes where it was.
 

@@ -3,7 +3,7 @@
 //! `WaterFluid`'s constants, for full blocks (every block here is open or solid
 //! whole).
 
-use terravox_voxel::water::{Fluid, SIDES};
+use terravox_voxel::water_states::{Fluid, SIDES};
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
 /// A read reached a chunk that is not loaded: the tick waits for it.

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use terravox_voxel::water::SIDES;
+use terravox_voxel::water_states::SIDES;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
 #[cfg(feature = "test-support")]

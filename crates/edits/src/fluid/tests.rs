@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use terravox_voxel::water::Fluid;
+use terravox_voxel::water_states::Fluid;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
 use super::*;

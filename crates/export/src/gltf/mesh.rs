@@ -9,7 +9,7 @@
 use terravox_mesher::vertex::{Vertex, face_uv, occlusion_shade};
 use terravox_mesher::{Face, Surface};
 use terravox_voxel::textures::Texture;
-use terravox_voxel::water::DROP_UNITS;
+use terravox_voxel::water_states::DROP_UNITS;
 
 use super::atlas::Atlas;
 

@@ -1,9 +1,9 @@
 //! Measurements of a headless game for `terravox bench`: streaming the view distance
-//! around the spawn, remeshing after block edits, and (`water`) a dam break.
+//! around the spawn, remeshing after block edits, and (`dam_break`) a dam break.
 
-mod water;
+mod dam_break;
 
-pub use water::{DamBreakFigures, measure_dam_break};
+pub use dam_break::{DamBreakFigures, measure_dam_break};
 
 use std::time::{Duration, Instant};
 

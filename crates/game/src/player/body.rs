@@ -12,7 +12,7 @@
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
-use terravox_voxel::{Block, BlockPos, water};
+use terravox_voxel::{Block, BlockPos, water_states};
 
 /// Half the body's width (x and z).
 pub use terravox_authority::body::{EYE, HALF_WIDTH, HEIGHT};
@@ -128,7 +128,7 @@ pub fn wet(feet: Vec3, blocks: Blocks) -> Wet {
                 }
                 top = top.max(y as f32 + height);
                 let at = |dx, dy, dz| blocks(p.offset([dx, dy, dz])).unwrap_or(Block::Stone);
-                flow += Vec3::from_array(water::flow(at));
+                flow += Vec3::from_array(water_states::flow(at));
             }
         }
     }

@@ -6,8 +6,8 @@
 
 use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos, PADDED};
 
+use super::flood::WaterTops;
 use super::lattice::{Field, Lattice, MAX_COLUMNS, Sign, WIDE, cell_sign};
-use super::water::WaterTops;
 use super::{DensityGen, STEP_XZ, STEP_Y, lerp};
 use crate::shape::climate::ColumnShape;
 use crate::surface::caves::{self, Caves};

@@ -13,8 +13,8 @@ use terravox_voxel::BlockPos;
 
 use super::Area;
 use super::carve::{CAVE_FIRST, CAVE_STEP};
+use super::flood::WaterTops;
 use super::lattice::{Lattice, PLAIN, TREED, WIDE};
-use super::water::WaterTops;
 use super::{DensityGen, STEP_XZ, frac};
 use crate::nature::trees::Trunk;
 use crate::shape::climate::ColumnShape;

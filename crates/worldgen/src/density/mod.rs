@@ -27,7 +27,7 @@
 //! `wall` (version 7's gullies down the valley walls of rivers),
 //! `carve` (caves cut into a chunk), `plant` (the trees reaching into a chunk and the
 //! soil of their trunk columns), `blocks` (the chunk's blocks from the solidity bits
-//! by biome look, then its trees), `water` (version 5's rivers and lakes filled in)
+//! by biome look, then its trees), `flood` (version 5's rivers and lakes filled in)
 //! and `coarse` (the horizon's coarse chunks). This
 //! file holds the generator, its formula, and [`DensityGen::generate`], which runs
 //! the stages in turn.
@@ -36,11 +36,11 @@ mod blocks;
 mod carve;
 mod coarse;
 pub(crate) mod column;
+pub(crate) mod flood;
 mod lattice;
 mod plant;
 mod top;
 mod wall;
-pub(crate) mod water;
 
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
@@ -592,7 +592,7 @@ impl DensityGen {
                 if let Some(t) = tints.as_deref_mut() {
                     w.set_flows(t);
                 }
-                (water::flood(chunk, pos, &w, self.surface.sea_level), tints)
+                (flood::flood(chunk, pos, &w, self.surface.sea_level), tints)
             }
             None => (chunk, tints),
         }
@@ -638,7 +638,7 @@ impl DensityGen {
             None => chunk,
         };
         match water {
-            Some(w) => water::flood(chunk, pos, w, self.surface.sea_level),
+            Some(w) => flood::flood(chunk, pos, w, self.surface.sea_level),
             None => chunk,
         }
     }

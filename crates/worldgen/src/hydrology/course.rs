@@ -1,4 +1,6 @@
-//! A river step's course laid in blocks, and its water's level along it (version 8).
+//! Where a river step runs (version 8): its course, bowed off the line between its
+//! nodes and cut into legs, and the water's level along it. `channel::segment` makes
+//! each leg a running piece of water.
 //!
 //! ```text
 //!   where     the nodes' places moved by a smooth warp of the land (a lattice of
@@ -12,7 +14,7 @@
 //!             level swings at least its meander's width, leaning on nothing. The side is the parity of the node
 //!             coordinate the step advances, so neighbouring parallel courses swing
 //!             together and never meet
-//!   pieces    the bowed step cut into pieces of at most PIECE blocks
+//!   legs      the bowed step cut into legs of at most LEG blocks
 //!   level     falls evenly along the course from the upper node's level to the
 //!             lower's, at most STEEPEST a block; a drop steeper than that keeps
 //!             that slope and falls the rest at the course's middle (a waterfall).
@@ -31,8 +33,8 @@ use super::land::{NODE, Node, node_hash};
 /// cascade of one-block steps, none higher.
 pub(crate) const STEEPEST: f64 = 0.5;
 
-/// The longest piece a course is laid in, in blocks.
-const PIECE: f64 = 16.0;
+/// The longest leg a course is laid in, in blocks.
+const LEG: f64 = 16.0;
 
 /// The most a step's bow leans toward the lower land beside it, in blocks.
 const LEAN: f64 = 4.0;
@@ -65,11 +67,11 @@ const _: () = assert!(WARP_SLOPE < 0.5, "the warp folds nothing");
 /// Separates the warp's two directions from the world's other hashes.
 const WARP_SALT: [u64; 2] = [0x0000_7761_7270_7838, 0x0000_7761_7270_7a38]; // "warpx8", "warpz8"
 
-/// One piece of a course: its ends, the water's level at each (blocks above the
+/// One leg of a course: its ends, the water's level at each (blocks above the
 /// sea), and whether a waterfall drops at its end (`lip`) or it starts at a fall's
 /// foot (`foot`: the level above the fall).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Piece {
+pub(crate) struct Leg {
     pub(crate) ends: [[f64; 2]; 2],
     pub(crate) levels: [f64; 2],
     pub(crate) lip: bool,
@@ -125,12 +127,12 @@ pub(crate) fn bow(seed: u64, from: Node, to: Node, lean: f64, least: f64) -> f64
 }
 
 /// The points of a step from `a` to `b` bowed `bulge` blocks to its left (negative:
-/// right) along half a sine, a piece at most [`PIECE`] blocks apart; `a` and `b`
+/// right) along half a sine, a leg at most [`LEG`] blocks apart; `a` and `b`
 /// themselves at either end.
 pub(crate) fn bowed(a: [f64; 2], b: [f64; 2], bulge: f64) -> Vec<[f64; 2]> {
     let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
     let len = dx.hypot(dz);
-    let n = ((len + 2.0 * bulge.abs()) / PIECE).ceil().max(1.0) as usize;
+    let n = ((len + 2.0 * bulge.abs()) / LEG).ceil().max(1.0) as usize;
     let (lx, lz) = if len > 0.0 {
         (-dz / len, dx / len)
     } else {
@@ -149,11 +151,11 @@ pub(crate) fn bowed(a: [f64; 2], b: [f64; 2], bulge: f64) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// The pieces of a course through `points` whose water holds level `levels[0]` for
+/// The legs of a course through `points` whose water holds level `levels[0]` for
 /// its first `hold` blocks (a lake's outlet) and then runs down to `levels[1]` (see
 /// the module's text): evenly, at most [`STEEPEST`] a block, the rest of a steeper
 /// drop in one fall at the middle of what is left.
-pub(crate) fn pieces(points: &[[f64; 2]], levels: [i32; 2], hold: f64) -> Vec<Piece> {
+pub(crate) fn legs(points: &[[f64; 2]], levels: [i32; 2], hold: f64) -> Vec<Leg> {
     let [up, down] = levels.map(f64::from);
     let mut along = vec![0.0];
     for w in points.windows(2) {
@@ -196,7 +198,7 @@ pub(crate) fn pieces(points: &[[f64; 2]], levels: [i32; 2], hold: f64) -> Vec<Pi
                 w[0][1] + (w[1][1] - w[0][1]) * t,
             ]
         };
-        // The piece cut where a change lies inside it.
+        // The leg cut where a change lies inside it.
         let mut marks: Vec<f64> = vec![s0];
         marks.extend(cuts.iter().copied().filter(|&c| s0 < c && c < s1));
         marks.push(s1);
@@ -205,7 +207,7 @@ pub(crate) fn pieces(points: &[[f64; 2]], levels: [i32; 2], hold: f64) -> Vec<Pi
             let lower = fall > 0.0 && a >= middle;
             let lip = fall > 0.0 && b == middle;
             let foot = (fall > 0.0 && a == middle).then(|| above(middle));
-            out.push(Piece {
+            out.push(Leg {
                 ends: [point(a), point(b)],
                 levels: [at(a, lower), at(b, lower)],
                 lip,
@@ -223,16 +225,16 @@ mod tests {
     #[test]
     fn a_gentle_step_runs_evenly_from_level_to_level() {
         let points = bowed([0.0, 0.0], [32.0, 0.0], 0.0);
-        let p = pieces(&points, [20, 14], 0.0);
+        let p = legs(&points, [20, 14], 0.0);
         assert_eq!(p.first().unwrap().levels[0], 20.0);
         assert_eq!(p.last().unwrap().levels[1], 14.0);
         for w in p.windows(2) {
-            assert_eq!(w[0].ends[1], w[1].ends[0], "pieces join");
+            assert_eq!(w[0].ends[1], w[1].ends[0], "legs join");
             assert_eq!(w[0].levels[1], w[1].levels[0], "levels join");
         }
         for q in &p {
             let len = (q.ends[1][0] - q.ends[0][0]).hypot(q.ends[1][1] - q.ends[0][1]);
-            assert!(len <= PIECE + 1e-9);
+            assert!(len <= LEG + 1e-9);
             let drop = q.levels[0] - q.levels[1];
             assert!(drop >= 0.0 && drop <= STEEPEST * len + 1e-9, "{q:?}");
             assert!(!q.lip && q.foot.is_none());
@@ -242,7 +244,7 @@ mod tests {
     #[test]
     fn a_steep_step_keeps_the_steepest_slope_and_falls_the_rest_at_its_middle() {
         let points = bowed([0.0, 0.0], [40.0, 0.0], 0.0);
-        let p = pieces(&points, [60, 30], 0.0);
+        let p = legs(&points, [60, 30], 0.0);
         // 40 blocks at 0.5 a block: 20 blocks of running water, a fall of 10.
         let lips: Vec<_> = p.iter().filter(|q| q.lip).collect();
         let feet: Vec<_> = p.iter().filter(|q| q.foot.is_some()).collect();
@@ -259,7 +261,7 @@ mod tests {
     #[test]
     fn a_lake_s_outlet_holds_its_level_then_runs_down() {
         let points = bowed([0.0, 0.0], [48.0, 0.0], 0.0);
-        let p = pieces(&points, [30, 24], 20.0);
+        let p = legs(&points, [30, 24], 20.0);
         let level_at = |x: f64| {
             let q = p
                 .iter()
@@ -275,7 +277,7 @@ mod tests {
         assert_eq!(level_at(48.0), 24.0);
         assert!(p.iter().all(|q| !q.lip && q.foot.is_none()));
         // A steep outlet falls at the middle of what is left: 20 + 28 / 2.
-        let p = pieces(&points, [60, 24], 20.0);
+        let p = legs(&points, [60, 24], 20.0);
         let lip = p.iter().find(|q| q.lip).unwrap();
         assert_eq!(lip.ends[1], [34.0, 0.0]);
         assert_eq!(p[0].levels, [60.0, 60.0]);

@@ -430,7 +430,7 @@ impl<G: Ground> Hydrology<G> {
         };
         let nearest = matches!(self.laying, Laying::Running { nearest: true });
         let mut below = false;
-        course::pieces(&course::bowed(a, b, bulge), e.levels, hold)
+        course::legs(&course::bowed(a, b, bulge), e.levels, hold)
             .into_iter()
             .map(|p| {
                 below |= p.foot.is_some();

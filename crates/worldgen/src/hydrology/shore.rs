@@ -16,7 +16,7 @@
 //! A column is decided ([`shore`]) from the levels of itself and its four neighbours,
 //! whether it lies in a running bed, and the field's verdict at heights of it, never
 //! from blocks, so every chunk holding it agrees. The decision is laid in one way everywhere: full chunks
-//! (`density::water::flood`), coarse cells and column tops all read the heights a
+//! (`density::flood::flood`), coarse cells and column tops all read the heights a
 //! column opens and banks ([`ColumnWater::opened`], [`ColumnWater::banked`]) and its
 //! top ([`ColumnWater::top`]) from here.
 

@@ -2,7 +2,7 @@
 //! and columns, each in the file named for it: places to stand ([`search`]), the
 //! first frame a player sees, cast without a GPU ([`frame`]), where a new player
 //! stands and looks, rated by that frame ([`spawn`]), the fields one at a time ([`fields`]), top-down maps ([`map`]), relief statistics
-//! ([`stats`]), water figures ([`water`], version 5; the network's as hydrologists
+//! ([`stats`]), water figures ([`water_figures`], version 5; the network's as hydrologists
 //! measure it, [`network`]) and side views along a line ([`section`]).
 //!
 //! The crate owns no threads. Work that can run in parallel (a map's rows, the rows
@@ -20,7 +20,7 @@ pub(crate) mod search;
 pub mod section;
 pub(crate) mod spawn;
 pub mod stats;
-pub mod water;
+pub mod water_figures;
 
 use std::sync::Mutex;
 

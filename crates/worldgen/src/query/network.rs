@@ -1,4 +1,4 @@
-//! The drainage network as hydrologists measure it, for [`super::water`]'s figures:
+//! The drainage network as hydrologists measure it, for [`super::water_figures`]'s figures:
 //! plain functions over river steps (node to node), each tested on a network made by
 //! hand.
 //!

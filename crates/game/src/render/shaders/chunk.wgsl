@@ -21,7 +21,7 @@
 @group(#{MATERIAL_BIND_GROUP}) @binding(102) var<uniform> chunk_params: vec4<f32>;
 
 // Units of a water surface's drop below its block's top, per block
-// (terravox_voxel::water::DROP_UNITS).
+// (terravox_voxel::water_states::DROP_UNITS).
 const DROP_UNITS: f32 = 144.0;
 
 struct ChunkVertex {

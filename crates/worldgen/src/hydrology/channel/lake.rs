@@ -1,6 +1,6 @@
 //! A lake laid out in blocks: a disc around each of its nodes.
 
-use super::piece::Water;
+use super::claim::Claim;
 
 /// Radius of a lake's disc around each of its nodes (nodes are 32 apart: discs
 /// of 24 overlap, even across a cell's diagonal; version 8 widens them as its warp
@@ -22,11 +22,11 @@ pub(crate) struct Disc {
 }
 
 impl Disc {
-    pub(super) fn at(&self, p: [f64; 2]) -> Water {
+    pub(super) fn at(&self, p: [f64; 2]) -> Claim {
         let (dx, dz) = (p[0] - self.at[0], p[1] - self.at[1]);
         let d = (dx * dx + dz * dz).sqrt();
         let out = d - self.radius;
-        Water {
+        Claim {
             // A lake is still.
             flow: [0.0; 2],
             away: if d > 0.0 { [dx / d, dz / d] } else { [0.0; 2] },

@@ -26,21 +26,21 @@
 //! blocks beyond its edge: further out every column's ground stands above that
 //! level.
 //!
-//! One idea a file: `piece` (what a piece of water says of a column, and the bands
-//! it shapes), `segment` (a river's steps, straight or winding in bends, and the
-//! runs of running courses), `lake` (a lake's discs), `index` ([`LocalWater`]: the
-//! pieces near an area, filed by cell; [`FiledWater`]: a region's, filed so an area
-//! gathers them) and `shaping` (the per-column rule: the ground and the water over
-//! a column).
+//! One idea a file: `claim` (`Claim`: what a piece of water claims of a column,
+//! which claim wins, and the bands it shapes), `segment` (a river's steps, straight
+//! or winding in bends, and the runs of running courses), `lake` (a lake's discs),
+//! `nearby` (the pieces near a column: [`LocalWater`], an area's, filed by cell;
+//! [`FiledWater`], a region's, filed so an area gathers them) and `shaping` (the
+//! per-column rule: the ground and the water over a column).
 
-mod index;
+mod claim;
 mod lake;
-mod piece;
+mod nearby;
 mod segment;
 mod shaping;
 
-pub(crate) use index::{FiledWater, LocalWater};
+pub(crate) use claim::{INFLUENCE, WET};
 pub(crate) use lake::{Disc, LAKE_RADIUS};
-pub(crate) use piece::{INFLUENCE, WET};
+pub(crate) use nearby::{FiledWater, LocalWater};
 pub(crate) use segment::{Run, Segment, WIDEST};
 pub(crate) use shaping::{WALL, Wall};

@@ -1,12 +1,12 @@
-//! A river's steps laid out in blocks: straight, or where a big river runs level, a
-//! bend (a meander) bulging to alternate sides (versions 5 to 7); or (version 8)
-//! pieces along a course laid under the node grid ([`crate::hydrology::course`])
-//! whose water runs down them: the level falls evenly from piece to piece, at most
-//! [`crate::hydrology::course::STEEPEST`] a block, so the water is a cascade of
-//! one-block steps in every column, and where the land drops more, one waterfall at
-//! the step's middle.
+//! The pieces of water a river's steps are made of ([`Segment`]s): a straight one,
+//! or where a big river runs level, a bend (a meander) bulging to alternate sides
+//! (versions 5 to 7); or (version 8) a running piece along each leg of the step's
+//! course ([`crate::hydrology::course`]), its water running down them: the level
+//! falls evenly from piece to piece, at most [`crate::hydrology::course::STEEPEST`] a
+//! block, so the water is a cascade of one-block steps in every column, and where
+//! the land drops more, one waterfall at the step's middle.
 
-use super::piece::{CLOSE, INFLUENCE, Water};
+use super::claim::{CLOSE, Claim, INFLUENCE};
 
 /// Half-width from which a river running level winds (blocks): a meander.
 const MEANDER_HALF: f64 = 4.0;
@@ -200,7 +200,7 @@ impl Segment {
     }
 
     /// The level, distance beyond the edge and bed depth at column `p`.
-    pub(super) fn at(&self, p: [f64; 2]) -> Water {
+    pub(super) fn at(&self, p: [f64; 2]) -> Claim {
         let (dx, dz) = (self.b[0] - self.a[0], self.b[1] - self.a[1]);
         let len2 = dx * dx + dz * dz;
         let raw = if len2 > 0.0 {
@@ -248,7 +248,7 @@ impl Segment {
         } else {
             f64::NEG_INFINITY
         };
-        Water {
+        Claim {
             flow: self.dir,
             away,
             level,

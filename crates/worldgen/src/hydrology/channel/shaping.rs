@@ -3,8 +3,8 @@
 
 use terravox_voxel::Flow;
 
-use super::index::{LocalWater, WET_REACH};
-use super::piece::{CLOSE, WET, Water};
+use super::claim::{CLOSE, Claim, WET};
+use super::nearby::{LocalWater, WET_REACH};
 use crate::shape::climate::{ColumnShape, smoothstep};
 
 /// Blocks over which a bank rises from the water's edge to its top, 2 above the level.
@@ -48,8 +48,8 @@ impl LocalWater {
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         // The wall that stands lowest here, and how it rises.
         let mut wall: Option<Wall> = None;
-        // The water the column lies in that speaks for it (`Water::precedence`).
-        let mut bed: Option<Water> = None;
+        // The water the column lies in that speaks for it (`Claim::precedence`).
+        let mut bed: Option<Claim> = None;
         let mut nearest = f64::INFINITY;
         // Whether the nearest water is a running piece (version 8).
         let mut running = false;
@@ -62,7 +62,7 @@ impl LocalWater {
         let mut channel = f64::INFINITY;
         for w in self.around(x, z, None) {
             if w.out < 0.0 {
-                if bed.is_none_or(|b: Water| w.precedence() < b.precedence()) {
+                if bed.is_none_or(|b: Claim| w.precedence() < b.precedence()) {
                     bed = Some(w);
                 }
                 if w.running {
@@ -99,7 +99,7 @@ impl LocalWater {
             return None;
         }
         let in_bed = bed.is_some();
-        if let Some(Water {
+        if let Some(Claim {
             level,
             bed,
             running,
@@ -156,7 +156,7 @@ impl LocalWater {
     }
 
     /// The water above the sea that fills the air of column `(x, z)`, if any.
-    fn filling(&self, x: i32, z: i32) -> Option<Water> {
+    fn filling(&self, x: i32, z: i32) -> Option<Claim> {
         self.look(x, z).0
     }
 
@@ -164,8 +164,8 @@ impl LocalWater {
     /// fills it, if any water above the sea does, and whether the column lies in a
     /// running course's bed (version 8; its channel is cut, whichever water fills
     /// it).
-    fn look(&self, x: i32, z: i32) -> (Option<Water>, bool) {
-        let (mut fill, mut bed): (Option<Water>, bool) = (None, false);
+    fn look(&self, x: i32, z: i32) -> (Option<Claim>, bool) {
+        let (mut fill, mut bed): (Option<Claim>, bool) = (None, false);
         for w in self.around(x, z, Some(WET)) {
             bed |= w.running && w.out < 0.0;
             if fill.is_none_or(|f| w.precedence() < f.precedence()) {

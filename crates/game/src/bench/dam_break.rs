@@ -17,7 +17,7 @@ use terravox_voxel::{Block, BlockPos};
 use super::{FrameTimes, feet, quantiles};
 use crate::editing::break_block;
 use crate::streaming::{Chunks, WorldBlocks};
-use crate::water::Water;
+use crate::water_flow::Water;
 use crate::world::WorldAuthority;
 
 /// The lake's inside: blocks along x, along z, and deep.

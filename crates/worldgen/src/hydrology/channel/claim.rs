@@ -1,5 +1,6 @@
-//! What one piece of water (a river's segment or a lake's disc) says of a column, and
-//! the bands beyond its edge every piece shapes.
+//! [`Claim`]: what one piece of water (a river's segment or a lake's disc) claims of
+//! a column, and which of several claims wins; and the bands beyond its edge every
+//! piece shapes.
 
 /// Blocks beyond a river's edge that it shapes (walls and embankments end here).
 pub(crate) const INFLUENCE: f64 = 64.0;
@@ -14,9 +15,9 @@ pub(crate) const WET: f64 = 6.0;
 /// columns (the wet band, a block, and a lattice cell's diagonal).
 pub(super) const CLOSE: f64 = WET + 1.0 + 6.0;
 
-/// What a piece of water says of a column.
+/// What a piece of water claims of a column.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Water {
+pub(super) struct Claim {
     /// Its level, blocks above sea level.
     pub(super) level: f64,
     /// The way it flows, a unit vector (zero for still water).
@@ -45,7 +46,7 @@ pub(super) struct Water {
     pub(super) running: bool,
 }
 
-impl Water {
+impl Claim {
     /// Which of several pieces speaks for a column, the least first: the highest
     /// water it lies in (a running course's before a lake's at the same level: its
     /// bed runs on through the lake's shallows), then the nearest (a lake over the

@@ -2,8 +2,8 @@
 //! asks only those near it (a run's pieces as one, by its nearest piece: version 9);
 //! and [`FiledWater`]: a region's pieces, filed so an area gathers those near it.
 
+use super::claim::{Claim, INFLUENCE, WET};
 use super::lake::{Disc, LAKE_INFLUENCE};
-use super::piece::{INFLUENCE, WET, Water};
 use super::segment::{Run, Segment};
 
 /// Blocks a side of the cells [`LocalWater`] files its pieces by for the shaping of
@@ -351,7 +351,7 @@ impl LocalWater {
         x: i32,
         z: i32,
         within: Option<f64>,
-    ) -> impl Iterator<Item = Water> + '_ {
+    ) -> impl Iterator<Item = Claim> + '_ {
         let p = [x as f64, z as f64];
         let list = match within {
             Some(w) if w <= WET_REACH => self.wetting.at(x, z),
@@ -450,7 +450,7 @@ mod tests {
     }
 
     /// What a piece says of a column, as bits (to compare whole answers).
-    fn said(w: &Water) -> [u64; 3] {
+    fn said(w: &Claim) -> [u64; 3] {
         [w.out.to_bits(), w.level.to_bits(), w.bank.to_bits()]
     }
 
