@@ -3,6 +3,10 @@
 
 use std::process::{Command, Output};
 
+#[path = "../crates/export/tests/common/files.rs"]
+mod files;
+use files::files;
+
 fn terravox(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_terravox"))
         .args(args)
@@ -634,24 +638,6 @@ fn the_water_map_shows_water_the_player_set_flowing() {
         "water drawn without the edits: {r}, {b}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
-}
-
-/// Every file under `dir`, by its path inside it, with its bytes.
-fn files(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
-    let mut out = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let bytes = std::fs::read(&p).unwrap();
-                out.insert(p.strip_prefix(dir).unwrap().to_path_buf(), bytes);
-            }
-        }
-    }
-    out
 }
 
 /// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as

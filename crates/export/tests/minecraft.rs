@@ -488,7 +488,7 @@ fn shards_make_the_world_one_run_makes() {
             assert_eq!((r.chunks, r.bytes, r.top), (one.chunks, one.bytes, one.top));
         }
     }
-    assert_eq!(common::files(&sharded), common::files(&whole));
+    assert_eq!(common::files::files(&sharded), common::files::files(&whole));
     let names: Vec<_> = fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -513,10 +513,10 @@ fn a_stopped_export_resumes_to_the_same_world() {
     }
     // ... but the work was 4 shards, and this run is one: refused, nothing touched.
     let work = d.join(".resumed.partial");
-    let before = common::files(&work);
+    let before = common::files::files(&work);
     let e = four(&source, &resumed, Shard::ALL).unwrap_err();
     assert!(e.to_string().contains("another export"), "{e}");
-    assert_eq!(common::files(&work), before);
+    assert_eq!(common::files::files(&work), before);
     // The same export resumes; a region file cut short is written again.
     let region = work.join("region/r.0.-1.mca");
     let bytes = fs::read(&region).unwrap();
@@ -528,7 +528,7 @@ fn a_stopped_export_resumes_to_the_same_world() {
     }
     let r = r.unwrap();
     assert!(r.finished && r.resumed == 0, "{r:?}");
-    assert_eq!(common::files(&resumed), common::files(&whole));
+    assert_eq!(common::files::files(&resumed), common::files::files(&whole));
 }
 
 /// The highest block of column `(x, z)` that is not air in the world at `dir`, below

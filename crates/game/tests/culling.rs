@@ -3,12 +3,13 @@
 //! the player can see them, and that loading follows the player down.
 
 mod common;
+#[path = "../../mesher/tests/common/culling.rs"]
+mod rays;
 
 use bevy::prelude::*;
 use common::{app, load, with_player, world};
 use terravox_game::{Chunks, Culling, Player, eye_ray, wanted_chunks};
-use terravox_voxel::raycast::{Probe, raycast};
-use terravox_voxel::{BlockPos, ChunkPos};
+use terravox_voxel::ChunkPos;
 use terravox_worldgen::{Generator, WorldConfig, presets};
 
 /// The default world (on its own seed, or on `seed`) with the player standing in a
@@ -46,38 +47,9 @@ fn assert_rays_see_no_hidden_chunk(app: &mut App, what: &str) -> usize {
     let (eye, _) = eye_ray(&player(app));
     let world = app.world();
     let (chunks, culling) = (world.resource::<Chunks>(), world.resource::<Culling>());
-    let anchor = BlockPos::containing_f64(eye.to_array());
-    let local = [
-        (eye.x - anchor.x as f64) as f32,
-        (eye.y - anchor.y as f64) as f32,
-        (eye.z - anchor.z as f64) as f32,
-    ];
-    let mut entered = std::collections::HashSet::new();
-    let rays = 4000;
-    for i in 0..rays {
-        let t = (i as f32 + 0.5) / rays as f32;
-        let (y, r) = (1.0 - 2.0 * t, (1.0 - (1.0 - 2.0 * t).powi(2)).sqrt());
-        let a = i as f32 * std::f32::consts::PI * (3.0 - 5f32.sqrt());
-        let dir = [r * a.cos(), y, r * a.sin()];
-        raycast(local, dir, 400.0, |p| {
-            let p = BlockPos::new(p.x + anchor.x, p.y + anchor.y, p.z + anchor.z);
-            let Some(block) = chunks.block(p) else {
-                return Probe::Unknown;
-            };
-            let c = p.to_chunk().0;
-            assert!(
-                !culling.hides(c),
-                "{what}: a ray from {eye} along {dir:?} sees {p:?} in {c:?}, which is hidden"
-            );
-            entered.insert(c);
-            if block.is_opaque() {
-                Probe::Hit
-            } else {
-                Probe::Pass
-            }
-        });
-    }
-    entered.len()
+    let eye = eye.to_array();
+    let (block, shown) = (|p| chunks.block(p), |c| !culling.hides(c));
+    rays::assert_rays_see_only_shown(eye, 4000, 400.0, block, shown, what)
 }
 
 #[test]

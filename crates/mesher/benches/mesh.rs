@@ -9,6 +9,10 @@ use block_mesh::{
     GreedyQuadsBuffer, MergeVoxel, RIGHT_HANDED_Y_UP_CONFIG, Voxel, VoxelVisibility, greedy_quads,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "../tests/common/culling.rs"]
+mod culling;
+
 use terravox_mesher::face_graph;
 use terravox_mesher::visibility::reachable;
 use terravox_mesher::{MeshBuffers, mesh_chunk};
@@ -124,21 +128,15 @@ fn culling(c: &mut Criterion) {
     let [x, y, z] = g.land_near_origin().expect("land");
     let camera = ChunkPos::new(x.div_euclid(32), (y + 2).div_euclid(32), z.div_euclid(32));
     let (r, v) = (14, 6);
+    let around = culling::graphs_around(&g, camera, r, v);
+    let graphs: Vec<_> = around.iter().map(|&(p, _, graph)| (p, graph)).collect();
+    let dense: Vec<_> = around
+        .iter()
+        .filter(|(p, chunk, _)| !chunk.is_uniform() && (p.x - camera.x + p.z - camera.z) % 5 == 0)
+        .map(|(_, chunk, _)| chunk.clone())
+        .take(64)
+        .collect();
     let mut buffers = MeshBuffers::default();
-    let mut graphs = Vec::new();
-    let mut dense = Vec::new();
-    for dy in -v..=v {
-        for dz in -r..=r {
-            for dx in -r..=r {
-                let p = ChunkPos::new(camera.x + dx, camera.y + dy, camera.z + dz);
-                let chunk = g.generate(p);
-                graphs.push((p, face_graph(&chunk, &mut buffers)));
-                if !chunk.is_uniform() && dense.len() < 64 && (dx + dz) % 5 == 0 {
-                    dense.push(chunk);
-                }
-            }
-        }
-    }
     let reach = reachable(camera, r as u32, v as u32, v as u32, graphs.iter().copied());
     println!(
         "culling walk from the spawn: {} of {} chunks reached",

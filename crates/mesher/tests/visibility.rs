@@ -1,14 +1,16 @@
 //! Cave culling: a chunk's face graph against a brute-force flood fill, and the culling
 //! walk against rays cast from the eye through generated worlds with caves.
 
+mod common;
+
 use std::collections::{HashMap, VecDeque};
 
+use common::culling::{assert_rays_see_only_shown, graphs_around};
 use proptest::prelude::*;
 use terravox_mesher::face_graph;
-use terravox_mesher::visibility::{FaceGraph, Reach, reachable};
+use terravox_mesher::visibility::{FaceGraph, reachable};
 use terravox_mesher::{Face, MeshBuffers, mesh_chunk};
-use terravox_voxel::raycast::{Probe, raycast};
-use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};
+use terravox_voxel::{Block, BlockPos, CHUNK, Chunk, ChunkPos};
 use terravox_worldgen::{Generator, Seed, presets};
 
 /// The face graph by a plain breadth-first flood fill over the chunk's open blocks:
@@ -140,68 +142,22 @@ fn world() -> Generator {
 /// Radius of the walked box around the camera's chunk, in chunks.
 const BOX: i32 = 2;
 
-/// Generated chunks around `camera`'s chunk and their face graphs.
-fn neighbourhood(g: &Generator, camera: ChunkPos) -> HashMap<ChunkPos, (Chunk, FaceGraph)> {
-    let mut buffers = MeshBuffers::default();
-    let mut out = HashMap::new();
-    for y in -BOX..=BOX {
-        for z in -BOX..=BOX {
-            for x in -BOX..=BOX {
-                let p = ChunkPos::new(camera.x + x, camera.y + y, camera.z + z);
-                let c = g.generate(p);
-                let graph = face_graph(&c, &mut buffers);
-                out.insert(p, (c, graph));
-            }
-        }
-    }
-    out
-}
-
-/// Casts rays from `eye` in many directions through `chunks` and checks that every
-/// block a ray enters (up to and including the first opaque one) is in a chunk the
-/// walk reached. Returns how many chunks the rays entered.
-fn assert_rays_stay_in_reach(
-    chunks: &HashMap<ChunkPos, (Chunk, FaceGraph)>,
-    reach: &Reach,
-    eye: [f32; 3],
-    what: &str,
-) -> usize {
-    let mut seen = std::collections::HashSet::new();
-    let rays = 6000;
-    for i in 0..rays {
-        // A Fibonacci sphere of directions.
-        let t = (i as f32 + 0.5) / rays as f32;
-        let (y, r) = (1.0 - 2.0 * t, (1.0 - (1.0 - 2.0 * t).powi(2)).sqrt());
-        let a = i as f32 * std::f32::consts::PI * (3.0 - 5f32.sqrt());
-        let dir = [r * a.cos(), y, r * a.sin()];
-        raycast(eye, dir, 200.0, |b| {
-            let (c, [x, y, z]) = b.to_chunk();
-            let Some((chunk, _)) = chunks.get(&c) else {
-                return Probe::Unknown;
-            };
-            assert!(
-                reach.reached(c),
-                "{what}: a ray from {eye:?} along {dir:?} sees {b:?} in {c:?}, which culling hides"
-            );
-            seen.insert(c);
-            if chunk.get(x, y, z).is_opaque() {
-                Probe::Hit
-            } else {
-                Probe::Pass
-            }
-        });
-    }
-    seen.len()
-}
-
 /// Walks from `eye` and checks it against rays; returns (chunks reached, chunks in
 /// the box, chunks rays entered).
 fn check_spot(g: &Generator, eye: [f32; 3], what: &str) -> (usize, usize, usize) {
     let camera = ChunkPos::containing(eye);
-    let chunks = neighbourhood(g, camera);
+    let chunks: HashMap<ChunkPos, (Chunk, FaceGraph)> = graphs_around(g, camera, BOX, BOX)
+        .into_iter()
+        .map(|(p, chunk, graph)| (p, (chunk, graph)))
+        .collect();
     let graphs = chunks.iter().map(|(p, (_, graph))| (*p, *graph));
     let reach = reachable(camera, BOX as u32, BOX as u32, BOX as u32, graphs);
-    let entered = assert_rays_stay_in_reach(&chunks, &reach, eye, what);
+    let block = |p: BlockPos| {
+        let (c, [x, y, z]) = p.to_chunk();
+        chunks.get(&c).map(|(chunk, _)| chunk.get(x, y, z))
+    };
+    let eye = eye.map(f64::from);
+    let entered = assert_rays_see_only_shown(eye, 6000, 200.0, block, |c| reach.reached(c), what);
     (reach.count(), chunks.len(), entered)
 }
 

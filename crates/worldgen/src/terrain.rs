@@ -80,22 +80,39 @@ pub(crate) trait Terrain: Send + Sync + std::fmt::Debug {
     fn forget_kept_coarse(&self) {}
 }
 
+/// The methods both generators define as their own (in the modules of their stages),
+/// handed to [`Terrain`] once: written here once for both.
+macro_rules! shared_methods {
+    ($generator:ident) => {
+        fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
+            $generator::generate(self, pos)
+        }
+        fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
+            $generator::generate_coarse(self, lod)
+        }
+        fn generate_reference(&self, pos: ChunkPos) -> Chunk {
+            $generator::generate_reference(self, pos)
+        }
+        fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
+            $generator::biome_at(self, x, z)
+        }
+        fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
+            $generator::column_top(self, x, z)
+        }
+        fn column_cost(&self) -> usize {
+            $generator::column_cost(self)
+        }
+        fn highest_possible(&self) -> i32 {
+            $generator::highest_possible(self)
+        }
+        fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
+            $generator::fields_along(self, columns)
+        }
+    };
+}
+
 impl Terrain for DensityGen {
-    fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        DensityGen::generate(self, pos)
-    }
-    fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        DensityGen::generate_coarse(self, lod)
-    }
-    fn generate_reference(&self, pos: ChunkPos) -> Chunk {
-        DensityGen::generate_reference(self, pos)
-    }
-    fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
-        DensityGen::biome_at(self, x, z)
-    }
-    fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
-        DensityGen::column_top(self, x, z)
-    }
+    shared_methods!(DensityGen);
     fn column_tops(
         &self,
         x0: i32,
@@ -108,20 +125,11 @@ impl Terrain for DensityGen {
     fn water_tops(&self, x0: i32, z0: i32, w: usize, h: usize) -> Option<Vec<ColumnWater>> {
         DensityGen::water_tops(self, x0, z0, w, h)
     }
-    fn column_cost(&self) -> usize {
-        DensityGen::column_cost(self)
-    }
-    fn highest_possible(&self) -> i32 {
-        DensityGen::highest_possible(self)
-    }
     fn surely_sea(&self, x: i32, z: i32) -> bool {
         DensityGen::surely_sea(self, x, z)
     }
     fn cave_mouth_near(&self, x: i32, z: i32) -> bool {
         DensityGen::cave_mouth_near(self, x, z)
-    }
-    fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
-        DensityGen::fields_along(self, columns)
     }
     fn hydrology(&self) -> Option<&Hydrology> {
         self.hydrology()
@@ -133,31 +141,8 @@ impl Terrain for DensityGen {
 }
 
 impl Terrain for IslandGen {
-    fn generate(&self, pos: ChunkPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        IslandGen::generate(self, pos)
-    }
-    fn generate_coarse(&self, lod: LodPos) -> (Chunk, Option<Box<ColumnTints>>) {
-        IslandGen::generate_coarse(self, lod)
-    }
-    fn generate_reference(&self, pos: ChunkPos) -> Chunk {
-        IslandGen::generate_reference(self, pos)
-    }
-    fn biome_at(&self, x: i32, z: i32) -> Option<Biome> {
-        IslandGen::biome_at(self, x, z)
-    }
-    fn column_top(&self, x: i32, z: i32) -> (i32, Block, Option<Biome>) {
-        IslandGen::column_top(self, x, z)
-    }
-    fn column_cost(&self) -> usize {
-        IslandGen::column_cost(self)
-    }
-    fn highest_possible(&self) -> i32 {
-        IslandGen::highest_possible(self)
-    }
+    shared_methods!(IslandGen);
     fn islands_near(&self, x0: f64, z0: f64, x1: f64, z1: f64) -> Vec<Island> {
         IslandGen::islands_near(self, x0, z0, x1, z1)
-    }
-    fn fields_along(&self, columns: &[[i32; 2]]) -> Vec<ColumnFields> {
-        IslandGen::fields_along(self, columns)
     }
 }

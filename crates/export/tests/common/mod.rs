@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use terravox_export::Source;
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
 
+pub(crate) mod files;
+
 /// An empty folder for one test, under the system's temporary folder.
 pub(crate) fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("terravox-export-{name}-{}", std::process::id()));
@@ -125,22 +127,4 @@ impl<'a> Flowing<'a> {
         }
         steps
     }
-}
-
-/// Every file under `dir`, by its path inside it, with its bytes.
-pub(crate) fn files(dir: &std::path::Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let bytes = std::fs::read(&p).unwrap();
-                out.insert(p.strip_prefix(dir).unwrap().to_path_buf(), bytes);
-            }
-        }
-    }
-    out
 }

@@ -1,0 +1,3 @@
+//! Helpers shared by the mesher's integration tests.
+
+pub(crate) mod culling;
