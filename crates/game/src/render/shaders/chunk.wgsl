@@ -6,7 +6,7 @@
 // (StandardMaterial's PBR functions).
 #import bevy_pbr::{
     mesh_functions,
-    mesh_view_bindings::{globals, fog},
+    mesh_view_bindings::{globals, fog, lights, view},
     view_transformations::position_world_to_clip,
     forward_io::{VertexOutput, FragmentOutput},
     pbr_fragment::pbr_input_from_standard_material,
@@ -50,6 +50,24 @@ const FALL_SPEED: f32 = 3.0;
 
 // How much more of the ambient light a side face gets than a top or bottom face.
 const WALL_AMBIENT: f32 = 3.0;
+
+// The share of the sunlight on the ground a wall gets back from it: half the wall's
+// view is ground, which sends back its albedo (sand and grass about 0.3) of the light
+// it gets.
+const GROUND_BOUNCE: f32 = 0.5 * 0.3;
+
+// The light a wall under open sky (sky light `level`) gets from the sunlit (or
+// moonlit) ground before it: the ground's share of the sun's light on level ground,
+// before exposure. A wall turned from the sun is lit by it and the sky alone, as
+// real walls are; deep in a cave, by neither.
+fn ground_bounce(level: u32) -> vec3<f32> {
+    if lights.n_directional_lights == 0u {
+        return vec3<f32>(0.0);
+    }
+    let sun = lights.directional_lights[0];
+    let open = pow(0.8, f32(15u - min(level, 15u)));
+    return sun.color.rgb * max(sun.direction_to_light.y, 0.0) * GROUND_BOUNCE * open;
+}
 
 // How much of the ambient (sky) light reaches a face at sky light `level`: all of it
 // under the open sky, a fifth less per level into a cave, and a dim quarter deep down
@@ -132,11 +150,12 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
     var pbr_input = pbr_input_from_standard_material(vo, is_front);
     pbr_input.diffuse_occlusion *= sky_ambient(in.sky);
     if side && !is_water() {
-        // A wall sees the sunlit ground before it and the bright sky low all around,
-        // which the ambient light (one level for every face) leaves out: walls turned
-        // from the sun were lit by the ambient light alone, as dark as the shadows on
-        // the ground, and a terrace's one-block risers stood out on sunlit sand as a
-        // row of dark teeth. Shadows on the ground keep their depth.
+        // A wall sees the bright sky low all around, which the ambient light (one
+        // level for every face) leaves out, and the sunlit ground before it (added
+        // below, `ground_bounce`): walls turned from the sun were lit by the ambient
+        // light alone, as dark as the shadows on the ground, and a terrace's one-block
+        // risers stood out on sunlit sand as a row of dark teeth. Shadows on the
+        // ground keep their depth.
         pbr_input.diffuse_occlusion *= WALL_AMBIENT;
     }
 
@@ -178,6 +197,11 @@ fn fragment(in: ChunkVertexOutput, @builtin(front_facing) is_front: bool) -> Fra
 
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
+    if side && !is_water() {
+        // A Lambertian wall's share (1/pi) of the light the ground sends it.
+        let diffuse = pbr_input.material.base_color.rgb * (1.0 - pbr_input.material.metallic);
+        out.color = vec4<f32>(out.color.rgb + diffuse * ground_bounce(in.sky) * (view.exposure / 3.14159265), out.color.a);
+    }
     if is_water() && in.face == 2u && is_front {
         // The surface mirrors the sky towards the horizon (Schlick's Fresnel), in the
         // sky's colour at this hour, which the fog carries.
