@@ -4,7 +4,7 @@
 //! generates chunks and finds a spawn (how fast is measured by the benchmarks).
 //! Validation only accepts worlds whose surface a player can stand on.
 
-mod common;
+use crate::common;
 
 use common::{Pick, apply, pick};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! now and then, never leave water hanging over a dry hole, stop above their floor,
 //! and are off in older worlds.
 
-mod common;
+use crate::common;
 
 use common::generator;
 use terravox_voxel::{Block, CHUNK, Chunk, ChunkPos};

@@ -2,7 +2,7 @@
 //! chunks on every run, with one thread or many, in any order; and the same maps and
 //! statistics whichever threads run their rows.
 
-mod common;
+use crate::common;
 
 use common::shipped::{SEEDS, SHIPPED, Shipped, WATER_SPOTS, WaterSpot, generator_of, shipped};
 use common::{fixed_chunks, generator, golden_chunks, hash_chunks, world_hash};

@@ -1,7 +1,7 @@
 //! Version 2's world: continents and oceans, biomes, rivers and trees, and the
 //! archipelago's varied islands.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

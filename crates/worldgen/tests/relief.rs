@@ -2,7 +2,7 @@
 //! steep ground, not on gentle ground) and trees thin out towards the snow line and
 //! never stand on rock.
 
-mod common;
+use crate::common;
 
 use common::generator;
 use terravox_voxel::{Block, CHUNK, ChunkPos};

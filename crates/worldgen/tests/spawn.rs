@@ -3,7 +3,7 @@
 //! relief and little ground near the eye; the search is a pure function of the
 //! config, whatever the threads, and stays inside the world.
 
-mod common;
+use crate::common;
 
 use common::generator;
 use rayon::prelude::*;

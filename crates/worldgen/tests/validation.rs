@@ -1,7 +1,7 @@
 //! Invalid configs are rejected with their field named; valid random configs never
 //! panic and never produce NaN.
 
-mod common;
+use crate::common;
 
 use common::{PICKS, any_preset, extreme_config, pick};
 use proptest::prelude::*;

@@ -5,7 +5,7 @@
 //! The test command checks one or two seeds each; the long sweep (`mod sweep`, which
 //! `.ci/run` runs) the others and the 8 km figures.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

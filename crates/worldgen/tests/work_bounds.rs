@@ -10,7 +10,7 @@
 //! `amplified` preset, whose world must stay as it is, costs 28 times the default
 //! world's, all of its nodes lying in its relief; its level 5 costs less.)
 
-mod common;
+use crate::common;
 
 use std::sync::LazyLock;
 

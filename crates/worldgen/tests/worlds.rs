@@ -1,7 +1,7 @@
 //! What the worlds look like: seamless chunks, islands where they should be, and the
 //! lattice close to the exact formula.
 
-mod common;
+use crate::common;
 
 use common::{assert_seamless, generator};
 use terravox_voxel::{Block, ChunkPos};
