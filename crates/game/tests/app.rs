@@ -1,7 +1,7 @@
 //! Headless app tests: streaming, world switches, spawning and framing, in a Bevy
 //! `App` with `MinimalPlugins` (no window, no GPU).
 
-mod common;
+use crate::common;
 
 use bevy::math::DVec3;
 use bevy::prelude::*;

@@ -2,7 +2,7 @@
 //! never ends in a hidden chunk, that chunks generated while hidden are meshed once
 //! the player can see them, and that loading follows the player down.
 
-mod common;
+use crate::common;
 #[path = "../../mesher/tests/common/culling.rs"]
 mod rays;
 

@@ -3,7 +3,7 @@
 //! edits kept through unloads, world switches and restarts, autosave, discarding,
 //! and unreadable saves moved aside.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

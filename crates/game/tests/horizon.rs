@@ -2,7 +2,7 @@
 //! moving never opens a hole, coarse work keeps up with a paced flight, chunks kept
 //! for cover are bounded, and a world switch drops every ring.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! input resources are pressed and released by hand between updates, with a fixed
 //! frame time so movement is exact.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

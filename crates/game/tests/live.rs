@@ -2,7 +2,7 @@
 //! world around the player in place, once, after the debounce, as a draft that keeps
 //! no edits and writes no save; Apply makes it a world again.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -9,7 +9,7 @@
 //! its input closes (run alone, it plays the first game's part in a folder of its
 //! own and quits).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -323,9 +323,12 @@ fn first_game_process() {
 /// Starts `first_game_process` on `dir` and waits until it has saved its edits and
 /// holds the world.
 fn start_first_game(dir: &Path) -> Child {
+    // The test's name in this binary: its module's path past the crate's name.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let name = format!("{module}::first_game_process");
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
-            "first_game_process",
+            name.as_str(),
             "--exact",
             "--ignored",
             "--test-threads=1",

@@ -2,7 +2,7 @@
 //! edits are written first. In a test binary of its own, since the signal handler is
 //! the process's.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

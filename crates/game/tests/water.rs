@@ -3,7 +3,7 @@
 //! at once, and the bucket. Steps are counted, never timed: each frame is a quarter
 //! second of game time, so a step is due every frame.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
