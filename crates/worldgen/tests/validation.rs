@@ -284,7 +284,7 @@ fn the_parameter_reference_matches_the_table() {
     let have = std::fs::read_to_string(path).unwrap_or_default();
     assert_eq!(
         have, want,
-        "docs/parameters.md is stale: run TERRAVOX_BLESS=1 cargo test -p terravox-worldgen --test validation"
+        "docs/parameters.md is stale: run TERRAVOX_BLESS=1 cargo test -p terravox-worldgen --test worldgen validation::"
     );
 }
 
