@@ -17,7 +17,7 @@ pub(super) fn draw_edits_window(
     mut discard: MessageWriter<DiscardEdits>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Your edits")
+    let shown = egui::Window::new("Your edits")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
         .collapsible(false)
         .resizable(false)
@@ -74,5 +74,6 @@ pub(super) fn draw_edits_window(
                 state.confirm_discard = true;
             }
         });
+    state.edits_window_height = shown.map_or(0.0, |s| s.response.rect.height());
     Ok(())
 }

@@ -19,6 +19,9 @@ pub(super) struct PanelState {
     pub confirm_discard: bool,
     /// The spline editor's choice.
     pub splines: super::splines::SplineEditor,
+    /// The height of the "Your edits" window at the bottom right, as last drawn: the
+    /// "Playing together" window stands above it.
+    pub edits_window_height: f32,
     /// The main-thread time the panel took in each frame so far (for the exit log):
     /// the thread's CPU time and the wall clock.
     times: Vec<[std::time::Duration; 2]>,
@@ -38,6 +41,7 @@ impl PanelState {
             message: None,
             confirm_discard: false,
             splines: Default::default(),
+            edits_window_height: 0.0,
             times: Vec::new(),
             opened: 0,
         }

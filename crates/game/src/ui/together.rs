@@ -6,6 +6,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use super::panel_state::PanelState;
 use crate::mode::Mode;
 use crate::net::{Chat, Hosting, OpenToOthers, Others, Say, Session};
 use crate::player::PlayerCamera;
@@ -53,10 +54,14 @@ pub(super) fn draw_open_to_others(
     hosting: Res<Hosting>,
     session: Option<Res<Session>>,
     mut open: MessageWriter<OpenToOthers>,
+    panel: Res<PanelState>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // Above the "Your edits" window (drawn just before), which also stands at the
+    // bottom right.
+    let above = -8.0 - panel.edits_window_height - 8.0;
     egui::Window::new("Playing together")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above])
         .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {

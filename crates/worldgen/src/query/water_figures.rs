@@ -375,8 +375,8 @@ impl Gathered {
     }
 }
 
-/// The river length, mouths, waterfalls and uphill steps and junctions of the steps
-/// whose upper node `node_in` the square.
+/// The river length, mouths, waterfalls, and uphill steps and junctions, of the steps
+/// whose upper node lies in the square (`node_in`).
 fn count_steps(
     edges: &HashMap<([i32; 2], [i32; 2]), Edge>,
     node_in: &dyn Fn([i32; 2]) -> bool,
