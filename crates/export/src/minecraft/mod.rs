@@ -614,7 +614,6 @@ fn tv_column(
     [tx, tz]: [i32; 2],
     form: Form,
 ) -> Result<Built, ExportError> {
-    let rows = Rows::of(&form);
     let low = (MIN_Y - form.shift).div_euclid(CHUNK);
     let high = (form.reach - 1 - form.shift).div_euclid(CHUNK);
     let chunks = TvChunks {
@@ -639,16 +638,16 @@ fn tv_column(
         if !(0..MC_CHUNK).any(|z| (0..MC_CHUNK).any(|x| inside(x, z))) {
             continue;
         }
-        let mut column = Column::new(pos, ((rows.top - MIN_Y) / 16) as usize);
-        let laid = chunks.lay(&mut column, [i, j], rows, &inside);
+        let mut column = Column::new(pos, ((form.top() - MIN_Y) / 16) as usize);
+        let laid = chunks.lay(&mut column, [i, j], form, &inside);
         built.land_top = built.land_top.max(laid.land_top);
         built.folded_columns += laid.folded;
         if let Some(wet) = wet_top {
-            let wet_rows =
-                sea + form.shift - MIN_Y + 1..=rows.row(wet + form.shift).min(rows.top - MIN_Y - 1);
-            chunks.pour_beside(&mut column, [i, j], rows, wet_rows, &inside);
+            let wet_rows = sea + form.shift - MIN_Y + 1
+                ..=form.row(wet + form.shift).min(form.top() - MIN_Y - 1);
+            chunks.pour_beside(&mut column, [i, j], form, wet_rows, &inside);
         }
-        if rows.top == HIGHEST_TOP {
+        if form.top() == HIGHEST_TOP {
             built.cut_columns += cut_at_the_limit(&column);
         }
         let sections = sections_for(laid.highest);
@@ -667,29 +666,13 @@ fn tv_column(
 }
 
 /// How terravox's heights land on the rows of a Minecraft column.
-#[derive(Clone, Copy)]
-struct Rows {
-    /// Added to a terravox height to give Minecraft's.
-    shift: i32,
-    /// One above the highest Minecraft height read.
-    reach: i32,
-    /// Where land above the standard top is brought down from, if it is.
-    fold: Option<Fold>,
-    /// The world's top.
-    top: i32,
-}
-
-impl Rows {
-    fn of(form: &Form) -> Self {
-        Rows {
-            shift: form.shift,
-            reach: form.reach,
-            fold: form.fold,
-            top: if form.fold.is_some() {
-                MAX_Y
-            } else {
-                form.reach
-            },
+impl Form {
+    /// The world's top: the standard one when folded, else as high as it reads.
+    fn top(&self) -> i32 {
+        if self.fold.is_some() {
+            MAX_Y
+        } else {
+            self.reach
         }
     }
 
@@ -770,7 +753,7 @@ impl TvChunks {
         &self,
         column: &mut Column,
         [i, j]: [i32; 2],
-        rows: Rows,
+        form: Form,
         inside: &dyn Fn(i32, i32) -> bool,
     ) -> Laid {
         let mut laid = Laid {
@@ -785,12 +768,12 @@ impl TvChunks {
                 continue;
             }
             for ly in 0..CHUNK {
-                let here = ty * CHUNK + ly + rows.shift;
-                let y = rows.row(here);
-                if !(0..rows.top - MIN_Y).contains(&y) {
+                let here = ty * CHUNK + ly + form.shift;
+                let y = form.row(here);
+                if !(0..form.top() - MIN_Y).contains(&y) {
                     continue;
                 }
-                let above_fold = rows.fold.is_some_and(|f| here > f.at());
+                let above_fold = form.fold.is_some_and(|f| here > f.at());
                 for z in 0..MC_CHUNK {
                     for x in (0..MC_CHUNK).filter(|&x| inside(x, z)) {
                         let b = chunk.get(i * MC_CHUNK + x, ly, j * MC_CHUNK + z);
@@ -819,12 +802,12 @@ impl TvChunks {
         &self,
         column: &mut Column,
         [i, j]: [i32; 2],
-        rows: Rows,
+        form: Form,
         wet_rows: std::ops::RangeInclusive<i32>,
         inside: &dyn Fn(i32, i32) -> bool,
     ) {
         // Each row's heights, once (folded, an inverse of the curve each).
-        let heights: Vec<_> = wet_rows.clone().map(|r| rows.sources(r)).collect();
+        let heights: Vec<_> = wet_rows.clone().map(|r| form.sources(r)).collect();
         let water_beside = |x: i32, row: i32, z: i32| {
             let here = heights[(row - wet_rows.start()) as usize].clone();
             [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dz)| {
@@ -833,7 +816,7 @@ impl TvChunks {
                 inside(nx, nz)
                     && here
                         .clone()
-                        .any(|y| self.get(lx, y - rows.shift, lz) == Some(Block::Water))
+                        .any(|y| self.get(lx, y - form.shift, lz) == Some(Block::Water))
             })
         };
         pour(column, wet_rows.clone(), inside, water_beside);
