@@ -65,15 +65,20 @@ fn ground_bounce(level: u32) -> vec3<f32> {
         return vec3<f32>(0.0);
     }
     let sun = lights.directional_lights[0];
-    let open = pow(0.8, f32(15u - min(level, 15u)));
-    return sun.color.rgb * max(sun.direction_to_light.y, 0.0) * GROUND_BOUNCE * open;
+    return sun.color.rgb * max(sun.direction_to_light.y, 0.0) * GROUND_BOUNCE * sky_open(level);
 }
 
 // How much of the ambient (sky) light reaches a face at sky light `level`: all of it
 // under the open sky, a fifth less per level into a cave, and a dim quarter deep down
 // (so a cave's shape shows beyond the lantern's reach).
 fn sky_ambient(level: u32) -> f32 {
-    return 0.25 + 0.75 * pow(0.8, f32(15u - min(level, 15u)));
+    return 0.25 + 0.75 * sky_open(level);
+}
+
+// How open to the sky a face at sky light `level` is: 1 under the open sky, a fifth
+// less per level into a cave.
+fn sky_open(level: u32) -> f32 {
+    return pow(0.8, f32(15u - min(level, 15u)));
 }
 
 // The slopes (d/dx, d/dz) of small waves on the water surface at a world position;
