@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use terravox_edits::{Edits, SaveDir};
 use terravox_net::bot::word;
-use terravox_net::loopback::{Process, ServerProcess, bot, fresh_dir};
+use terravox_net::loopback::{Process, ServerProcess, fresh_dir};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, WorldConfig};
 
@@ -38,7 +38,7 @@ fn bots(
     for i in 0..n {
         let args = extra(i);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        out.push(bot(exe, &server.address(), &format!("bot{i}"), &args, &[])?);
+        out.push(server.bot(exe, &format!("bot{i}"), &args, &[])?);
     }
     for b in &out {
         b.wait_for(0, WAIT, |l| l.starts_with("ready "))?;
@@ -208,13 +208,7 @@ fn join_million(exe: &Path, base: &Path) -> Result<(), String> {
     let server = ServerProcess::start(exe, &dir, &[])?;
     let mut lines = Vec::new();
     for i in 0..3 {
-        let b = bot(
-            exe,
-            &server.address(),
-            &format!("joiner{i}"),
-            &["--seconds", "1"],
-            &[],
-        )?;
+        let b = server.bot(exe, &format!("joiner{i}"), &["--seconds", "1"], &[])?;
         let ready = b.wait_for(0, WAIT, |l| l.starts_with("ready "))?;
         let w = words(&ready);
         let (after, bytes): (u64, f64) = (w[0].parse().unwrap_or(0), w[1].parse().unwrap_or(0.0));
@@ -320,7 +314,7 @@ fn sigkill(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
     }
     drop(bots);
     let server = ServerProcess::start(exe, &dir, &[])?;
-    let mut check = bot(exe, &server.address(), "after", &[], &[])?;
+    let mut check = server.bot(exe, "after", &[], &[])?;
     check.wait_for(0, WAIT, |l| l.starts_with("ready "))?;
     let file = dir.join("after.txt");
     check.send(&format!("dump {}", file.display()));

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use parse::parse_numbers;
+use parse::{parse_at, parse_numbers};
 use terravox_worldgen::{Generator, map, stats, water_figures};
 use world::{WorldArgs, rayon_rows};
 
@@ -67,9 +67,13 @@ enum Command {
     /// frame shows (cast without a GPU) and how long the search took.
     Spawn(spawn::SpawnArgs),
     /// Run a dedicated server: no window and no GPU; players join with
-    /// `play --join`. It prints the address it listens on; its console (standard
-    /// input) takes `list`, `kick NAME`, `say TEXT` and `stop` (saves, then exits).
+    /// `play --join`. It prints the address it listens on and its identity; its
+    /// console (standard input) takes `list`, `kick`, `ban`, `pardon`, `op`, `deop`,
+    /// `allow`, `disallow`, `allowlist on|off`, `say` and `stop` (saves, then exits).
     Serve(net::ServeArgs),
+    /// Ask a server about itself: its name, message of the day, players, whether
+    /// it wants a password, its protocol and generator version, its identity.
+    Ping(net::PingArgs),
     /// A headless client that joins a server and walks, digs or does what its
     /// standard input says (for `bench --net` and the tests).
     #[command(hide = true)]
@@ -161,6 +165,8 @@ struct PlayArgs {
     /// With --join: the server's password.
     #[arg(long, requires = "join")]
     password: Option<String>,
+    #[command(flatten)]
+    profile: net::ProfileArgs,
 }
 
 #[derive(Args, Debug)]
@@ -234,30 +240,6 @@ fn parse_center(s: &str) -> Result<[i32; 2], String> {
     parse_numbers(s, "X,Z in whole blocks (for example 100,-250)")
 }
 
-/// A start position `X,Y,Z`: inside the world's columns and at a height a player can
-/// be at ([`terravox_worldgen::PLAYABLE_HEIGHTS`]: below its floor a player is put
-/// back at the spawn).
-fn parse_at(s: &str) -> Result<[f64; 3], String> {
-    use terravox_worldgen::{PLAYABLE_HEIGHTS, WORLD_FLOOR, WORLD_LIMIT};
-    let [x, y, z]: [f64; 3] = parse_numbers(s, "X,Y,Z (for example 120,80,-40)")?;
-    let w = WORLD_LIMIT as f64;
-    let (floor, top) = (PLAYABLE_HEIGHTS.start as f64, PLAYABLE_HEIGHTS.end as f64);
-    let inside = |v: f64, low: f64, high: f64| v.is_finite() && low <= v && v < high;
-    if !(inside(x, -w, w) && inside(z, -w, w)) {
-        return Err(format!(
-            "`{s}` is outside the world: X and Z within -{WORLD_LIMIT}..{WORLD_LIMIT}"
-        ));
-    }
-    if !inside(y, floor, top) {
-        return Err(format!(
-            "`{s}` is outside the world's playable heights: Y within {}..{} (below \
-             {WORLD_FLOOR} a player is put back at the spawn)",
-            PLAYABLE_HEIGHTS.start, PLAYABLE_HEIGHTS.end
-        ));
-    }
-    Ok([x, y, z])
-}
-
 fn parse_look(s: &str) -> Result<[f32; 2], String> {
     let [yaw, pitch]: [f32; 2] = parse_numbers(s, "YAW,PITCH in degrees (for example 45,-10)")?;
     if !yaw.is_finite() {
@@ -308,6 +290,7 @@ fn main() -> ExitCode {
         Some(Command::Export(format)) => export::run(format),
         Some(Command::Textures(args)) => write_textures(&args.out),
         Some(Command::Serve(args)) => net::serve(&args),
+        Some(Command::Ping(args)) => net::ping(&args),
         Some(Command::Bot(args)) => net::bot(&args),
     };
     match result {
@@ -322,8 +305,12 @@ fn main() -> ExitCode {
 fn play(args: PlayArgs) -> Result<(), String> {
     let (world, remote, at) = match &args.join {
         Some(address) => {
-            let (remote, world, at) =
-                net::join_for_play(address, args.name.clone(), args.password.clone())?;
+            let (remote, world, at) = net::join_for_play(
+                address,
+                args.name.clone(),
+                args.password.clone(),
+                &args.profile,
+            )?;
             (world, Some(remote), args.at.or(at))
         }
         None => (args.world.resolve()?, None, args.at),

@@ -1,6 +1,6 @@
-//! `terravox serve` (a dedicated server: no window, no GPU) and `terravox bot` (a
-//! headless client, for `bench --net` and the tests): the command lines over
-//! `terravox_net`.
+//! `terravox serve` (a dedicated server: no window, no GPU), `terravox ping` (what a
+//! server says of itself) and `terravox bot` (a headless client, for `bench --net`
+//! and the tests): the command lines over `terravox_net`.
 
 use std::io::BufRead;
 use std::net::{IpAddr, SocketAddr};
@@ -11,8 +11,10 @@ use std::sync::mpsc::channel;
 
 use clap::Args;
 use terravox_net::bot::{self, BotOptions};
-use terravox_net::client::JoinOptions;
-use terravox_net::server::{self, Command, DEFAULT_PORT, Server, ServerOptions};
+use terravox_net::client::{JoinOptions, Profile};
+use terravox_net::known::Pin;
+use terravox_net::server::{self, COMMANDS, Command, DEFAULT_PORT, Server, ServerOptions};
+use terravox_net::{MAX_MOTD, MAX_PASSWORD, MAX_SERVER_NAME};
 
 use crate::world::WorldArgs;
 
@@ -38,14 +40,62 @@ pub(crate) struct ServeArgs {
     /// Players at most.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=1024))]
     max_players: u16,
-    /// A password: players need it to join, and traffic is encrypted and
-    /// authenticated with a key made from it. Without one the server is open to
-    /// anyone who reaches its port, and unencrypted.
+    /// A password players need to join (it travels sealed to the server's identity:
+    /// nobody who captures the traffic can read it or try guesses against it).
+    /// Without one anyone who reaches the port may join. Traffic is encrypted and
+    /// every player identified by its key either way.
     #[arg(long)]
     password: Option<String>,
-    /// The server's name, shown to joining players.
+    /// The server's name, shown by `terravox ping` and to joining players (at most
+    /// 32 bytes).
     #[arg(long, default_value = "terravox")]
     name: String,
+    /// A message of the day, shown by `terravox ping` and to joining players (at
+    /// most 200 bytes).
+    #[arg(long, default_value = "")]
+    motd: String,
+}
+
+/// `terravox ping`.
+#[derive(Args, Debug)]
+pub(crate) struct PingArgs {
+    /// The server, HOST[:PORT] (port 27050 unless given).
+    address: String,
+    /// The player profile whose pinned servers to compare with (default: the data
+    /// folder's `player`).
+    #[arg(long)]
+    profile: Option<PathBuf>,
+}
+
+/// How a client joins: the player's profile, and whether to take a server's new
+/// identity.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct ProfileArgs {
+    /// The player's profile folder: its identity (`identity.key`, made on first use:
+    /// servers bind your name to it) and the servers it joined (`known_servers.txt`).
+    /// Default: `player` in the platform's data folder.
+    #[arg(long)]
+    pub(crate) profile: Option<PathBuf>,
+    /// Join a server whose identity changed since you first joined it, and pin its
+    /// new one (only when its owner told you it made a new one).
+    #[arg(long)]
+    pub(crate) accept_new_identity: bool,
+}
+
+impl ProfileArgs {
+    fn profile(&self) -> Result<Profile, String> {
+        profile(self.profile.clone())
+    }
+}
+
+/// The profile in `dir`, or the data folder's.
+fn profile(dir: Option<PathBuf>) -> Result<Profile, String> {
+    match dir {
+        Some(d) => Ok(Profile(d)),
+        None => terravox_edits::default_save_dir()
+            .map(|d| Profile::in_data(&d))
+            .ok_or_else(|| "no data folder on this platform: give one with --profile".to_owned()),
+    }
 }
 
 /// `terravox bot`: a headless client.
@@ -60,6 +110,8 @@ pub(crate) struct BotArgs {
     /// The server's password.
     #[arg(long)]
     password: Option<String>,
+    #[command(flatten)]
+    profile: ProfileArgs,
     /// Walk a circle and dig and build.
     #[arg(long)]
     walk: bool,
@@ -70,13 +122,28 @@ pub(crate) struct BotArgs {
     #[arg(long)]
     seconds: Option<f64>,
     /// Stand at X,Y,Z.
-    #[arg(long, value_parser = crate::parse_at, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::parse::parse_at, allow_hyphen_values = true)]
     at: Option<[f64; 3]>,
 }
 
 /// Runs a dedicated server until `stop` on its console, SIGINT or SIGTERM.
 pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
     let world = args.world.resolve()?;
+    for (what, text, most) in [
+        ("--name", &args.name, MAX_SERVER_NAME),
+        ("--motd", &args.motd, MAX_MOTD),
+    ] {
+        if text.len() > most {
+            return Err(format!("{what} is {} bytes: at most {most}", text.len()));
+        }
+    }
+    if args
+        .password
+        .as_ref()
+        .is_some_and(|p| p.len() > MAX_PASSWORD)
+    {
+        return Err(format!("--password is longer than {MAX_PASSWORD} bytes"));
+    }
     let save_dir = args
         .save_dir
         .clone()
@@ -89,6 +156,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         max_players: usize::from(args.max_players),
         password: args.password.clone(),
         name: args.name.clone(),
+        motd: args.motd.clone(),
         build: build(),
     })?;
     say!(
@@ -103,14 +171,19 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         server.local_addr(),
         server.local_addr().port()
     );
+    say!(
+        "identity {} (in {}: clients pin it the first time they join)",
+        server.identity(),
+        save_dir.join(server::IDENTITY_FILE).display()
+    );
     if args.password.is_some() {
-        say!("password set: players need it, and traffic is encrypted and authenticated");
+        say!("password set: players need it to join");
     } else {
         say!(
-            "open and unencrypted: anyone who can reach this port can join and read the traffic (set --password to close it)"
+            "no password: anyone who can reach this port may join (set --password, or the allowlist, to close it)"
         );
     }
-    say!("console: list, kick NAME, say TEXT, stop");
+    say!("console: {COMMANDS}");
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
@@ -154,6 +227,8 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
             name: args.name.clone(),
             password: args.password.clone(),
             build: build(),
+            profile: args.profile.profile()?,
+            accept_new_identity: args.profile.accept_new_identity,
         },
         walk: args.walk,
         edits_per_second: args.edits_per_second,
@@ -171,6 +246,7 @@ pub(crate) fn join_for_play(
     address: &str,
     name: Option<String>,
     password: Option<String>,
+    how: &ProfileArgs,
 ) -> Result<
     (
         terravox_game::Remote,
@@ -184,7 +260,11 @@ pub(crate) fn join_for_play(
         name: name.unwrap_or_else(terravox_net::client::default_name),
         password,
         build: build(),
+        profile: how.profile()?,
+        accept_new_identity: how.accept_new_identity,
     };
+    let pinged = terravox_net::client::ping(address).map_err(|e| e.to_string())?;
+    say_server(&pinged.info);
     say!("joining {} as {}…", options.address, options.name);
     let joined = terravox_net::client::join(&options).map_err(|e| e.to_string())?;
     say!(
@@ -196,4 +276,52 @@ pub(crate) fn join_for_play(
     );
     let (world, at) = (joined.world.clone(), joined.welcome.at.map(|p| p.feet));
     Ok((terravox_game::Remote::new(joined, options), world, at))
+}
+
+/// What a server says of itself, a line each.
+fn say_server(info: &terravox_net::Info) {
+    say!("server: {}", info.name);
+    if !info.motd.is_empty() {
+        say!("  {}", info.motd);
+    }
+    say!(
+        "  {} of {} players; {}; protocol {}, generator version {}",
+        info.players.0,
+        info.players.1,
+        if info.password {
+            "wants a password"
+        } else {
+            "no password"
+        },
+        info.protocol,
+        info.generator_version
+    );
+}
+
+/// `terravox ping`: what the server at an address says of itself, and whether this
+/// player's profile pinned its identity.
+pub(crate) fn ping(args: &PingArgs) -> Result<(), String> {
+    let p = terravox_net::client::ping(&args.address).map_err(|e| e.to_string())?;
+    say!(
+        "{} answered in {:.1} ms",
+        p.addr,
+        p.round_trip.as_secs_f64() * 1000.0
+    );
+    say_server(&p.info);
+    let profile = profile(args.profile.clone())?;
+    let pin =
+        terravox_net::client::pinned(&profile, p.addr, p.info.key).map_err(|e| e.to_string())?;
+    say!(
+        "  identity {} ({})",
+        p.info.key,
+        match pin {
+            Pin::New => "not joined before: pinned when you join".to_owned(),
+            Pin::Same => "the one you pinned".to_owned(),
+            Pin::Changed(old) => format!(
+                "NOT the one you pinned, {}: joining is refused unless you accept it",
+                old.short()
+            ),
+        }
+    );
+    Ok(())
 }

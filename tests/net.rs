@@ -5,7 +5,7 @@
 //! holds every acknowledged edit; garbage on the port and in a connection drops only
 //! its sender; a wrong password is refused with its message; a flood is limited
 //! while the other players play on; a client whose build makes another world is
-//! refused.
+//! refused. `public` holds what a server open to the internet must hold.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,7 +29,7 @@ fn dir(name: &str) -> PathBuf {
 /// A bot joined and ready (the backlog laid, the terrain around it made): the bot
 /// and where it stands.
 fn ready(server: &ServerProcess, name: &str, extra: &[&str]) -> (Process, [i32; 3]) {
-    let b = bot(exe(), &server.address(), name, extra, &[]).unwrap();
+    let b = server.bot(exe(), name, extra, &[]).unwrap();
     let at = b.wait_for(0, WAIT, |l| l.starts_with("at ")).unwrap();
     let v: Vec<f64> = at
         .split_whitespace()
@@ -211,7 +211,7 @@ fn a_wrong_password_is_refused_with_its_message() {
         (None, "wants a password"),
     ] {
         let extra: Vec<&str> = given.map(|p| vec!["--password", p]).unwrap_or_default();
-        let mut b = bot(exe(), &server.address(), "eve", &extra, &[]).unwrap();
+        let mut b = server.bot(exe(), "eve", &extra, &[]).unwrap();
         let status = b.wait_exit(WAIT).expect("the bot ends");
         assert!(!status.success());
         let errors = b.errors().join("\n");
@@ -254,14 +254,9 @@ fn a_flood_is_limited_while_the_others_play_on() {
 #[test]
 fn a_client_whose_build_makes_another_world_is_refused() {
     let server = ServerProcess::start(exe(), &dir("other"), &[]).unwrap();
-    let mut b = bot(
-        exe(),
-        &server.address(),
-        "eve",
-        &[],
-        &[("TERRAVOX_TEST_OTHER_BLOCKS", "1")],
-    )
-    .unwrap();
+    let mut b = server
+        .bot(exe(), "eve", &[], &[("TERRAVOX_TEST_OTHER_BLOCKS", "1")])
+        .unwrap();
     let status = b.wait_exit(WAIT).expect("the bot ends");
     assert!(!status.success());
     let errors = b.errors().join("\n");
@@ -332,7 +327,16 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
         terravox_authority::Role::Client
     );
     // Another player joins the hosted world: the edit made alone is in it.
-    let mut b = bot(exe(), &format!("127.0.0.1:{port}"), "guest", &[], &[]).unwrap();
+    let guest = terravox_net::loopback::profiles(&saves).join("guest");
+    let mut b = bot(
+        exe(),
+        &format!("127.0.0.1:{port}"),
+        "guest",
+        &guest,
+        &[],
+        &[],
+    )
+    .unwrap();
     b.wait_for(0, WAIT, |l| l.starts_with("ready ")).unwrap();
     let world = dumped(&mut b, &saves.join("guest.txt"));
     assert_eq!(
@@ -357,6 +361,9 @@ fn a_second_server_on_a_world_in_use_is_refused_and_touches_nothing() {
     assert!(why.contains("open in another terravox"), "{why}");
     first.stop().unwrap();
 }
+
+#[path = "net/public.rs"]
+mod public;
 
 /// The long sweeps: `cargo test --release --workspace -- --ignored sweep::` (as
 /// `.ci/run` does) runs them.

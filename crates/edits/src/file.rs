@@ -17,6 +17,16 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// a temporary file unique to this process and write, `fsync`, rename, `fsync` of the
 /// folder. On failure the temporary file is removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_whole(path, bytes, false)
+}
+
+/// [`write_atomic`] for a secret (a private key): on Unix the file is readable and
+/// writable by its owner alone from the moment it is created.
+pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_whole(path, bytes, true)
+}
+
+fn write_whole(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let mut tmp = path.as_os_str().to_owned();
@@ -26,7 +36,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let tmp = PathBuf::from(tmp);
-    let written = File::create(&tmp).and_then(|mut f| {
+    let written = create(&tmp, private).and_then(|mut f| {
         f.write_all(bytes)?;
         f.sync_all()
     });
@@ -39,4 +49,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Creates `path` afresh, for its owner alone if `private` (on Unix).
+fn create(path: &Path, private: bool) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    options.open(path)
 }

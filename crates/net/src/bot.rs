@@ -11,6 +11,7 @@
 //! ```text
 //! joined ID BACKLOG MS        the welcome, after MS
 //! at X Y Z                    where it stands (its feet)
+//! bucket full|empty           its bucket as the server kept it
 //! ready MS BYTES              the terrain under it made and the backlog laid; MS
 //!                             after the terrain was made (0 if the backlog came
 //!                             first), BYTES received so far
@@ -211,6 +212,9 @@ pub fn run(
         })
         .unwrap_or([0.5, 100.0, 0.5]);
     authority.players_mut().place(ME, feet);
+    authority
+        .players_mut()
+        .set_bucket(ME, joined.welcome.bucket_full);
     let mut bot = Bot {
         paving: std::collections::VecDeque::new(),
         resume: Instant::now(),
@@ -230,6 +234,14 @@ pub fn run(
         started.elapsed().as_millis()
     ));
     bot.line(format_args!("at {} {} {}", feet[0], feet[1], feet[2]));
+    bot.line(format_args!(
+        "bucket {}",
+        if joined.welcome.bucket_full {
+            "full"
+        } else {
+            "empty"
+        }
+    ));
     let centre = feet;
     let (mut backlog, mut terrain_at): ((bool, Option<Instant>), Option<Instant>) =
         ((false, None), None);

@@ -1,9 +1,13 @@
-//! A client's connection: joining (the query, the password, netcode, hello, the
-//! welcome, and the check that this build makes the server's world), then a thread
-//! of its own that keeps the connection and hands over what arrives, so the game's
-//! frame rate never decides how fast the network is read.
+//! A client's connection: joining (the query, the server's identity checked against
+//! the one pinned, the handshake that proves both sides and carries the password,
+//! netcode with the token it earned, hello, the welcome, and the check that this
+//! build makes the server's world), then a thread of its own that keeps the
+//! connection and hands over what arrives, so the game's frame rate never decides
+//! how fast the network is read. A player's identity and the servers it pinned live
+//! in its profile folder ([`Profile`]).
 
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -14,9 +18,12 @@ use renet::RenetClient;
 use terravox_worldgen::{GENERATOR_VERSION, Generator, WorldConfig};
 use thiserror::Error;
 
+use crate::handshake::Request;
+use crate::identity::{Identity, PublicKey};
+use crate::known::{KnownServers, Pin};
 use crate::protocol::{Channel, ToClient, ToServer, Welcome};
 use crate::server::{DEFAULT_PORT, connection_config};
-use crate::transport::{self, ClientTransport, ReachError};
+use crate::transport::{self, ClientTransport, Info, ReachError};
 
 /// How long a join waits for each answer.
 const WAIT: Duration = Duration::from_secs(5);
@@ -36,6 +43,33 @@ pub struct JoinOptions {
     pub password: Option<String>,
     /// This build, said to the server.
     pub build: String,
+    /// The player's profile: its identity and the servers it pinned.
+    pub profile: Profile,
+    /// Take a server whose identity changed since it was pinned, and pin the new one.
+    pub accept_new_identity: bool,
+}
+
+/// A player's profile folder: `identity.key` (who the player is to every server)
+/// and `known_servers.txt` (the servers it joined and the identity each proved).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile(pub PathBuf);
+
+impl Profile {
+    /// The profile in the data folder `data` (the game's save folder): `data/player`.
+    pub fn in_data(data: &Path) -> Self {
+        Self(data.join("player"))
+    }
+
+    /// The player's identity, made on first use.
+    pub fn identity(&self) -> Result<Identity, JoinError> {
+        Identity::load_or_create(&self.0.join("identity.key"))
+            .map_err(|e| JoinError::Profile(e.to_string()))
+    }
+
+    /// The servers it pinned.
+    pub fn known(&self) -> Result<KnownServers, JoinError> {
+        KnownServers::open(&self.0.join("known_servers.txt")).map_err(JoinError::Profile)
+    }
 }
 
 /// Why a join failed.
@@ -47,6 +81,26 @@ pub enum JoinError {
     /// The server did not answer, speaks another protocol or wants a password.
     #[error(transparent)]
     Reach(#[from] ReachError),
+    /// The player's profile (its identity, its pinned servers) cannot be used.
+    #[error("{0}")]
+    Profile(String),
+    /// The server is not the one pinned.
+    #[error(
+        "the server at {addr} is not the one you joined before: it has another identity \
+         ({now}, pinned {pinned} in {file}). Someone may be posing as it, or its owner made \
+         it anew. If its owner tells you its new identity is {now}, join with \
+         --accept-new-identity (or remove its line from that file)"
+    )]
+    IdentityChanged {
+        /// Where.
+        addr: SocketAddr,
+        /// What was pinned (short).
+        pinned: String,
+        /// What it says now (short).
+        now: String,
+        /// The known servers file.
+        file: String,
+    },
     /// netcode's connection failed.
     #[error("the connection to {0} failed: {1}")]
     Connect(SocketAddr, String),
@@ -154,28 +208,49 @@ pub fn resolve(address: &str) -> Result<SocketAddr, JoinError> {
         .ok_or_else(|| bad("no address".to_owned()))
 }
 
-/// Joins the server `options` name (see the module docs). Blocks until the welcome
-/// and the check of the world, a few seconds at most.
-pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
-    let addr = resolve(&options.address)?;
+/// A socket of this machine's from which to reach `addr`.
+fn socket_for(addr: SocketAddr) -> Result<UdpSocket, JoinError> {
     let local: SocketAddr = if addr.is_ipv4() {
         ([0, 0, 0, 0], 0).into()
     } else {
         (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
     };
-    let socket = UdpSocket::bind(local).map_err(ReachError::from)?;
+    Ok(UdpSocket::bind(local).map_err(ReachError::from)?)
+}
+
+/// Joins the server `options` name (see the module docs). Blocks until the welcome
+/// and the check of the world, a few seconds at most.
+pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
+    let addr = resolve(&options.address)?;
+    let socket = socket_for(addr)?;
     let info = transport::query(&socket, addr, WAIT)?;
-    let key = match (info.password, &options.password) {
-        (false, _) => None,
-        (true, None) => return Err(ReachError::NeedsPassword(addr).into()),
-        (true, Some(password)) => {
-            let key = crate::secret::derive(password, &info.salt);
-            transport::check(&socket, addr, &key, &info, WAIT)?;
-            Some(key)
-        }
+    if info.password && options.password.is_none() {
+        return Err(ReachError::NeedsPassword(addr).into());
+    }
+    let me = options.profile.identity()?;
+    let mut known = options.profile.known()?;
+    let pin = known.check(addr, info.key);
+    if let Pin::Changed(pinned) = pin
+        && !options.accept_new_identity
+    {
+        return Err(JoinError::IdentityChanged {
+            addr,
+            pinned: pinned.short(),
+            now: info.key.short(),
+            file: known.path().display().to_string(),
+        });
+    }
+    let request = Request {
+        name: options.name.clone(),
+        build: options.build.clone(),
+        password: options.password.clone(),
     };
-    let client_id = u64::from_le_bytes(renetcode::generate_random_bytes::<8>());
-    let transport = ClientTransport::connect(socket, addr, client_id, key.as_ref())?;
+    // The handshake proves the server holds the identity it claimed: pinned after.
+    let token = transport::handshake(&socket, addr, &me, &info.key, &request, WAIT)?;
+    if pin != Pin::Same {
+        known.pin(addr, info.key).map_err(JoinError::Profile)?;
+    }
+    let transport = ClientTransport::connect(socket, token)?;
     let mut link = Link {
         transport,
         renet: RenetClient::new(connection_config()),
@@ -202,6 +277,35 @@ pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
         welcome,
         world,
     })
+}
+
+/// What a server said of itself to `terravox ping`.
+#[derive(Clone, Debug)]
+pub struct Pinged {
+    /// Where it answered.
+    pub addr: SocketAddr,
+    /// What it said.
+    pub info: Info,
+    /// How long the answer took.
+    pub round_trip: Duration,
+}
+
+/// Asks the server at `address` (`HOST[:PORT]`) about itself.
+pub fn ping(address: &str) -> Result<Pinged, JoinError> {
+    let addr = resolve(address)?;
+    let socket = socket_for(addr)?;
+    let asked = Instant::now();
+    let info = transport::query(&socket, addr, WAIT)?;
+    Ok(Pinged {
+        addr,
+        info,
+        round_trip: asked.elapsed(),
+    })
+}
+
+/// The server's identity as `ping` shows it, and whether `profile` pinned it.
+pub fn pinned(profile: &Profile, addr: SocketAddr, key: PublicKey) -> Result<Pin, JoinError> {
+    Ok(profile.known()?.check(addr, key))
 }
 
 /// Makes the chunks the server hashed and compares.

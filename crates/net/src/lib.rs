@@ -6,16 +6,22 @@
 //! checking a few against the server's hashes.
 //!
 //! - [`protocol`]: the messages and their bytes.
+//! - [`identity`], [`known`] and the handshake: who a server and a player are, the
+//!   servers a player pinned, and the join's handshake that proves both and earns
+//!   the connect token.
 //!
 //! This crate never depends on Bevy. The project's architecture is in `docs/design.md`.
 
 mod around;
 pub mod bot;
 pub mod client;
+mod handshake;
+pub mod identity;
+pub mod known;
 pub mod loopback;
 pub mod protocol;
-pub mod secret;
 pub mod server;
 mod transport;
 
-pub use transport::{Info, ReachError};
+pub use handshake::MAX_PASSWORD;
+pub use transport::{Info, MAX_MOTD, MAX_SERVER_NAME, ReachError};

@@ -170,6 +170,8 @@ pub struct ServerProcess {
     pub process: Process,
     /// Its port.
     pub port: u16,
+    /// Its save folder.
+    pub save_dir: PathBuf,
 }
 
 impl ServerProcess {
@@ -204,7 +206,30 @@ impl ServerProcess {
             .and_then(|a| a.rsplit(':').next())
             .and_then(|p| p.parse().ok())
             .ok_or_else(|| format!("no port in {line:?}"))?;
-        Ok(Self { process, port })
+        Ok(Self {
+            process,
+            port,
+            save_dir: save_dir.to_owned(),
+        })
+    }
+
+    /// The profile folder of the player `name` of this server's tests: beside its save
+    /// folder ([`profiles`]), so a server started again on the same save meets the same
+    /// players, and a fresh one new ones.
+    pub fn profile(&self, name: &str) -> PathBuf {
+        profiles(&self.save_dir).join(name)
+    }
+
+    /// A `terravox bot` of `exe` joined to it as `name` (with its own profile), with
+    /// `extra` arguments.
+    pub fn bot(
+        &self,
+        exe: &Path,
+        name: &str,
+        extra: &[&str],
+        envs: &[(&str, &str)],
+    ) -> Result<Process, String> {
+        bot(exe, &self.address(), name, &self.profile(name), extra, envs)
     }
 
     /// The address clients join.
@@ -230,25 +255,37 @@ impl ServerProcess {
     }
 }
 
-/// A `terravox bot` joined to `address` as `name`, with `extra` arguments.
+/// A `terravox bot` joined to `address` as `name` with the player profile `profile`,
+/// with `extra` arguments.
 pub fn bot(
     exe: &Path,
     address: &str,
     name: &str,
+    profile: &Path,
     extra: &[&str],
     envs: &[(&str, &str)],
 ) -> Result<Process, String> {
-    let mut args: Vec<String> = ["bot", "--join", address, "--name", name]
+    let mut args: Vec<String> = ["bot", "--join", address, "--name", name, "--profile"]
         .map(String::from)
         .to_vec();
+    args.push(profile.display().to_string());
     args.extend(extra.iter().map(|s| s.to_string()));
     Process::start(exe, &args, envs).map_err(|e| e.to_string())
 }
 
-/// A fresh folder for a session's saves under `base`.
+/// The folder of the test players' profiles of the server saving in `save_dir`.
+pub fn profiles(save_dir: &Path) -> PathBuf {
+    let mut name = save_dir.as_os_str().to_owned();
+    name.push(".players");
+    PathBuf::from(name)
+}
+
+/// A fresh folder for a session's saves under `base` (and no players' profiles for
+/// it yet).
 pub fn fresh_dir(base: &Path, name: &str) -> PathBuf {
     let dir = base.join(name);
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(profiles(&dir));
     let _ = std::fs::create_dir_all(&dir);
     dir
 }

@@ -1,12 +1,14 @@
 //! UDP: netcode's packets (renetcode: connections, encryption and authentication,
 //! replay protection) carrying renet's (channels), and beside them a few packets of
 //! terravox's own that netcode would drop: a client's query (is a terravox server
-//! there, which protocol, does it want a password, its salt) and its password check.
-//! A side packet starts with a byte netcode never starts one with, and an answer is
-//! never longer than the question (no amplification); side packets are limited per
-//! address.
+//! there, which protocol and generator version, its identity, name, message of the
+//! day and players, does it want a password) and the join's handshake
+//! ([`crate::handshake`]), which earns a client the connect token netcode needs. A
+//! side packet starts with a byte netcode never starts one with, and an answer is
+//! never longer than the question (no amplification); side packets and connection
+//! requests are limited per address in fixed memory, and the packets read an update
+//! are capped.
 
-use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::time::{Duration, Instant, SystemTime};
@@ -17,8 +19,9 @@ use renetcode::{
     ServerAuthentication, ServerConfig, ServerResult,
 };
 
+use crate::handshake::{self, Opening, REQUEST_BYTES, Request, Verdict};
+use crate::identity::{Identity, PublicKey};
 use crate::protocol::PROTOCOL;
-use crate::secret::{self, Key};
 
 /// netcode's protocol id: terravox's protocol (clients of other versions are told so
 /// by the query first).
@@ -26,24 +29,39 @@ pub(crate) const PROTOCOL_ID: u64 = 0x7476_7800_0000_0000 | PROTOCOL as u64;
 
 /// The first byte of a side packet (netcode's packet types are 0 to 6).
 const SIDE: u8 = 0xff;
+/// netcode's first byte of a connection request (the only packet that makes the
+/// server decrypt a token before it knows the sender).
+const CONNECTION_REQUEST: u8 = 0;
 /// Side packets.
 const QUERY: &[u8; 4] = b"TVXQ";
 const INFO: &[u8; 4] = b"TVXI";
-const CHECK: &[u8; 4] = b"TVXC";
-const VERDICT: &[u8; 4] = b"TVXV";
-/// A query or a check is padded to this; an answer is never longer.
-pub(crate) const SIDE_BYTES: usize = 128;
-/// Side packets an address may send a second.
-const SIDE_RATE: u32 = 20;
-/// Wrong password checks an address may make a minute.
-const WRONG_RATE: u32 = 10;
-/// The longest server name.
-const MAX_SERVER_NAME: usize = 32;
+const HANDSHAKE: &[u8; 4] = b"TVXH";
+const ANSWER: &[u8; 4] = b"TVXA";
+/// A side packet's header: the byte, the kind, the protocol.
+const HEADER: usize = 9;
+/// A query is padded to this; its answer is never longer.
+pub(crate) const QUERY_BYTES: usize = 384;
+/// Side packets an address may send a second (queries and handshakes).
+const SIDE_RATE: u32 = 10;
+/// Connection requests an address may send a second (netcode resends one every
+/// tenth of a second while it connects).
+const CONNECT_RATE: u32 = 20;
+/// Packets read in one update; more wait in the socket's buffer for the next.
+const READ_PER_UPDATE: usize = 2048;
+/// Handshakes kept for the server in one update; more are dropped (and resent).
+const ASKED_PER_UPDATE: usize = 32;
+/// The longest server name and message of the day, in bytes.
+pub const MAX_SERVER_NAME: usize = 32;
+/// The longest message of the day, in bytes.
+pub const MAX_MOTD: usize = 200;
+/// How long a connect token may be used to connect.
+const TOKEN_SECONDS: u64 = 30;
+/// netcode's timeout: a connection silent this long is lost.
+const TIMEOUT_SECONDS: i32 = 15;
 
-/// Every connect token holds this address, and so does the server's list: a client
-/// makes its own token (from the password), so the list proves nothing, and a server
+/// Every connect token holds this address, and so does the server's list: a server
 /// listening on every address cannot name the one a client used.
-fn sentinel() -> SocketAddr {
+pub(crate) fn sentinel() -> SocketAddr {
     SocketAddr::from(([0, 0, 0, 0], 0))
 }
 
@@ -54,21 +72,33 @@ pub(crate) fn unix_now() -> Duration {
         .unwrap_or_default()
 }
 
-/// What a server says of itself to a query.
+/// What a server says of itself to a query (`terravox ping`, and a client before it
+/// joins).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
     /// Its protocol.
     pub protocol: u32,
     /// Whether it wants a password.
     pub password: bool,
-    /// The salt of its password's key.
-    pub salt: [u8; 16],
-    /// Its nonce for password checks.
-    pub nonce: [u8; 16],
+    /// Its identity, as it claims it (a client proves it in the handshake).
+    pub key: PublicKey,
     /// Players in it now, and at most.
     pub players: (u16, u16),
+    /// Its world's generator version.
+    pub generator_version: u32,
     /// Its name.
     pub name: String,
+    /// Its message of the day.
+    pub motd: String,
+}
+
+/// `s` cut to at most `most` bytes, on a character's boundary.
+fn cut(s: &str, most: usize) -> &str {
+    let mut end = s.len().min(most);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
 }
 
 impl Info {
@@ -78,121 +108,126 @@ impl Info {
         out.extend_from_slice(&self.protocol.to_le_bytes());
         out.extend_from_slice(client);
         out.push(u8::from(self.password));
-        out.extend_from_slice(&self.salt);
-        out.extend_from_slice(&self.nonce);
+        out.extend_from_slice(&self.key.0);
         out.extend_from_slice(&self.players.0.to_le_bytes());
         out.extend_from_slice(&self.players.1.to_le_bytes());
-        let name = &self.name.as_bytes()[..self.name.len().min(MAX_SERVER_NAME)];
-        out.push(name.len() as u8);
-        out.extend_from_slice(name);
+        out.extend_from_slice(&self.generator_version.to_le_bytes());
+        for text in [cut(&self.name, MAX_SERVER_NAME), cut(&self.motd, MAX_MOTD)] {
+            out.push(text.len() as u8);
+            out.extend_from_slice(text.as_bytes());
+        }
         out
     }
 
     fn decode(b: &[u8], client: &[u8; 16]) -> Option<Self> {
         // SIDE, INFO, protocol (5..9), the client's nonce (9..25), password (25),
-        // salt (26..42), the server's nonce (42..58), players (58..62), the name.
-        if b.len() < 63 || b[0] != SIDE || &b[1..5] != INFO || &b[9..25] != client {
+        // key (26..58), players (58..62), generator version (62..66), name, motd.
+        if b.len() < 68 || b[0] != SIDE || &b[1..5] != INFO || &b[9..25] != client {
             return None;
         }
-        let name = b.get(63..63 + usize::from(b[62]))?;
+        let name_end = 67 + usize::from(b[66]);
+        let name = b.get(67..name_end)?;
+        let motd_len = usize::from(*b.get(name_end)?);
+        let motd = b.get(name_end + 1..name_end + 1 + motd_len)?;
         Some(Self {
             protocol: u32::from_le_bytes(b[5..9].try_into().ok()?),
             password: b[25] == 1,
-            salt: b[26..42].try_into().ok()?,
-            nonce: b[42..58].try_into().ok()?,
+            key: PublicKey(b[26..58].try_into().ok()?),
             players: (
                 u16::from_le_bytes([b[58], b[59]]),
                 u16::from_le_bytes([b[60], b[61]]),
             ),
+            generator_version: u32::from_le_bytes(b[62..66].try_into().ok()?),
             name: String::from_utf8_lossy(name).into_owned(),
+            motd: String::from_utf8_lossy(motd).into_owned(),
         })
     }
 }
 
-/// Counts packets an address sends, a window at a time.
-#[derive(Default)]
-struct Limits {
-    windows: HashMap<IpAddr, (Instant, u32)>,
+/// Slots of a [`Limits`]: its memory, whatever the number of addresses.
+const LIMIT_SLOTS: usize = 4096;
+
+/// Counts what addresses send, a window at a time, in fixed memory and constant work
+/// a packet: an address's count lives in the slot its keyed hash picks (the key is
+/// random, so nobody outside can aim at a slot). Two addresses that share a slot in
+/// the same window share its count: an honest client may be limited with an
+/// attacker who shares its slot, never let through.
+pub(crate) struct Limits {
+    key: [u8; 32],
+    slots: Box<[(Option<IpAddr>, Instant, u32)]>,
+    window: Duration,
+    most: u32,
 }
 
 impl Limits {
-    /// Whether `ip` may send one more within `window`, `most` allowed.
-    fn allow(&mut self, ip: IpAddr, window: Duration, most: u32) -> bool {
-        let now = Instant::now();
-        if self.windows.len() > 4096 {
-            self.windows.retain(|_, (start, _)| now - *start < window);
+    /// `most` a `window` an address.
+    pub(crate) fn new(window: Duration, most: u32) -> Self {
+        Self {
+            key: renetcode::generate_random_bytes::<32>(),
+            slots: vec![(None, Instant::now(), 0); LIMIT_SLOTS].into_boxed_slice(),
+            window,
+            most,
         }
-        let (start, n) = self.windows.entry(ip).or_insert((now, 0));
-        if now - *start >= window {
-            (*start, *n) = (now, 0);
+    }
+
+    fn slot(&mut self, ip: IpAddr, now: Instant) -> &mut (Option<IpAddr>, Instant, u32) {
+        let bytes = match ip {
+            IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
+            IpAddr::V6(v6) => v6.octets(),
+        };
+        let h = blake3::keyed_hash(&self.key, &bytes);
+        let i = u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes")) as usize
+            % LIMIT_SLOTS;
+        let window = self.window;
+        let slot = &mut self.slots[i];
+        if now.duration_since(slot.1) >= window {
+            *slot = (Some(ip), now, 0);
         }
-        *n += 1;
-        *n <= most
+        slot
+    }
+
+    /// Counts one more from `ip`: whether it is within the limit.
+    pub(crate) fn allow(&mut self, ip: IpAddr) -> bool {
+        let most = self.most;
+        let slot = self.slot(ip, Instant::now());
+        slot.2 = slot.2.saturating_add(1);
+        slot.2 <= most
+    }
+
+    /// Whether `ip` used its limit already (counting nothing).
+    pub(crate) fn spent(&mut self, ip: IpAddr) -> bool {
+        let most = self.most;
+        self.slot(ip, Instant::now()).2 >= most
     }
 }
 
-/// The server's side of the side packets.
-struct Side {
-    info: Info,
-    key: Option<Key>,
-    packets: Limits,
-    wrong: Limits,
-}
-
-impl Side {
-    /// The answer to a side packet from `from`, if it earns one.
-    fn answer(&mut self, from: SocketAddr, p: &[u8]) -> Option<Vec<u8>> {
-        if p.len() != SIDE_BYTES
-            || !self
-                .packets
-                .allow(from.ip(), Duration::from_secs(1), SIDE_RATE)
-        {
-            return None;
-        }
-        let client: [u8; 16] = p[9..25].try_into().ok()?;
-        match p[1..5].try_into().ok()? {
-            QUERY => Some(self.info.encode(&client)),
-            CHECK => {
-                let key = self.key.as_ref()?;
-                let server: [u8; 16] = p[25..41].try_into().ok()?;
-                let tag: [u8; 32] = p[41..73].try_into().ok()?;
-                let ok =
-                    server == self.info.nonce && tag == secret::check_tag(key, &server, &client);
-                if !ok
-                    && !self
-                        .wrong
-                        .allow(from.ip(), Duration::from_secs(60), WRONG_RATE)
-                {
-                    return None;
-                }
-                let mut out = vec![SIDE];
-                out.extend_from_slice(VERDICT);
-                out.extend_from_slice(&[0; 4]);
-                out.extend_from_slice(&client);
-                out.push(u8::from(ok));
-                Some(out)
-            }
-            _ => None,
-        }
-    }
-}
-
-/// A side packet: `kind`, the protocol, the client's nonce and `body`, padded.
-fn side_packet(kind: &[u8; 4], client: &[u8; 16], body: &[u8]) -> Vec<u8> {
+/// A side packet: `kind`, the protocol, then `body`, padded to `len`.
+fn side_packet(kind: &[u8; 4], body: &[u8], len: usize) -> Vec<u8> {
     let mut out = vec![SIDE];
     out.extend_from_slice(kind);
     out.extend_from_slice(&PROTOCOL.to_le_bytes());
-    out.extend_from_slice(client);
     out.extend_from_slice(body);
-    out.resize(SIDE_BYTES, 0);
+    out.resize(len.max(out.len()), 0);
     out
+}
+
+/// A handshake that arrived: from where, its Noise message.
+pub(crate) struct Knock {
+    pub(crate) from: SocketAddr,
+    pub(crate) message: Vec<u8>,
 }
 
 /// The server's socket: netcode for its clients, and the side packets.
 pub(crate) struct ServerTransport {
     socket: UdpSocket,
     netcode: NetcodeServer,
-    side: Side,
+    /// netcode's key: made at start, it never leaves this process (only the server
+    /// makes connect tokens).
+    token_key: [u8; 32],
+    info: Info,
+    side: Limits,
+    connects: Limits,
+    knocks: Vec<Knock>,
     buf: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
     /// Bytes of UDP payload sent and received.
     pub(crate) sent: u64,
@@ -200,45 +235,27 @@ pub(crate) struct ServerTransport {
 }
 
 impl ServerTransport {
-    /// Listens on `socket` for at most `max` clients; with a `password`, connections
-    /// are encrypted and authenticated with its key.
-    pub(crate) fn new(
-        socket: UdpSocket,
-        max: usize,
-        password: Option<&str>,
-        name: &str,
-    ) -> io::Result<Self> {
+    /// Listens on `socket` for at most `max` clients, saying `info` of itself.
+    pub(crate) fn new(socket: UdpSocket, max: usize, info: Info) -> io::Result<Self> {
         socket.set_nonblocking(true)?;
-        let salt = renetcode::generate_random_bytes::<16>();
-        let key = password.map(|p| secret::derive(p, &salt));
-        let authentication = match key {
-            Some(private_key) => ServerAuthentication::Secure { private_key },
-            None => ServerAuthentication::Unsecure,
-        };
+        let token_key = renetcode::generate_random_bytes::<32>();
         let netcode = NetcodeServer::new(ServerConfig {
             current_time: unix_now(),
             max_clients: max,
             protocol_id: PROTOCOL_ID,
             public_addresses: vec![sentinel()],
-            authentication,
+            authentication: ServerAuthentication::Secure {
+                private_key: token_key,
+            },
         });
-        let info = Info {
-            protocol: PROTOCOL,
-            password: key.is_some(),
-            salt,
-            nonce: renetcode::generate_random_bytes::<16>(),
-            players: (0, max.min(usize::from(u16::MAX)) as u16),
-            name: name.to_owned(),
-        };
         Ok(Self {
             socket,
             netcode,
-            side: Side {
-                info,
-                key,
-                packets: Limits::default(),
-                wrong: Limits::default(),
-            },
+            token_key,
+            info,
+            side: Limits::new(Duration::from_secs(1), SIDE_RATE),
+            connects: Limits::new(Duration::from_secs(1), CONNECT_RATE),
+            knocks: Vec::new(),
             buf: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
             sent: 0,
             received: 0,
@@ -262,13 +279,70 @@ impl ServerTransport {
 
     /// How many players the query reports.
     pub(crate) fn set_players(&mut self, n: usize) {
-        self.side.info.players.0 = n.min(usize::from(u16::MAX)) as u16;
+        self.info.players.0 = n.min(usize::from(u16::MAX)) as u16;
     }
 
-    /// Receives what arrived (and answers side packets), advancing by `dt`.
+    /// A connect token for `client`, which only this server can read.
+    pub(crate) fn mint(&self, client: u64) -> Option<ConnectToken> {
+        ConnectToken::generate(
+            unix_now(),
+            PROTOCOL_ID,
+            TOKEN_SECONDS,
+            client,
+            TIMEOUT_SECONDS,
+            vec![sentinel()],
+            None,
+            &self.token_key,
+        )
+        .ok()
+    }
+
+    /// The handshakes that arrived since the last call.
+    pub(crate) fn take_knocks(&mut self) -> Vec<Knock> {
+        std::mem::take(&mut self.knocks)
+    }
+
+    /// Sends the answer to a handshake.
+    pub(crate) fn answer(&mut self, to: SocketAddr, message: &[u8]) {
+        let packet = side_packet(ANSWER, message, 0);
+        self.sent += packet.len() as u64;
+        let _ = self.socket.send_to(&packet, to);
+    }
+
+    /// A side packet from `from`: a query answered at once, a handshake kept for the
+    /// server.
+    fn side_packet(&mut self, from: SocketAddr, len: usize) {
+        if !self.side.allow(from.ip()) || len < HEADER {
+            return;
+        }
+        let p = &self.buf[..len];
+        match &p[1..5] {
+            k if k == QUERY && len == QUERY_BYTES => {
+                let Ok(client) = <[u8; 16]>::try_from(&p[HEADER..HEADER + 16]) else {
+                    return;
+                };
+                let answer = self.info.encode(&client);
+                self.sent += answer.len() as u64;
+                let _ = self.socket.send_to(&answer, from);
+            }
+            k if k == HANDSHAKE
+                && len == HEADER + REQUEST_BYTES
+                && self.knocks.len() < ASKED_PER_UPDATE =>
+            {
+                self.knocks.push(Knock {
+                    from,
+                    message: p[HEADER..].to_vec(),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Receives what arrived (at most [`READ_PER_UPDATE`] packets), advancing by
+    /// `dt`.
     pub(crate) fn update(&mut self, dt: Duration, server: &mut RenetServer) {
         self.netcode.update(dt);
-        loop {
+        for _ in 0..READ_PER_UPDATE {
             let (len, from) = match self.socket.recv_from(&mut self.buf[..]) {
                 Ok(got) => got,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
@@ -277,12 +351,14 @@ impl ServerTransport {
                 Err(_) => continue,
             };
             self.received += len as u64;
-            if len > 0 && self.buf[0] == SIDE {
-                if let Some(answer) = self.side.answer(from, &self.buf[..len]) {
-                    self.sent += answer.len() as u64;
-                    let _ = self.socket.send_to(&answer, from);
+            match self.buf[..len].first() {
+                Some(&SIDE) => {
+                    self.side_packet(from, len);
+                    continue;
                 }
-                continue;
+                Some(&CONNECTION_REQUEST) if !self.connects.allow(from.ip()) => continue,
+                None => continue,
+                _ => {}
             }
             let result = self.netcode.process_packet(from, &mut self.buf[..len]);
             handle(result, &self.socket, server, &mut self.sent);
@@ -378,11 +454,20 @@ pub enum ReachError {
     /// A password is needed.
     #[error("the server at {0} wants a password (--password)")]
     NeedsPassword(SocketAddr),
-    /// The password is wrong.
-    #[error("wrong password for the server at {0}")]
-    WrongPassword(SocketAddr),
+    /// The server refused this player, and said why.
+    #[error("the server at {0} refused: {1}")]
+    Refused(SocketAddr, String),
+    /// The server did not prove the identity it was asked for.
+    #[error(
+        "the server at {0} did not prove its identity (it answered, but not as the server \
+         it says it is)"
+    )]
+    Unproven(SocketAddr),
+    /// The handshake could not be made.
+    #[error("cannot join: {0}")]
+    Handshake(String),
     /// netcode refused.
-    #[error("could not make a connect token: {0}")]
+    #[error("could not start the connection: {0}")]
     Token(String),
 }
 
@@ -393,8 +478,14 @@ pub(crate) fn query(
     wait: Duration,
 ) -> Result<Info, ReachError> {
     let nonce = renetcode::generate_random_bytes::<16>();
-    let ask = side_packet(QUERY, &nonce, &[]);
-    let answer = ask_until(socket, addr, &ask, wait, |b| Info::decode(b, &nonce))?;
+    let ask = side_packet(QUERY, &nonce, QUERY_BYTES);
+    let answer = ask_until(
+        socket,
+        addr,
+        wait,
+        || Ok((ask.clone(), ())),
+        |b, ()| Info::decode(b, &nonce),
+    )?;
     if answer.protocol != PROTOCOL {
         return Err(ReachError::Protocol {
             addr,
@@ -404,47 +495,67 @@ pub(crate) fn query(
     Ok(answer)
 }
 
-/// Checks `key` with the server at `addr`, which answered `info`.
-pub(crate) fn check(
+/// Makes the handshake with the server at `addr` that is `server`, as `me`: the
+/// connect token it gave this client.
+pub(crate) fn handshake(
     socket: &UdpSocket,
     addr: SocketAddr,
-    key: &Key,
-    info: &Info,
+    me: &Identity,
+    server: &PublicKey,
+    request: &Request,
     wait: Duration,
-) -> Result<(), ReachError> {
-    let nonce = renetcode::generate_random_bytes::<16>();
-    let mut body = info.nonce.to_vec();
-    body.extend_from_slice(&secret::check_tag(key, &info.nonce, &nonce));
-    let ask = side_packet(CHECK, &nonce, &body);
-    let ok = ask_until(socket, addr, &ask, wait, |b| {
-        (b.len() == 26 && b[0] == SIDE && &b[1..5] == VERDICT && b[9..25] == nonce)
-            .then_some(b[25] == 1)
-    })?;
-    if ok {
-        Ok(())
-    } else {
-        Err(ReachError::WrongPassword(addr))
+) -> Result<ConnectToken, ReachError> {
+    let mut answered = false;
+    let verdict = ask_until(
+        socket,
+        addr,
+        wait,
+        || {
+            let (opening, message) =
+                handshake::open(me, server, addr, request).map_err(ReachError::Handshake)?;
+            Ok((
+                side_packet(HANDSHAKE, &message, 0),
+                std::cell::Cell::new(Some(opening)),
+            ))
+        },
+        |b, opening: &std::cell::Cell<Option<Opening>>| {
+            if b.len() <= HEADER || b[0] != SIDE || &b[1..5] != ANSWER {
+                return None;
+            }
+            answered = true;
+            // A handshake's state reads one answer: a forged one ends it (the next
+            // try starts another).
+            opening.take()?.read(&b[HEADER..])
+        },
+    );
+    match verdict {
+        Ok(Verdict::Admitted(token)) => Ok(*token),
+        Ok(Verdict::Refused(why)) => Err(ReachError::Refused(addr, why)),
+        Err(ReachError::Silent(_)) if answered => Err(ReachError::Unproven(addr)),
+        Err(e) => Err(e),
     }
 }
 
-/// Sends `ask` every quarter second until `answer` reads a reply, for up to `wait`.
-fn ask_until<T>(
+/// Sends what `ask` makes every quarter second (`ask` is called again each time)
+/// until `answer` reads a reply, for up to `wait`.
+fn ask_until<T, S>(
     socket: &UdpSocket,
     addr: SocketAddr,
-    ask: &[u8],
     wait: Duration,
-    answer: impl Fn(&[u8]) -> Option<T>,
+    mut ask: impl FnMut() -> Result<(Vec<u8>, S), ReachError>,
+    mut answer: impl FnMut(&[u8], &S) -> Option<T>,
 ) -> Result<T, ReachError> {
     let end = Instant::now() + wait;
     let mut buf = [0u8; NETCODE_MAX_PACKET_BYTES];
     while Instant::now() < end {
-        socket.send_to(ask, addr)?;
+        let (packet, state) = ask()?;
+        socket.send_to(&packet, addr)?;
         let resend = Instant::now() + Duration::from_millis(250);
         while Instant::now() < resend.min(end) {
             socket.set_read_timeout(Some(Duration::from_millis(50)))?;
             match socket.recv_from(&mut buf) {
                 Ok((len, from)) if from == addr => {
-                    if let Some(a) = answer(&buf[..len]) {
+                    if let Some(a) = answer(&buf[..len], &state) {
                         return Ok(a);
                     }
                 }
@@ -475,39 +586,16 @@ pub(crate) struct ClientTransport {
 }
 
 impl ClientTransport {
-    /// Starts connecting to `addr` over `socket` as `client`; with a key, with a
-    /// connect token it makes from it.
-    pub(crate) fn connect(
-        socket: UdpSocket,
-        addr: SocketAddr,
-        client: u64,
-        key: Option<&Key>,
-    ) -> Result<Self, ReachError> {
+    /// Starts connecting over `socket` with the `token` its server gave.
+    pub(crate) fn connect(socket: UdpSocket, token: ConnectToken) -> Result<Self, ReachError> {
         socket.set_nonblocking(true)?;
-        let now = unix_now();
-        let authentication = match key {
-            Some(key) => ClientAuthentication::Secure {
-                connect_token: ConnectToken::generate(
-                    now,
-                    PROTOCOL_ID,
-                    300,
-                    client,
-                    15,
-                    vec![addr, sentinel()],
-                    None,
-                    key,
-                )
-                .map_err(|e| ReachError::Token(e.to_string()))?,
+        let netcode = NetcodeClient::new(
+            unix_now(),
+            ClientAuthentication::Secure {
+                connect_token: token,
             },
-            None => ClientAuthentication::Unsecure {
-                protocol_id: PROTOCOL_ID,
-                client_id: client,
-                server_addr: addr,
-                user_data: None,
-            },
-        };
-        let netcode = NetcodeClient::new(now, authentication)
-            .map_err(|e| ReachError::Token(e.to_string()))?;
+        )
+        .map_err(|e| ReachError::Token(e.to_string()))?;
         Ok(Self {
             socket,
             netcode,

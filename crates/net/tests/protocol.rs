@@ -55,6 +55,7 @@ fn samples() -> (Vec<ToServer>, Vec<ToClient>) {
             clock: (9.5, false),
             players: vec![(1, "bo".into())],
             at: Some(pose),
+            bucket_full: true,
             backlog: 1_000_000,
         })),
         ToClient::Refused("wrong password".into()),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, futures::check_ready};
-use terravox_net::client::{JoinOptions, Joined, join};
+use terravox_net::client::{JoinOptions, Joined, Profile, join};
 use terravox_net::loopback::ServerProcess;
 
 use super::{Chat, Others, begin};
@@ -136,6 +136,8 @@ fn open_world(
             name: ask.name.clone(),
             password: ask.password.clone(),
             build: format!("terravox {}", env!("CARGO_PKG_VERSION")),
+            profile: Profile::in_data(dir.dir()),
+            accept_new_identity: false,
         };
         let joined = join(&options).map_err(|e| e.to_string())?;
         Ok((server, joined, options))

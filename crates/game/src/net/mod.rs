@@ -171,21 +171,24 @@ fn begin(
         last_try: 0.0,
         status: String::new(),
     };
-    let clock = start(&mut session, joined, others, chat, now);
     world.set_role(Role::Client);
-    world.set_clock(clock);
+    start(&mut session, joined, others, chat, world, now);
     session
 }
 
-/// Takes a joined server into the session: its players, its clock (returned).
+/// Takes a joined server into the session: its players, its clock, the bucket as
+/// this player left it.
 fn start(
     session: &mut Session,
     joined: Joined,
     others: &mut Others,
     chat: &mut Chat,
+    world: &mut WorldAuthority,
     now: f64,
-) -> Clock {
+) {
     let w = &joined.welcome;
+    world.set_clock(Clock::at(w.clock.0, w.clock.1));
+    world.players_mut().set_bucket(LOCAL_PLAYER, w.bucket_full);
     session.you = w.you;
     session.backlog_done = false;
     session.sent.clear();
@@ -206,9 +209,7 @@ fn start(
             w.players.len() + 1
         ),
     );
-    let clock = Clock::at(w.clock.0, w.clock.1);
     session.connection = Some(joined.connection);
-    clock
 }
 
 /// Takes in what the server sent.
@@ -327,8 +328,14 @@ fn rejoin(
         match check_ready(task) {
             Some(Ok(joined)) => {
                 session.rejoin = None;
-                let clock = start(&mut session, joined, &mut others, &mut chat, now);
-                world.set_clock(clock);
+                start(
+                    &mut session,
+                    joined,
+                    &mut others,
+                    &mut chat,
+                    &mut world,
+                    now,
+                );
                 reload.write(ReloadChunks(world.clear()));
             }
             Some(Err(why)) => {

@@ -70,9 +70,10 @@ pub struct Welcome {
     pub clock: (f32, bool),
     /// The players already there.
     pub players: Vec<(PlayerId, String)>,
-    /// Where this player's name last stood, if it played here since the server
-    /// started.
+    /// Where this player last stood in this world, if it played here.
     pub at: Option<Pose>,
+    /// Whether its bucket holds water (as it left it).
+    pub bucket_full: bool,
     /// How many edits the backlog that follows holds.
     pub backlog: u64,
 }
@@ -209,7 +210,8 @@ fn read_pose(r: &mut Reader) -> Result<Pose, DecodeError> {
     let mut feet = [0.0; 3];
     for v in &mut feet {
         let q = r.zigzag()?;
-        // The world is 2^30 blocks each way: anything beyond is no place.
+        // 2^40 64ths is 2^34 blocks, past the world's 2^30 each way: anything beyond
+        // that is no place.
         if q.unsigned_abs() > 1 << 40 {
             return Err(DecodeError::Invalid("position"));
         }
@@ -462,6 +464,7 @@ fn write_welcome(w: &mut Writer, m: &Welcome) {
         }
         None => w.u8(0),
     }
+    w.u8(u8::from(m.bucket_full));
     w.varint(m.backlog);
 }
 
@@ -499,6 +502,7 @@ fn read_welcome(r: &mut Reader) -> Result<Welcome, DecodeError> {
         clock,
         players,
         at,
+        bucket_full: read_bool(r)?,
         backlog: r.varint()?,
     })
 }

@@ -11,8 +11,9 @@ mod message;
 pub use message::{Answer, MAX_CHAT, MAX_NAME, MAX_PLAYERS, Pose, ToClient, ToServer, Welcome};
 
 /// The protocol's version: a client and a server of other versions do not talk
-/// (the query says so before anything else).
-pub const PROTOCOL: u32 = 1;
+/// (the query says so before anything else). 2: servers with identities, players
+/// with keys, the join's handshake.
+pub const PROTOCOL: u32 = 2;
 
 /// renet's channels, the same numbers both ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

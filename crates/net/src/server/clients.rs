@@ -9,6 +9,7 @@ use terravox_authority::PlayerId;
 use terravox_edits::Edits;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
+use crate::identity::PublicKey;
 use crate::protocol::Pose;
 
 /// Messages a client may send a second on the world channel, sustained, and at once:
@@ -66,6 +67,10 @@ pub(crate) struct Backlog {
 
 /// A connected client.
 pub(crate) struct Client {
+    /// The name it was let in as (by the handshake).
+    pub(crate) asked_name: String,
+    /// Its identity (proven by the handshake).
+    pub(crate) key: PublicKey,
     /// Its player, once it said hello and was let in.
     pub(crate) player: Option<(PlayerId, String)>,
     pub(crate) connected: Instant,
@@ -89,8 +94,10 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(asked_name: String, key: PublicKey) -> Self {
         Self {
+            asked_name,
+            key,
             player: None,
             connected: Instant::now(),
             backlog: None,
@@ -172,7 +179,7 @@ mod tests {
 
     #[test]
     fn the_latest_block_of_a_position_is_kept_and_urgent_chunks_noted() {
-        let mut c = Client::new();
+        let mut c = Client::new("ada".into(), crate::identity::Identity::generate().public());
         let p = BlockPos::new(1, 2, 3);
         c.changed(p, Block::Water, false);
         c.changed(p, Block::Brick, true);

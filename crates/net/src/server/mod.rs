@@ -5,33 +5,48 @@
 //! change (a player's edits at once, the water's coalesced by chunk under a budget),
 //! where the others are and the time. No terrain is sent.
 //!
-//! One tick ([`Server::tick`], 30 a second) reads what arrived, lets the authority
-//! decide, makes the edits durable (the journal) before answering them, steps the
-//! water, and sends. A client that sends what the protocol does not allow (a message
-//! that does not decode, an edit before hello, a flood) is dropped; nobody else is.
+//! One tick ([`Server::tick`], 30 a second) reads what arrived, answers the join's
+//! handshakes, lets the authority decide, makes the edits durable (the journal)
+//! before answering them, steps the water, and sends. A client that sends what the
+//! protocol does not allow (a message that does not decode, an edit before hello, a
+//! flood) is dropped; nobody else is.
+//!
+//! The server has an identity of its own (`server-identity.key` in its save folder,
+//! [`crate::identity`]); every player is someone (a name bound to a key,
+//! `players.txt`, [`roster`]); who may join is in plain files ([`access`]), changed
+//! from the console or by operators in chat ([`operate`]).
 
+mod access;
+mod admission;
 mod clients;
 mod console;
+mod join;
+mod operate;
+mod roster;
 mod store;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, VecDeque};
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use renet::{ChannelConfig, ConnectionConfig, RenetServer, SendType, ServerEvent};
+use renet::{ChannelConfig, ConnectionConfig, RenetServer, SendType};
 use terravox_authority::{Action, Authority, PlayerId, Refusal, Role};
 use terravox_edits::fluid::{Cells, Step};
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 use terravox_worldgen::{Generator, WorldConfig};
 
 use crate::around::Around;
-use crate::protocol::{Answer, Channel, Pose, ToClient, ToServer, Welcome};
-use crate::transport::ServerTransport;
-use clients::{Backlog, Client, MAX_SPEED, valid_name};
-pub use console::Command;
+use crate::identity::{Identity, PublicKey};
+use crate::protocol::{Answer, Channel, Pose, ToClient, ToServer};
+use crate::transport::{Info, ServerTransport};
+use access::Access;
+use admission::Door;
+use clients::{Client, MAX_SPEED};
+pub use console::{COMMANDS, Command};
+use roster::Roster;
 use store::Store;
 
 /// Time between ticks.
@@ -47,8 +62,8 @@ const CLOCK_EVERY: Duration = Duration::from_secs(10);
 pub const WATER_BYTES_PER_SECOND: f32 = 8192.0;
 /// Edits in one message of the backlog.
 const BACKLOG_BATCH: usize = 16_384;
-/// A client has this long to say hello.
-const HELLO_WAIT: Duration = Duration::from_secs(10);
+/// A client has this long to say hello once connected.
+const HELLO_WAIT: Duration = Duration::from_secs(5);
 /// Writes of a step of the water laid in one tick.
 const LAY_PER_TICK: usize = 512;
 /// A client silent this long is taken for gone when its name joins again.
@@ -57,8 +72,22 @@ const STALE: Duration = Duration::from_secs(1);
 const WAIT_FOR_WORLD: Duration = Duration::from_secs(2);
 /// Messages read from a client in one tick; more wait for the next.
 const READ_PER_TICK: usize = 64;
-/// Bytes the reliable channel may hold unacknowledged, per client (renet's bound).
+/// Bytes the server's reliable channel may hold unacknowledged, per client (renet's
+/// bound): the backlog's room and the messages after it.
 const CHANNEL_BYTES: usize = 8 << 20;
+/// Bytes a client's reliable channel may hold on the server: what a client says in a
+/// second at its most (messages at their rate and burst, each under a kilobyte,
+/// chat the longest) several times over.
+const CLIENT_CHANNEL_BYTES: usize = 256 << 10;
+/// Bytes of a client's moves held: a few seconds of them.
+const CLIENT_MOVES_BYTES: usize = 16 << 10;
+/// Tick times kept for the figures.
+const TICKS_KEPT: usize = 100_000;
+/// Time between readings of the access files and writings of the roster.
+const RELOAD_EVERY: Duration = Duration::from_secs(2);
+const ROSTER_EVERY: Duration = Duration::from_secs(30);
+/// The file of the server's identity in its save folder.
+pub const IDENTITY_FILE: &str = "server-identity.key";
 /// The backlog is sent while the channel has this much room.
 const BACKLOG_ROOM: usize = 2 << 20;
 
@@ -77,6 +106,8 @@ pub struct ServerOptions {
     pub password: Option<String>,
     /// Its name, for queries.
     pub name: String,
+    /// Its message of the day, for queries.
+    pub motd: String,
     /// This build, said to clients (`terravox x.y.z`).
     pub build: String,
 }
@@ -127,8 +158,18 @@ pub struct Server {
     clients: BTreeMap<u64, Client>,
     next_player: PlayerId,
     hashes: Vec<(ChunkPos, u64)>,
-    /// Where each name last stood (since the server started).
-    last_seen: HashMap<String, Pose>,
+    /// Its identity: what proves it to clients that pinned it.
+    identity: Identity,
+    /// The password, the wrong guesses, the tokens given.
+    door: Door,
+    /// Operators, allowlist, bans.
+    access: Access,
+    /// Names bound to keys; where each player last stood.
+    roster: Roster,
+    /// The world's save key (the roster keeps poses per world).
+    world_key: u64,
+    last_reload: Instant,
+    last_roster: Instant,
     water: WaterWork,
     /// Edits made, not yet durable (the journal could not be written).
     held: Vec<Made>,
@@ -136,31 +177,33 @@ pub struct Server {
     waiting: Vec<Asked>,
     last_poses: Instant,
     last_clock: Instant,
-    ticks: Vec<Duration>,
+    ticks: VecDeque<Duration>,
     /// Lines for the console.
     notes: Vec<String>,
 }
 
 /// The renet channels (both ways the same).
 pub(crate) fn connection_config() -> ConnectionConfig {
-    let channels = vec![
-        ChannelConfig {
-            channel_id: Channel::World.into(),
-            max_memory_usage_bytes: CHANNEL_BYTES,
-            send_type: SendType::ReliableOrdered {
-                resend_time: Duration::from_millis(200),
+    let channels = |world: usize, moves: usize| {
+        vec![
+            ChannelConfig {
+                channel_id: Channel::World.into(),
+                max_memory_usage_bytes: world,
+                send_type: SendType::ReliableOrdered {
+                    resend_time: Duration::from_millis(200),
+                },
             },
-        },
-        ChannelConfig {
-            channel_id: Channel::Moves.into(),
-            max_memory_usage_bytes: 1 << 20,
-            send_type: SendType::Unreliable,
-        },
-    ];
+            ChannelConfig {
+                channel_id: Channel::Moves.into(),
+                max_memory_usage_bytes: moves,
+                send_type: SendType::Unreliable,
+            },
+        ]
+    };
     ConnectionConfig {
         available_bytes_per_tick: 256 << 10,
-        server_channels_config: channels.clone(),
-        client_channels_config: channels,
+        server_channels_config: channels(CHANNEL_BYTES, 1 << 20),
+        client_channels_config: channels(CLIENT_CHANNEL_BYTES, CLIENT_MOVES_BYTES),
     }
 }
 
@@ -183,16 +226,26 @@ impl Server {
     /// be read) and listens.
     pub fn start(options: ServerOptions) -> Result<Self, String> {
         let generator = Arc::new(Generator::new(&options.world).map_err(|e| e.to_string())?);
+        let identity = Identity::load_or_create(&options.save_dir.join(IDENTITY_FILE))
+            .map_err(|e| e.to_string())?;
+        let roster = Roster::open(&options.save_dir)?;
         let opened = Store::open(&options.save_dir, &options.world)?;
+        let (access, mut notes) = Access::open(&options.save_dir);
+        notes.extend(opened.notes);
         let socket = UdpSocket::bind(options.bind)
             .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
-        let transport = ServerTransport::new(
-            socket,
-            options.max_players,
-            options.password.as_deref(),
-            &options.name,
-        )
-        .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
+        let door = Door::new(options.password.as_deref());
+        let info = Info {
+            protocol: crate::protocol::PROTOCOL,
+            password: door.wants_password(),
+            key: identity.public(),
+            players: (0, options.max_players.min(usize::from(u16::MAX)) as u16),
+            generator_version: options.world.version,
+            name: options.name.clone(),
+            motd: options.motd.clone(),
+        };
+        let transport = ServerTransport::new(socket, options.max_players, info)
+            .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
         let mut authority = Authority::new(options.world.clone(), Role::Local);
         authority.replace(options.world.clone(), opened.edits);
         let hashes = hash_chunks(&generator);
@@ -205,16 +258,27 @@ impl Server {
             clients: BTreeMap::new(),
             next_player: 1,
             hashes,
-            last_seen: HashMap::new(),
+            identity,
+            door,
+            access,
+            roster,
+            world_key: terravox_edits::world_key(&options.world),
+            last_reload: Instant::now(),
+            last_roster: Instant::now(),
             water: WaterWork::Idle,
             held: Vec::new(),
             waiting: Vec::new(),
             last_poses: Instant::now(),
             last_clock: Instant::now(),
-            ticks: Vec::new(),
-            notes: opened.notes,
+            ticks: VecDeque::new(),
+            notes,
             options,
         })
+    }
+
+    /// Its identity, as clients pin it.
+    pub fn identity(&self) -> PublicKey {
+        self.identity.public()
     }
 
     /// The address it listens on.
@@ -235,7 +299,7 @@ impl Server {
     /// The figures so far.
     pub fn figures(&self) -> Figures {
         Figures {
-            ticks: self.ticks.clone(),
+            ticks: self.ticks.iter().copied().collect(),
             sent: self.transport.sent,
             received: self.transport.received,
         }
@@ -246,6 +310,7 @@ impl Server {
         let started = Instant::now();
         self.transport.update(dt, &mut self.renet);
         self.renet.update(dt);
+        self.knocks();
         self.connections();
         let mut made = self.read_all(dt);
         self.chunks_in();
@@ -263,97 +328,23 @@ impl Server {
         self.leave_departed();
         let playing = self.clients.values().filter(|c| c.player.is_some()).count();
         self.transport.set_players(playing);
-        if self.ticks.len() == 100_000 {
-            self.ticks.remove(0);
+        self.housekeeping();
+        if self.ticks.len() == TICKS_KEPT {
+            self.ticks.pop_front();
         }
-        self.ticks.push(started.elapsed());
+        self.ticks.push_back(started.elapsed());
     }
 
-    /// Connections made and ended.
-    fn connections(&mut self) {
-        while let Some(event) = self.renet.get_event() {
-            match event {
-                ServerEvent::ClientConnected { client_id } => {
-                    self.clients.insert(client_id, Client::new());
-                }
-                ServerEvent::ClientDisconnected { client_id, reason } => {
-                    let why = match reason {
-                        renet::DisconnectReason::Transport => "left or lost".to_owned(),
-                        other => other.to_string(),
-                    };
-                    self.left(client_id, &why);
-                }
-            }
+    /// The access files edited by hand taken up, the roster written, now and then.
+    fn housekeeping(&mut self) {
+        if self.last_reload.elapsed() >= RELOAD_EVERY {
+            self.last_reload = Instant::now();
+            let notes = self.access.reload();
+            self.notes.extend(notes);
         }
-        let late: Vec<u64> = self
-            .clients
-            .iter()
-            .filter(|(_, c)| {
-                c.player.is_none() && c.leaving.is_none() && c.connected.elapsed() > HELLO_WAIT
-            })
-            .map(|(id, _)| *id)
-            .collect();
-        for id in late {
-            self.drop_client(id, "no hello in time".to_owned());
-        }
-    }
-
-    /// A client is gone: its player leaves the world.
-    fn left(&mut self, client: u64, why: &str) {
-        let Some(c) = self.clients.remove(&client) else {
-            return;
-        };
-        if let Some((id, name)) = c.player {
-            self.authority.players_mut().remove(id);
-            self.chunks.player_gone(id);
-            if let Some((pose, _)) = c.pose {
-                self.last_seen.insert(name.clone(), pose);
-            }
-            let why = c.leaving.map_or_else(|| why.to_owned(), |(w, _)| w);
-            self.notes.push(format!("{name} left ({why})"));
-            self.broadcast(&ToClient::Left(id, format!("{name} left")));
-        }
-    }
-
-    /// Drops a client after telling it why (it is disconnected two ticks later, once
-    /// the message is out).
-    fn drop_client(&mut self, client: u64, why: String) {
-        let Some(c) = self.clients.get_mut(&client) else {
-            return;
-        };
-        if c.leaving.is_some() {
-            return;
-        }
-        let name = c.name().map_or_else(
-            || {
-                self.transport
-                    .client_addr(client)
-                    .map_or("a client".to_owned(), |a| a.to_string())
-            },
-            str::to_owned,
-        );
-        self.notes.push(format!("dropping {name}: {why}"));
-        self.renet.send_message(
-            client,
-            Channel::World,
-            ToClient::Refused(why.clone()).encode(),
-        );
-        c.leaving = Some((why, 3));
-    }
-
-    /// Disconnects the clients whose leaving time came.
-    fn leave_departed(&mut self) {
-        let mut gone = Vec::new();
-        for (id, c) in &mut self.clients {
-            if let Some((_, ticks)) = &mut c.leaving {
-                *ticks = ticks.saturating_sub(1);
-                if *ticks == 0 {
-                    gone.push(*id);
-                }
-            }
-        }
-        for id in gone {
-            self.renet.disconnect(id);
+        if self.last_roster.elapsed() >= ROSTER_EVERY {
+            self.last_roster = Instant::now();
+            self.keep_players();
         }
     }
 
@@ -402,7 +393,7 @@ impl Server {
         let message = ToServer::decode(bytes)
             .map_err(|e| format!("sent a message this server cannot read ({e})"))?;
         match (message, c.id()) {
-            (ToServer::Hello { name, build }, None) => self.hello(client, name, &build),
+            (ToServer::Hello { name, build }, None) => self.hello(client, &name, &build),
             (ToServer::Hello { .. }, Some(_)) => Err("said hello twice".to_owned()),
             (ToServer::Act { seq, action }, Some(_)) => {
                 let asked = Asked {
@@ -417,15 +408,17 @@ impl Server {
                 Ok(())
             }
             (ToServer::Chat(text), Some(id)) => {
-                if c.chat.take() {
-                    let name = c.name().unwrap_or_default().to_owned();
-                    self.notes.push(format!("<{name}> {text}"));
-                    self.broadcast(&ToClient::Chat(id, text));
-                } else {
+                if !c.chat.take() {
                     let slow =
                         ToClient::Say("chat: slow down (a line every two seconds)".to_owned());
                     self.renet
                         .send_message(client, Channel::World, slow.encode());
+                } else if let Some(line) = text.strip_prefix('/') {
+                    self.chat_command(client, line);
+                } else {
+                    let name = c.name().unwrap_or_default().to_owned();
+                    self.notes.push(format!("<{name}> {text}"));
+                    self.broadcast(&ToClient::Chat(id, text));
                 }
                 Ok(())
             }
@@ -514,69 +507,6 @@ impl Server {
         c.moved = true;
         self.authority.players_mut().place(id, pose.feet);
         self.chunks.player_at(id, pose.feet);
-        Ok(())
-    }
-
-    /// A client says hello: let in (a welcome, the backlog) or refused.
-    fn hello(&mut self, client: u64, name: String, build: &str) -> Result<(), String> {
-        if !valid_name(&name) {
-            return Err(format!(
-                "the name {name:?} is not allowed: 1 to 16 letters, digits, _ or -"
-            ));
-        }
-        let taken = self
-            .clients
-            .iter()
-            .find(|(_, c)| c.name().is_some_and(|n| n.eq_ignore_ascii_case(&name)))
-            .map(|(id, _)| *id);
-        if let Some(old) = taken {
-            // A game that crashed or lost its link is silent: its name comes back.
-            let silent = self.transport.silent_for(old).is_none_or(|t| t >= STALE);
-            if !silent {
-                return Err(format!(
-                    "{name} is already playing here: choose another name"
-                ));
-            }
-            self.left(old, "replaced by a new connection of the same name");
-            self.renet.disconnect(old);
-        }
-        let id = self.next_player;
-        self.next_player += 1;
-        let players: Vec<(PlayerId, String)> = self
-            .clients
-            .values()
-            .filter_map(|c| c.player.clone())
-            .collect();
-        let clock = self.authority.clock();
-        let welcome = Welcome {
-            you: id,
-            world_code: self.options.world.to_world_code(),
-            generator_version: self.options.world.version,
-            build: self.options.build.clone(),
-            hashes: self.hashes.clone(),
-            clock: (clock.hours, clock.paused),
-            players,
-            at: self.last_seen.get(&name).copied(),
-            backlog: self.authority.edits().len() as u64,
-        };
-        self.renet.send_message(
-            client,
-            Channel::World,
-            ToClient::Welcome(Box::new(welcome)).encode(),
-        );
-        let addr = self
-            .transport
-            .client_addr(client)
-            .map_or_else(String::new, |a| format!(" from {a}"));
-        self.notes.push(format!("{name} joined{addr} ({build})"));
-        self.broadcast(&ToClient::Joined(id, name.clone()));
-        if let Some(c) = self.clients.get_mut(&client) {
-            c.player = Some((id, name));
-            c.backlog = Some(Backlog {
-                edits: self.authority.edits().clone(),
-                after: None,
-            });
-        }
         Ok(())
     }
 
@@ -796,54 +726,9 @@ impl Server {
         }
     }
 
-    /// A console command; the answer to print.
-    pub fn command(&mut self, command: Command) -> String {
-        match command {
-            Command::List => {
-                let names: Vec<String> = self
-                    .clients
-                    .iter()
-                    .filter_map(|(id, c)| {
-                        let name = c.name()?;
-                        let addr = self
-                            .transport
-                            .client_addr(*id)
-                            .map_or_else(String::new, |a| format!(" ({a})"));
-                        Some(format!("{name}{addr}"))
-                    })
-                    .collect();
-                format!(
-                    "{} of {} players: {}",
-                    names.len(),
-                    self.options.max_players,
-                    names.join(", ")
-                )
-            }
-            Command::Kick(name) => {
-                let client = self
-                    .clients
-                    .iter()
-                    .find(|(_, c)| c.name().is_some_and(|n| n.eq_ignore_ascii_case(&name)))
-                    .map(|(id, _)| *id);
-                match client {
-                    Some(id) => {
-                        self.drop_client(id, "kicked by the server".to_owned());
-                        format!("kicked {name}")
-                    }
-                    None => format!("nobody called {name} is playing"),
-                }
-            }
-            Command::Say(text) => {
-                self.broadcast(&ToClient::Say(format!("[server] {text}")));
-                format!("[server] {text}")
-            }
-            Command::Stop => "stopping".to_owned(),
-        }
-    }
-
     /// The ticks' times so far: median, 99th percentile, longest, and how many.
     pub fn tick_figures(&self) -> ([Duration; 3], usize) {
-        let mut t = self.ticks.clone();
+        let mut t: Vec<Duration> = self.ticks.iter().copied().collect();
         t.sort_unstable();
         let at = |q: f64| {
             t.get(((t.len().max(1) - 1) as f64 * q).round() as usize)
@@ -856,6 +741,7 @@ impl Server {
     /// Stops: tells every client, disconnects them and saves the world whole.
     pub fn stop(mut self) -> Result<String, String> {
         self.broadcast(&ToClient::Say("the server stops".to_owned()));
+        self.keep_players();
         self.transport.send(&mut self.renet);
         self.transport.disconnect_all(&mut self.renet);
         // Edits still held (the journal failed) are in the final save.
