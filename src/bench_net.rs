@@ -27,6 +27,11 @@ fn spot(i: usize) -> String {
     format!("{},{},{}", x, g.surface_height(x, z) + 1, z)
 }
 
+/// The servers' arguments where bots make load rather than play: they walk over
+/// the land as generated, stand beside a dam in the air and fly over the tiles they
+/// pave, which only a world that lets its players fly takes.
+const LOAD: &[&str] = &["--allow-flying"];
+
 /// Bots joined `server` and ready, named `bot0`...
 fn bots(
     exe: &Path,
@@ -81,7 +86,7 @@ fn ticks(server: &Process) -> String {
 /// Players walking and digging: bytes received per client, an edit's time until the
 /// others see it, the server's ticks.
 fn walking(exe: &Path, base: &Path, players: usize, seconds: f64) -> Result<(), String> {
-    let server = ServerProcess::start(exe, &fresh_dir(base, "walk"), &[])?;
+    let server = ServerProcess::start(exe, &fresh_dir(base, "walk"), LOAD)?;
     let spread = |i: usize| {
         vec![
             "--walk".to_owned(),
@@ -241,7 +246,7 @@ fn dam_break(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
     SaveDir::new(&dir)
         .save(&world, &edits)
         .map_err(|e| e.to_string())?;
-    let server = ServerProcess::start(exe, &dir, &[])?;
+    let server = ServerProcess::start(exe, &dir, LOAD)?;
     let mut bots = bots(exe, &server, players, &|_| Vec::new())?;
     for line in terravox_net::loopback::break_dam(floor) {
         bots[0].send(&line);
@@ -288,7 +293,7 @@ fn dam_break(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
 /// the world when it starts again.
 fn sigkill(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
     let dir = fresh_dir(base, "kill");
-    let mut server = ServerProcess::start(exe, &dir, &[])?;
+    let mut server = ServerProcess::start(exe, &dir, LOAD)?;
     let spread = |i: usize| vec!["--at".to_owned(), spot(i)];
     let mut bots = bots(exe, &server, players, &spread)?;
     let each = 5_000 / players + 100;
@@ -313,7 +318,7 @@ fn sigkill(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
         }
     }
     drop(bots);
-    let server = ServerProcess::start(exe, &dir, &[])?;
+    let server = ServerProcess::start(exe, &dir, LOAD)?;
     let mut check = server.bot(exe, "after", &[], &[])?;
     check.wait_for(0, WAIT, |l| l.starts_with("ready "))?;
     let file = dir.join("after.txt");

@@ -54,6 +54,11 @@ pub(crate) struct ServeArgs {
     /// most 200 bytes).
     #[arg(long, default_value = "")]
     motd: String,
+    /// Let every player fly and pass through blocks (a builders' world); else only
+    /// operators may, and the server takes only the moves a walking, swimming body
+    /// makes.
+    #[arg(long)]
+    allow_flying: bool,
 }
 
 /// `terravox ping`.
@@ -121,6 +126,9 @@ pub(crate) struct BotArgs {
     /// Leave after this many seconds (else at `quit` or when standard input ends).
     #[arg(long)]
     seconds: Option<f64>,
+    /// Join again when the connection is lost, and offer the unanswered edits again.
+    #[arg(long)]
+    rejoin: bool,
     /// Stand at X,Y,Z.
     #[arg(long, value_parser = crate::parse::parse_at, allow_hyphen_values = true)]
     at: Option<[f64; 3]>,
@@ -157,6 +165,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         password: args.password.clone(),
         name: args.name.clone(),
         motd: args.motd.clone(),
+        allow_flying: args.allow_flying,
         build: build(),
     })?;
     say!(
@@ -234,6 +243,7 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
         edits_per_second: args.edits_per_second,
         seconds: args.seconds,
         at: args.at,
+        rejoin: args.rejoin,
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -792,6 +792,7 @@ fn pure_crates_never_depend_on_bevy_or_a_crate_above_them() {
         "mesher",
         "edits",
         "authority",
+        "net",
         "export",
         "game",
     ];
@@ -801,6 +802,7 @@ fn pure_crates_never_depend_on_bevy_or_a_crate_above_them() {
         "mesher",
         "edits",
         "authority",
+        "net",
         "export",
     ];
     for (i, krate) in order.iter().enumerate() {

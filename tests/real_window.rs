@@ -12,6 +12,7 @@ mod common;
 use bevy::math::DVec3;
 use common::{dig, out_dir, pixels, screenshot, screenshot_and_log};
 use terravox_edits::{Edits, SaveDir};
+use terravox_game::body::Body;
 use terravox_game::{Player, eye_ray};
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, Seed, WorldConfig};
@@ -367,12 +368,12 @@ fn the_far_rings_are_lit_like_the_near_land() {
         &[&view[..], &["--time", "12:00", "--view-distance", "12"][..]].concat(),
         None,
     );
-    let player = Player {
+    let player = Player(Body {
         position: DVec3::new(4092.0, 330.0, 64.0),
         yaw: 90f32.to_radians(),
         pitch: (-20f32).to_radians(),
-        ..Player::default()
-    };
+        ..Body::default()
+    });
     let g = Generator::new(&WorldConfig::default()).unwrap();
     let blocks = pixels_whose_ground_lies(&g, &player, (w, h), 170.0..340.0);
     let block_luminance = |img: &(u32, u32, Vec<u8>)| {
@@ -488,12 +489,12 @@ fn saved_edits_are_loaded_and_drawn() {
         .expect("land near the edge");
     let feet = DVec3::new(x as f64 + 0.5, y as f64, z as f64 + 0.5);
     let [yaw, pitch] = [30.0f32, -20.0];
-    let player = Player {
+    let player = Player(Body {
         position: feet,
         yaw: yaw.to_radians(),
         pitch: pitch.to_radians(),
-        ..Player::default()
-    };
+        ..Body::default()
+    });
     let (eye, dir) = eye_ray(&player);
     let centre = BlockPos::containing_f64((eye + dir.as_dvec3() * 2.5).to_array());
     let mut edits = Edits::new();

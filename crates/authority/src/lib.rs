@@ -1,7 +1,8 @@
 //! The authority over one world: the one place, outside any engine, that owns a
 //! world's edits, decides which edits are made ([`rules`]: reach, placing, the
 //! bucket, the rate), steps the water they wake, keeps the time of day and the bodies
-//! of the players in it. It takes plain commands (this player breaks this block, a
+//! of the players in it: the body's rules ([`body`]) and the moves a server takes
+//! ([`moves`]). It takes plain commands (this player breaks this block, a
 //! step of the water is due) and answers with plain outcomes (these blocks changed,
 //! refused because ...).
 //!
@@ -18,6 +19,7 @@ pub mod body;
 mod changed;
 mod clock;
 mod flow_steps;
+pub mod moves;
 mod players;
 pub mod rules;
 mod terrain;

@@ -92,7 +92,7 @@ pub use {
     net::{Chat, Hosting, OpenToOthers, Others, Say, Session},
     oracles::holes_in_horizon,
     persistence::Saves,
-    player::body::{self, EYE, MoveInput},
+    player::body::{self, EYE, Keys, MoveInput},
     player::eye::eye_ray,
     player::{Player, spawn_pose, spawn_view},
     readiness::horizon_settled,

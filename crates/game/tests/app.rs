@@ -6,7 +6,7 @@ use crate::common;
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use common::{app, feet, load, run_until, with_player, world};
-use terravox_game::body::overlaps_solid;
+use terravox_game::body::{Body, overlaps_solid};
 use terravox_game::{
     ActiveWorld, Chunks, EYE, PlayOptions, Player, StreamStats, SwitchWorld, ViewDistance, eye_ray,
     should_unload, spawn_pose, wanted_chunks,
@@ -220,12 +220,12 @@ fn the_player_lands_on_the_ground() {
 
 /// How far the eye of a player at `feet` with `[yaw, pitch]` sees before terrain.
 fn clear_sight(generator: &Generator, feet: DVec3, [yaw, pitch]: [f32; 2]) -> f32 {
-    let player = Player {
+    let player = Player(Body {
         position: feet,
         yaw,
         pitch,
         ..default()
-    };
+    });
     let (eye, dir) = eye_ray(&player);
     let eye = eye.as_vec3();
     let mut cache = std::collections::HashMap::new();

@@ -17,14 +17,18 @@
 //!                             first), BYTES received so far
 //! made SEQ X Y Z BLOCK US     an edit sent (shown at once), at US (µs since 1970)
 //! acked SEQ X Y Z BLOCK US    the server made it durable
+//! not-made COMMAND: WHY       an edit this bot's rules refused (not sent)
 //! refused SEQ REASON          the server refused it (put back)
 //! seen X Y Z BLOCK US         another's change arrived
+//! corrected X Y Z WHY         the server did not take a move: back at X Y Z
 //! chat NAME TEXT | say TEXT | player-joined NAME | player-left TEXT
 //! bytes RECEIVED SECONDS      UDP payload bytes received, over the seconds played
-//! ended WHY                   the connection ended
+//! ended WHY                   the connection ended (with --rejoin: joining again)
+//! rejoin-failed WHY | joined-again ID BACKLOG   (with --rejoin)
+//! offered N                   the N unanswered edits asked for again, once the
+//!                             world's edits are in after joining again
 //! ```
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::mpsc::Receiver;
@@ -38,6 +42,7 @@ use terravox_worldgen::Generator;
 use crate::around::Around;
 use crate::client::{Event, JoinOptions, join};
 use crate::protocol::{Pose, ToClient, ToServer};
+use crate::unanswered::Unanswered;
 
 /// The bot's own player in its copy of the world.
 const ME: u64 = 0;
@@ -57,7 +62,13 @@ pub struct BotOptions {
     pub seconds: Option<f64>,
     /// Stand here (else where its name last stood, else near the origin).
     pub at: Option<[f64; 3]>,
+    /// Join again every 3 s when the connection is lost (as a game does), and offer
+    /// the edits the server had not answered again once the world's edits are in.
+    pub rejoin: bool,
 }
+
+/// Time between tries to join again.
+const REJOIN_EVERY: Duration = Duration::from_secs(3);
 
 /// Microseconds since 1970: the same clock in every process of a machine.
 fn wall_us() -> u128 {
@@ -88,9 +99,10 @@ struct Bot<'a> {
     around: Around,
     generator: std::sync::Arc<Generator>,
     feet: [f64; 3],
-    /// Edits sent and not answered: where, and what was there.
-    sent: HashMap<u32, (BlockPos, Block)>,
-    seq: u32,
+    /// Edits sent and not answered.
+    sent: Unanswered,
+    /// The server's corrections taken.
+    corrections: u32,
     out: &'a mut dyn Write,
 }
 
@@ -101,6 +113,30 @@ impl Bot<'_> {
     }
 
     /// Tries an edit here first (as a game shows it at once); sends it if made.
+    /// Stands at `feet` (here; the server is told by the next move).
+    fn stand(&mut self, feet: [f64; 3]) {
+        self.feet = feet;
+        self.authority.players_mut().place(ME, feet);
+        self.around.player_at(ME, feet);
+    }
+
+    /// Tells the server where it stands.
+    fn send_move(&self, connection: &crate::client::Connection) {
+        let pose = Pose {
+            feet: self.feet,
+            yaw: 0.0,
+            pitch: 0.0,
+        };
+        connection.send(ToServer::Move(pose, self.corrections));
+    }
+
+    /// [`Bot::act`] for a command `line`: a line saying why, if it was not made.
+    fn try_act(&mut self, action: Action, connection: &crate::client::Connection, line: &str) {
+        if let Err(why) = self.act(action, connection) {
+            self.line(format_args!("not-made {line}: {why}"));
+        }
+    }
+
     fn act(
         &mut self,
         action: Action,
@@ -109,14 +145,8 @@ impl Bot<'_> {
         let before = self.around.block(action.pos());
         match self.authority.act(ME, action, &mut self.around) {
             Ok((p, b)) => {
-                self.seq += 1;
-                self.sent
-                    .insert(self.seq, (p, before.unwrap_or(Block::Air)));
-                connection.send(ToServer::Act {
-                    seq: self.seq,
-                    action,
-                });
-                let seq = self.seq;
+                let (seq, message) = self.sent.send(action, before.unwrap_or(Block::Air));
+                connection.send(message);
                 self.line(format_args!(
                     "made {seq} {} {} {} {} {}",
                     p.x,
@@ -145,7 +175,7 @@ impl Bot<'_> {
             }
             ToClient::BacklogDone => ready.0 = true,
             ToClient::Answer(a) => {
-                let before = self.sent.remove(&a.seq);
+                let before = self.sent.answered(a.seq).map(|s| s.before);
                 match a.refused {
                     None => {
                         let b = a.block.unwrap_or(Block::Air);
@@ -162,7 +192,7 @@ impl Bot<'_> {
                         ));
                     }
                     Some(why) => {
-                        if let Some(b) = a.block.or(before.map(|(_, b)| b)) {
+                        if let Some(b) = a.block.or(before) {
                             self.authority.lay(a.pos, b, &mut self.around);
                         }
                         self.line(format_args!("refused {} {why}", a.seq));
@@ -175,6 +205,18 @@ impl Bot<'_> {
             ToClient::Chat(id, text) => self.line(format_args!("chat {id} {text}")),
             ToClient::Say(text) => self.line(format_args!("say {text}")),
             ToClient::Refused(why) => self.line(format_args!("refused-player {why}")),
+            ToClient::Correct {
+                feet,
+                corrections,
+                why,
+            } => {
+                self.corrections = corrections;
+                self.stand(feet);
+                self.line(format_args!(
+                    "corrected {} {} {} {why}",
+                    feet[0], feet[1], feet[2]
+                ));
+            }
             ToClient::Clock(..) | ToClient::Players(_) | ToClient::Welcome(_) => {}
         }
     }
@@ -199,7 +241,7 @@ pub fn run(
 ) -> Result<(), String> {
     let started = Instant::now();
     let joined = join(&options.join).map_err(|e| e.to_string())?;
-    let connection = joined.connection;
+    let mut connection = joined.connection;
     let generator = std::sync::Arc::new(Generator::new(&joined.world).map_err(|e| e.to_string())?);
     let mut authority = Authority::new(joined.world.clone(), Role::Client);
     let feet = options
@@ -222,8 +264,8 @@ pub fn run(
         around: Around::new(generator.clone()),
         generator,
         feet,
-        sent: HashMap::new(),
-        seq: 0,
+        sent: Unanswered::default(),
+        corrections: 0,
         out,
     };
     bot.around.player_at(ME, feet);
@@ -251,14 +293,29 @@ pub fn run(
     let mut edit_turn = 0u32;
     let playing = Instant::now();
     let mut tick = Instant::now();
+    // The edits to offer again once the world's edits are in after joining again.
+    let mut offer: Option<Vec<ToServer>> = None;
     loop {
         while let Some(event) = connection.try_recv() {
             match event {
                 Event::Message(m) => bot.message(m, &mut backlog),
                 Event::Ended(why) => {
                     bot.line(format_args!("ended {why}"));
-                    return Err(why);
+                    if !options.rejoin {
+                        return Err(why);
+                    }
+                    connection = join_again(&mut bot, &options.join);
+                    backlog.0 = false;
+                    offer = Some(bot.sent.offer_again());
                 }
+            }
+        }
+        if backlog.0
+            && let Some(again) = offer.take()
+        {
+            bot.line(format_args!("offered {}", again.len()));
+            for m in again {
+                connection.send(m);
             }
         }
         bot.around.receive(bot.authority.edits());
@@ -306,11 +363,7 @@ pub fn run(
         pave(&mut bot, &connection, dt);
         if last_move.elapsed() >= MOVE_EVERY {
             last_move = Instant::now();
-            connection.send(ToServer::Move(Pose {
-                feet: bot.feet,
-                yaw: 0.0,
-                pitch: 0.0,
-            }));
+            bot.send_move(&connection);
         }
         // Commands in order; `wait` holds the rest back while the bot plays on.
         while Instant::now() >= bot.resume
@@ -324,6 +377,23 @@ pub fn run(
             return finish(&mut bot, &connection, playing);
         }
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Joins again until it can, every [`REJOIN_EVERY`]: the new connection.
+fn join_again(bot: &mut Bot, options: &JoinOptions) -> crate::client::Connection {
+    loop {
+        std::thread::sleep(REJOIN_EVERY);
+        match join(options) {
+            Ok(joined) => {
+                bot.line(format_args!(
+                    "joined-again {} {}",
+                    joined.welcome.you, joined.welcome.backlog
+                ));
+                return joined.connection;
+            }
+            Err(e) => bot.line(format_args!("rejoin-failed {e}")),
+        }
     }
 }
 
@@ -374,14 +444,8 @@ fn pave(bot: &mut Bot, connection: &crate::client::Connection, dt: f64) {
     let far = d.iter().map(|v| v * v).sum::<f64>().sqrt();
     if far > 1e-9 {
         let step = (PAVING_SPEED * dt / far).min(1.0);
-        bot.feet = [0, 1, 2].map(|i| bot.feet[i] + d[i] * step);
-        bot.authority.players_mut().place(ME, bot.feet);
-        bot.around.player_at(ME, bot.feet);
-        connection.send(ToServer::Move(Pose {
-            feet: bot.feet,
-            yaw: 0.0,
-            pitch: 0.0,
-        }));
+        bot.stand([0, 1, 2].map(|i| bot.feet[i] + d[i] * step));
+        bot.send_move(connection);
         // Over the tile first: a body beside or below it may be in its way.
         if step < 1.0 {
             return;
@@ -432,35 +496,19 @@ fn command(
     };
     match words.first().copied() {
         Some("quit") | None => return Ok(false),
-        Some("break") => {
-            if bot.act(Action::Break(pos(1)?), connection).is_err() {
-                bot.line(format_args!("not-made {line}"));
-            }
-        }
-        Some("take") => {
-            if bot.act(Action::Take(pos(1)?), connection).is_err() {
-                bot.line(format_args!("not-made {line}"));
-            }
-        }
+        Some("break") => bot.try_act(Action::Break(pos(1)?), connection, line),
+        Some("take") => bot.try_act(Action::Take(pos(1)?), connection, line),
         Some("place") => {
             let b = words
                 .get(4)
                 .and_then(|n| block_named(n))
                 .ok_or_else(|| format!("bad block in {line:?}"))?;
-            if bot.act(Action::Place(pos(1)?, b), connection).is_err() {
-                bot.line(format_args!("not-made {line}"));
-            }
+            bot.try_act(Action::Place(pos(1)?, b), connection, line);
         }
         Some("goto") => {
             let p = pos(1)?;
-            bot.feet = [f64::from(p.x) + 0.5, f64::from(p.y), f64::from(p.z) + 0.5];
-            bot.authority.players_mut().place(ME, bot.feet);
-            bot.around.player_at(ME, bot.feet);
-            connection.send(ToServer::Move(Pose {
-                feet: bot.feet,
-                yaw: 0.0,
-                pitch: 0.0,
-            }));
+            bot.stand([f64::from(p.x) + 0.5, f64::from(p.y), f64::from(p.z) + 0.5]);
+            bot.send_move(connection);
         }
         Some("say") => connection.send(ToServer::Chat(words[1..].join(" "))),
         Some("pave") => {

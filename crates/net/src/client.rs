@@ -446,7 +446,7 @@ impl Connection {
                     let mut fresh = false;
                     while let Ok(m) = commands.try_recv() {
                         match m {
-                            Outgoing::Message(m @ ToServer::Move(_)) => {
+                            Outgoing::Message(m @ ToServer::Move(..)) => {
                                 link.renet.send_message(Channel::Moves, m.encode());
                             }
                             Outgoing::Message(m) => {

@@ -22,6 +22,7 @@ pub mod loopback;
 pub mod protocol;
 pub mod server;
 mod transport;
+pub mod unanswered;
 
 pub use handshake::MAX_PASSWORD;
 pub use transport::{Info, MAX_MOTD, MAX_SERVER_NAME, ReachError};

@@ -43,7 +43,7 @@ fn samples() -> (Vec<ToServer>, Vec<ToClient>) {
             action: Action::Take(BlockPos::new(0, 0, 0)),
         },
         ToServer::Chat("hello there".into()),
-        ToServer::Move(pose),
+        ToServer::Move(pose, 3),
     ];
     let to_client = vec![
         ToClient::Welcome(Box::new(Welcome {
@@ -56,6 +56,7 @@ fn samples() -> (Vec<ToServer>, Vec<ToClient>) {
             players: vec![(1, "bo".into())],
             at: Some(pose),
             bucket_full: true,
+            may_fly: false,
             backlog: 1_000_000,
         })),
         ToClient::Refused("wrong password".into()),
@@ -79,6 +80,11 @@ fn samples() -> (Vec<ToServer>, Vec<ToClient>) {
         ToClient::Say("the server stops in a minute".into()),
         ToClient::Clock(23.5, true),
         ToClient::Players(vec![(1, pose), (2, Pose::default())]),
+        ToClient::Correct {
+            feet: [10.5, 64.0, -3.25],
+            corrections: 7,
+            why: "faster than a body moves".into(),
+        },
     ];
     (to_server, to_client)
 }
@@ -112,7 +118,7 @@ fn every_message_round_trips() {
         assert_eq!(back.encode(), m.encode(), "{m:?}");
     }
     match ToServer::decode(&to_server[4].encode()).unwrap() {
-        ToServer::Move(p) => {
+        ToServer::Move(p, 3) => {
             assert_eq!(p.feet, [120.5, -40.25, 1e7]);
             assert!((p.yaw - 1.0).abs() < 1e-3 && (p.pitch + 0.5).abs() < 1e-3);
         }

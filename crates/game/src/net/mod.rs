@@ -5,24 +5,26 @@
 //! as they arrive (the backlog first); where this player is goes out ten times a
 //! second; the others ([`Others`]) and the chat ([`Chat`]) are kept for the screen.
 //! A lost connection is joined again every few seconds, the world's edits made again
-//! from the new backlog. Nothing of a server's world is saved here.
+//! from the new backlog, and this player's edits the server had not answered asked
+//! for again (`terravox_net::unanswered`): a long outage loses none. Nothing of a
+//! server's world is saved here.
 
 mod host;
 mod others;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, futures::check_ready};
 use terravox_authority::{Clock, PlayerId, Role};
 use terravox_net::client::{Connection, Event, JoinOptions, Joined, join};
 use terravox_net::protocol::{Pose, ToClient, ToServer};
-use terravox_voxel::{Block, BlockPos};
+use terravox_net::unanswered::Unanswered;
 
 use crate::config::Remote;
 use crate::editing::Acted;
 use crate::mode::CanChat;
-use crate::player::Player;
+use crate::player::{Player, Spawn};
 use crate::schedule::GameSystems;
 use crate::streaming::WorldBlocks;
 use crate::world::{LOCAL_PLAYER, Notices, ReloadChunks, WorldAuthority};
@@ -65,9 +67,14 @@ pub struct Session {
     you: PlayerId,
     /// Whether the backlog of edits is in.
     backlog_done: bool,
-    /// Edits sent and not answered: where, and what was there.
-    sent: HashMap<u32, (BlockPos, Block)>,
-    seq: u32,
+    /// Edits made and not answered (kept while the connection is lost).
+    sent: Unanswered,
+    /// Those to ask for again once the world's edits are in, after joining again.
+    offer: Vec<ToServer>,
+    /// The server's corrections of this player's moves taken.
+    corrections: u32,
+    /// Whether the server lets this player fly.
+    may_fly: bool,
     last_move: f64,
     /// A join under way after the connection was lost.
     rejoin: Option<Task<Result<Joined, String>>>,
@@ -120,7 +127,7 @@ pub(crate) fn plugin(
             )
             .add_systems(
                 Update,
-                send_move
+                (keep_to_the_ground, send_move)
                     .run_if(resource_exists::<Session>)
                     .in_set(GameSystems::Simulate),
             )
@@ -164,8 +171,10 @@ fn begin(
         options,
         you: 0,
         backlog_done: false,
-        sent: HashMap::new(),
-        seq: 0,
+        sent: Unanswered::default(),
+        offer: Vec::new(),
+        corrections: 0,
+        may_fly: false,
         last_move: 0.0,
         rejoin: None,
         last_try: 0.0,
@@ -191,7 +200,9 @@ fn start(
     world.players_mut().set_bucket(LOCAL_PLAYER, w.bucket_full);
     session.you = w.you;
     session.backlog_done = false;
-    session.sent.clear();
+    session.offer = session.sent.offer_again();
+    session.corrections = 0;
+    session.may_fly = w.may_fly;
     session.status = format!(
         "on {} as {}: {} edits to load",
         session.options.address, session.options.name, w.backlog
@@ -220,10 +231,23 @@ fn receive(
     mut chat: ResMut<Chat>,
     mut notices: ResMut<Notices>,
     mut blocks: WorldBlocks,
+    mut player: Query<&mut Player>,
 ) {
     let now = time.elapsed_secs_f64();
     while let Some(event) = session.connection.as_ref().and_then(Connection::try_recv) {
         match event {
+            Event::Message(ToClient::Correct {
+                feet,
+                corrections,
+                why,
+            }) => {
+                session.corrections = corrections;
+                if let Ok(mut p) = player.single_mut() {
+                    p.position = bevy::math::DVec3::from_array(feet);
+                    p.velocity = Vec3::ZERO;
+                }
+                chat.push(now, format!("the server put you back ({why})"));
+            }
             Event::Message(m) => message(m, now, &mut session, &mut others, &mut chat, &mut blocks),
             Event::Ended(why) => {
                 let line = format!(
@@ -258,15 +282,20 @@ fn message(
         }
         ToClient::BacklogDone => {
             session.backlog_done = true;
+            if let Some(connection) = &session.connection {
+                for m in std::mem::take(&mut session.offer) {
+                    connection.send(m);
+                }
+            }
             session.status = format!("on {} as {}", session.options.address, session.options.name);
         }
         ToClient::Answer(a) => {
-            let before = session.sent.remove(&a.seq);
+            let before = session.sent.answered(a.seq).map(|s| s.before);
             let back = match a.refused {
                 None => a.block,
                 Some(why) => {
                     debug!("the server refused an edit: {why}");
-                    a.block.or(before.map(|(_, b)| b))
+                    a.block.or(before)
                 }
             };
             if let Some(b) = back {
@@ -298,6 +327,8 @@ fn message(
         ToClient::Clock(hours, paused) => {
             blocks.authority_mut().set_clock(Clock::at(hours, paused))
         }
+        // Taken by `receive`, which holds the body.
+        ToClient::Correct { .. } => {}
         ToClient::Players(poses) => {
             for (id, pose) in poses {
                 others.update(id, pose, now);
@@ -355,19 +386,14 @@ fn rejoin(
     }
 }
 
-/// Tells the server of the edits this player made.
+/// Tells the server of the edits this player made (kept to be offered again if the
+/// connection is lost meanwhile).
 fn send_edits(mut acted: MessageReader<Acted>, mut session: ResMut<Session>) {
     for a in acted.read() {
-        let Some(connection) = &session.connection else {
-            continue;
-        };
-        let seq = session.seq.wrapping_add(1);
-        connection.send(ToServer::Act {
-            seq,
-            action: a.action,
-        });
-        session.seq = seq;
-        session.sent.insert(seq, (a.action.pos(), a.before));
+        let (_, message) = session.sent.send(a.action, a.before);
+        if let Some(connection) = &session.connection {
+            connection.send(message);
+        }
     }
 }
 
@@ -380,19 +406,39 @@ fn send_chat(mut said: MessageReader<Say>, session: Res<Session>) {
     }
 }
 
-/// Tells the server where this player is, ten times a second.
-fn send_move(time: Res<Time>, mut session: ResMut<Session>, player: Query<&Player>) {
+/// On a server that does not let this player fly, it walks (F and N do nothing).
+fn keep_to_the_ground(session: Res<Session>, mut player: Query<&mut Player>) {
+    if session.may_fly {
+        return;
+    }
+    for mut p in &mut player {
+        if p.flying || p.noclip {
+            p.flying = false;
+            p.noclip = false;
+        }
+    }
+}
+
+/// Tells the server where this player is, ten times a second, once it stands where
+/// it starts (the server judges every move from the first).
+fn send_move(
+    time: Res<Time>,
+    mut session: ResMut<Session>,
+    player: Query<&Player>,
+    spawn: Res<Spawn>,
+) {
     let now = time.elapsed_secs_f64();
-    if now - session.last_move < MOVE_EVERY {
+    if now - session.last_move < MOVE_EVERY || spawn.feet().is_none() {
         return;
     }
     let (Ok(p), Some(connection)) = (player.single(), &session.connection) else {
         return;
     };
-    connection.send(ToServer::Move(Pose {
+    let pose = Pose {
         feet: p.position.to_array(),
         yaw: p.yaw,
         pitch: p.pitch,
-    }));
+    };
+    connection.send(ToServer::Move(pose, session.corrections));
     session.last_move = now;
 }

@@ -4,7 +4,7 @@
 use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
 
-use super::body::{MoveInput, Player};
+use super::body::{Keys, MoveInput, Player};
 use crate::mode::Mode;
 
 /// Radians of turn per pixel of mouse motion.
@@ -30,9 +30,9 @@ pub(crate) fn read_keys(keys: &ButtonInput<KeyCode>) -> MoveInput {
 pub(super) fn read_movement(
     mode: Res<State<Mode>>,
     keys: Res<ButtonInput<KeyCode>>,
-    mut input: ResMut<MoveInput>,
+    mut input: ResMut<Keys>,
 ) {
-    *input = match mode.get() {
+    **input = match mode.get() {
         Mode::Playing => read_keys(&keys),
         _ => MoveInput::default(),
     };

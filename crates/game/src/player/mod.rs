@@ -19,7 +19,7 @@ use crate::streaming::Chunks;
 use crate::world::{
     ActiveWorld, Eye, LOCAL_PLAYER, RenderOrigin, StreamCenter, WorldAuthority, WorldChanged,
 };
-use body::{EYE, MoveInput, step_in_world};
+use body::{Body, EYE, Keys, step_in_world};
 
 pub use body::Player;
 pub(crate) use spawn::Spawn;
@@ -36,7 +36,7 @@ pub(crate) struct PlayerCamera;
 
 /// The player plugin.
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<MoveInput>()
+    app.init_resource::<Keys>()
         .init_resource::<Spawn>()
         .add_systems(Startup, spawn_player)
         .add_systems(
@@ -80,11 +80,11 @@ fn spawn_player(
         .unwrap_or_else(|| spawn::above_sea(world.generator()));
     commands
         .spawn((
-            Player {
+            Player(Body {
                 position: waiting,
                 flying: true,
                 ..default()
-            },
+            }),
             Transform::default(),
             Visibility::default(),
         ))
@@ -104,7 +104,7 @@ fn spawn_player(
 
 fn apply_movement(
     time: Res<Time>,
-    input: Res<MoveInput>,
+    input: Res<Keys>,
     chunks: Res<Chunks>,
     spawn: Res<Spawn>,
     mut player: Query<&mut Player>,
@@ -113,7 +113,7 @@ fn apply_movement(
         return;
     };
     let dt = time.delta_secs().min(MAX_STEP);
-    step_in_world(&mut p, *input, dt, &|b| chunks.block(b));
+    step_in_world(&mut p, **input, dt, &|b| chunks.block(b));
     if p.position.y < WORLD_FLOOR as f64 {
         // Back at the spawn found for this world: no new search.
         p.position = feet;

@@ -97,7 +97,7 @@ impl Spawn {
     }
 
     /// Where the player appears in the active world, once placed there.
-    pub(super) fn feet(&self) -> Option<DVec3> {
+    pub(crate) fn feet(&self) -> Option<DVec3> {
         self.pose.filter(|_| self.placed()).map(|p| p.feet)
     }
 

@@ -74,6 +74,9 @@ pub struct Welcome {
     pub at: Option<Pose>,
     /// Whether its bucket holds water (as it left it).
     pub bucket_full: bool,
+    /// Whether this player may fly (and pass through blocks): the server takes
+    /// only moves a walking, swimming body makes otherwise.
+    pub may_fly: bool,
     /// How many edits the backlog that follows holds.
     pub backlog: u64,
 }
@@ -97,8 +100,9 @@ pub enum ToServer {
     },
     /// A line of chat.
     Chat(String),
-    /// Where the player is now (unreliable, often).
-    Move(Pose),
+    /// Where the player is now (unreliable, often), and the number of the server's
+    /// corrections it has taken (moves made before the latest are not judged).
+    Move(Pose, u32),
 }
 
 /// What a server says.
@@ -129,6 +133,16 @@ pub enum ToClient {
     Say(String),
     /// The time of day and whether the clock stands still.
     Clock(f32, bool),
+    /// The server did not take this player's move: it is back at `feet` (in 64ths of
+    /// a block), and its moves from now on follow correction `corrections`.
+    Correct {
+        /// Where the player is.
+        feet: [f64; 3],
+        /// The correction's number.
+        corrections: u32,
+        /// Why.
+        why: String,
+    },
     /// Where the players are (unreliable, often).
     Players(Vec<(PlayerId, Pose)>),
 }
@@ -269,9 +283,10 @@ impl ToServer {
                 w.u8(2);
                 w.str(text);
             }
-            ToServer::Move(pose) => {
+            ToServer::Move(pose, corrections) => {
                 w.u8(3);
                 write_pose(&mut w, pose);
+                w.varint(u64::from(*corrections));
             }
         }
         w.into_bytes()
@@ -296,7 +311,7 @@ impl ToServer {
                 ToServer::Act { seq, action }
             }
             2 => ToServer::Chat(printable(r.str("chat", MAX_CHAT)?, "chat")?),
-            3 => ToServer::Move(read_pose(&mut r)?),
+            3 => ToServer::Move(read_pose(&mut r)?, r.u32("corrections")?),
             _ => return Err(DecodeError::Invalid("message")),
         };
         r.finish()?;
@@ -356,6 +371,22 @@ impl ToClient {
                     w.varint(*id);
                     write_pose(&mut w, pose);
                 }
+            }
+            ToClient::Correct {
+                feet,
+                corrections,
+                why,
+            } => {
+                w.u8(11);
+                write_pose(
+                    &mut w,
+                    &Pose {
+                        feet: *feet,
+                        ..Pose::default()
+                    },
+                );
+                w.varint(u64::from(*corrections));
+                w.str(why);
             }
         }
         w.into_bytes()
@@ -417,6 +448,11 @@ impl ToClient {
                 }
                 ToClient::Players(players)
             }
+            11 => ToClient::Correct {
+                feet: read_pose(&mut r)?.feet,
+                corrections: r.u32("corrections")?,
+                why: printable(r.str("why", MAX_TEXT)?, "why")?,
+            },
             _ => return Err(DecodeError::Invalid("message")),
         };
         r.finish()?;
@@ -465,6 +501,7 @@ fn write_welcome(w: &mut Writer, m: &Welcome) {
         None => w.u8(0),
     }
     w.u8(u8::from(m.bucket_full));
+    w.u8(u8::from(m.may_fly));
     w.varint(m.backlog);
 }
 
@@ -503,6 +540,7 @@ fn read_welcome(r: &mut Reader) -> Result<Welcome, DecodeError> {
         players,
         at,
         bucket_full: read_bool(r)?,
+        may_fly: read_bool(r)?,
         backlog: r.varint()?,
     })
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use terravox_authority::PlayerId;
+use terravox_authority::moves::Motion;
 use terravox_edits::Edits;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
@@ -21,9 +22,6 @@ pub(crate) const CHAT_RATE: f32 = 0.5;
 pub(crate) const CHAT_BURST: f32 = 5.0;
 /// Moves a client may send a second: more are dropped.
 pub(crate) const MOVE_RATE: f32 = 40.0;
-/// How fast a body may go (blocks a second): flying at a sprint is under 30; a fall
-/// at terminal speed under 80. A move further than this allows is not taken.
-pub(crate) const MAX_SPEED: f64 = 100.0;
 
 /// A token bucket: `rate` a second, `burst` at once.
 #[derive(Clone, Copy, Debug)]
@@ -83,6 +81,11 @@ pub(crate) struct Client {
     pub(crate) water_budget: f32,
     /// Where it is, and when it last moved.
     pub(crate) pose: Option<(Pose, Instant)>,
+    /// Its movement as the server judges it (from its first move or where it
+    /// stood when it last left), and when its last move was judged.
+    pub(crate) motion: Option<(Motion, Instant)>,
+    /// When a correction was last told the console.
+    pub(crate) noted_correction: Option<Instant>,
     /// Whether its pose changed since the others were last told.
     pub(crate) moved: bool,
     pub(crate) messages: Bucket,
@@ -105,6 +108,8 @@ impl Client {
             urgent: BTreeSet::new(),
             water_budget: 0.0,
             pose: None,
+            motion: None,
+            noted_correction: None,
             moved: false,
             messages: Bucket::new(MESSAGE_RATE, MESSAGE_BURST),
             chat: Bucket::new(CHAT_RATE, CHAT_BURST),

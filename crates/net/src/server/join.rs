@@ -3,8 +3,11 @@
 //! (where the player last stood, its bucket), and players leaving, dropped or
 //! kicked (where they stood kept).
 
+use std::time::Instant;
+
 use renet::ServerEvent;
 use terravox_authority::PlayerId;
+use terravox_authority::moves::Motion;
 
 use super::admission::Room;
 use super::clients::{Backlog, Client};
@@ -245,6 +248,7 @@ impl Server {
             players,
             at: seen.map(|s| s.pose),
             bucket_full: seen.is_some_and(|s| s.bucket_full),
+            may_fly: self.may_fly(&name, &key),
             backlog: self.authority.edits().len() as u64,
         };
         self.renet.send_message(
@@ -267,6 +271,8 @@ impl Server {
         ));
         self.broadcast(&ToClient::Joined(id, name.clone()));
         if let Some(c) = self.clients.get_mut(&client) {
+            // Its moves are judged from where it stood when it left.
+            c.motion = seen.map(|s| (Motion::new(s.pose.feet), Instant::now()));
             c.player = Some((id, name));
             c.backlog = Some(Backlog {
                 edits: self.authority.edits().clone(),

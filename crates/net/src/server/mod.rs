@@ -21,6 +21,7 @@ mod admission;
 mod clients;
 mod console;
 mod join;
+mod moving;
 mod operate;
 mod roster;
 mod store;
@@ -44,7 +45,7 @@ use crate::protocol::{Answer, Channel, Pose, ToClient, ToServer};
 use crate::transport::{Info, ServerTransport};
 use access::Access;
 use admission::Door;
-use clients::{Client, MAX_SPEED};
+use clients::Client;
 pub use console::{COMMANDS, Command};
 use roster::Roster;
 use store::Store;
@@ -108,6 +109,8 @@ pub struct ServerOptions {
     pub name: String,
     /// Its message of the day, for queries.
     pub motd: String,
+    /// Whether every player may fly (and pass through blocks); else only operators.
+    pub allow_flying: bool,
     /// This build, said to clients (`terravox x.y.z`).
     pub build: String,
 }
@@ -422,7 +425,7 @@ impl Server {
                 }
                 Ok(())
             }
-            (ToServer::Move(_), _) => Err("sent a move on the world channel".to_owned()),
+            (ToServer::Move(..), _) => Err("sent a move on the world channel".to_owned()),
             (_, None) => Err("played before saying hello".to_owned()),
         }
     }
@@ -475,39 +478,6 @@ impl Server {
                 self.waiting.push(asked);
             }
         }
-    }
-
-    /// One message on the moves channel.
-    fn read_move(&mut self, client: u64, bytes: &[u8]) -> Result<(), String> {
-        let Some(c) = self.clients.get_mut(&client) else {
-            return Ok(());
-        };
-        let Some(id) = c.id() else {
-            return Ok(());
-        };
-        if !c.moves.take() {
-            return Ok(());
-        }
-        let ToServer::Move(pose) = ToServer::decode(bytes)
-            .map_err(|e| format!("sent a move this server cannot read ({e})"))?
-        else {
-            return Err("sent something else than a move on the moves channel".to_owned());
-        };
-        let now = Instant::now();
-        if let Some((last, at)) = c.pose {
-            let d2: f64 = (0..3).map(|i| (pose.feet[i] - last.feet[i]).powi(2)).sum();
-            let most = MAX_SPEED * now.duration_since(at).as_secs_f64() + 2.0;
-            if d2 > most * most {
-                // Faster than a body goes: not taken (its edits are measured from
-                // where it was).
-                return Ok(());
-            }
-        }
-        c.pose = Some((pose, now));
-        c.moved = true;
-        self.authority.players_mut().place(id, pose.feet);
-        self.chunks.player_at(id, pose.feet);
-        Ok(())
     }
 
     /// Sends `message` to every playing client.
