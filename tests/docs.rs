@@ -1,13 +1,14 @@
 //! Docs that stay true: a module doc or the design that names a generator version
 //! range not ending at the current version (and not one of the historical ranges
-//! listed here), or a `Type::member` of ours that no longer exists, fails here, so
-//! the drift is caught in the change that makes it.
+//! listed here; headings too, whatever their case), or a `Type::member` of ours
+//! that its type no longer has (named in backticks or anywhere in a diagram), fails
+//! here, so the drift is caught in the change that makes it.
 
 use std::path::{Path, PathBuf};
 
 /// Version ranges that describe the past on purpose (what some versions did and
 /// later ones do not): `(file, the range as written)`.
-const HISTORICAL: [(&str, &str); 2] = [
+const HISTORICAL: [(&str, &str); 3] = [
     // Straight and winding steps: how versions 5 to 7 lay a river.
     (
         "crates/worldgen/src/hydrology/channel/segment.rs",
@@ -17,6 +18,8 @@ const HISTORICAL: [(&str, &str); 2] = [
         "crates/worldgen/src/hydrology/network.rs",
         "versions 6 and 7",
     ),
+    // Version 8's streams, against what versions 5 to 7 laid.
+    ("docs/design.md", "versions 5 to 7"),
 ];
 
 /// The Rust files under `dir`, recursively.
@@ -62,6 +65,9 @@ fn doc_lines(path: &Path) -> Vec<String> {
 /// "versions N-M", as written, with their last version.
 fn version_ranges(line: &str) -> Vec<(String, u32)> {
     let mut found = Vec::new();
+    // Whatever the case ("Versions 5 to 9" in a heading): ASCII lower case keeps the
+    // byte offsets.
+    let line = line.to_ascii_lowercase();
     for (at, _) in line.match_indices("versions ") {
         let rest = &line[at + "versions ".len()..];
         let first: String = rest.chars().take_while(char::is_ascii_digit).collect();
@@ -122,6 +128,57 @@ fn defines_type(texts: &[String], name: &str) -> bool {
     })
 }
 
+/// The spans of the sources that belong to type `ty`: the bodies of its `struct` or
+/// `enum` and of every `impl` block for it (`impl Ty`, `impl<T> Ty<T>`,
+/// `impl Trait for Ty`), braces matched (those in strings and comments aside, which
+/// the sources keep balanced).
+fn bodies_of(texts: &[String], ty: &str) -> Vec<String> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for t in texts {
+        for (i, _) in t.match_indices(ty) {
+            let before = t[..i].chars().next_back();
+            let after = t[i + ty.len()..].chars().next();
+            if before.is_some_and(is_word) || after.is_some_and(is_word) {
+                continue;
+            }
+            // The declaration's start: the line holding it, or the `impl` line.
+            let line_start = t[..i].rfind('\n').map_or(0, |n| n + 1);
+            let head = t[line_start..i]
+                .trim_start()
+                .trim_start_matches("pub(crate) ");
+            let head = head.trim_start_matches("pub ");
+            let declares = ["struct ", "enum "].contains(&head)
+                || (head.starts_with("impl")
+                    && (head == "impl " || head.ends_with(" for ") || head.starts_with("impl<")));
+            if !declares {
+                continue;
+            }
+            let Some(open) = t[i..].find(['{', ';']).map(|o| i + o) else {
+                continue;
+            };
+            if t.as_bytes()[open] == b';' {
+                continue;
+            }
+            let mut depth = 0usize;
+            for (j, c) in t[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            out.push(t[open..open + j].to_owned());
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Whether the sources define a member named `name`: a function, a constant, an
 /// enum variant or a field (a line that starts with it).
 fn defines_member(texts: &[String], name: &str) -> bool {
@@ -145,20 +202,36 @@ fn defines_member(texts: &[String], name: &str) -> bool {
     })
 }
 
-/// The `Type::member` pairs a Markdown text names in backticks.
+/// The `Type::member` pairs a Markdown text names: in backticks, and anywhere in its
+/// fenced diagrams.
 fn paths_named(text: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();
-    for span in text.split('`').skip(1).step_by(2) {
-        let head = span.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
-        let Some(path) = head.into_iter().next() else {
-            continue;
-        };
-        let parts: Vec<&str> = path.split("::").collect();
+    let mut pair = |path: &str| {
+        let parts: Vec<&str> = path.trim_end_matches(':').split("::").collect();
         if let [ty, member] = parts[..]
             && ty.starts_with(|c: char| c.is_ascii_uppercase())
             && !member.is_empty()
         {
             found.push((ty.to_owned(), member.to_owned()));
+        }
+    };
+    let not_path = |c: char| !(c.is_alphanumeric() || c == '_' || c == ':');
+    let (mut prose, mut fenced) = (String::new(), false);
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            line.split(not_path).for_each(&mut pair);
+        } else {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    for span in prose.split('`').skip(1).step_by(2) {
+        if let Some(path) = span.split(not_path).next() {
+            pair(path);
         }
     }
     found
@@ -180,7 +253,8 @@ fn the_design_names_only_members_that_exist() {
             continue;
         }
         checked += 1;
-        if !defines_member(&texts, &member) {
+        // The member of that type: in its body or one of its `impl` blocks.
+        if !defines_member(&bodies_of(&texts, &ty), &member) {
             missing.push(format!("{ty}::{member}"));
         }
     }
@@ -212,8 +286,25 @@ fn the_checks_find_what_they_look_for() {
             ("Laying".to_owned(), "Straight".to_owned())
         ]
     );
-    let code = vec!["pub enum Laying {\n    Straight,\n}\nimpl G { pub fn spawn() {} }".to_owned()];
+    assert_eq!(
+        paths_named("# Versions\n```text\nlay WorldAuthority::for_chunk(pos) ─▶ `A::b`\n```\n"),
+        vec![
+            ("WorldAuthority".to_owned(), "for_chunk".to_owned()),
+            ("A".to_owned(), "b".to_owned())
+        ]
+    );
+    assert_eq!(version_ranges("### Versions 5 to 8: water")[0].1, 8);
+    let code = vec![
+        "pub enum Laying {\n    Straight,\n}\nimpl G { pub fn spawn() {} }\n\
+         impl<T> Display for Laying<T> { fn fmt() {} }\nstruct Other { spawn: u8 }"
+            .to_owned(),
+    ];
     assert!(defines_type(&code, "Laying") && !defines_type(&code, "Lay"));
     assert!(defines_member(&code, "Straight") && defines_member(&code, "spawn"));
     assert!(!defines_member(&code, "winding") && !defines_member(&code, "spaw"));
+    // A member of that type, not of any other.
+    let laying = bodies_of(&code, "Laying");
+    assert!(defines_member(&laying, "Straight") && defines_member(&laying, "fmt"));
+    assert!(!defines_member(&laying, "spawn"));
+    assert!(defines_member(&bodies_of(&code, "G"), "spawn"));
 }

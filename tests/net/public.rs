@@ -13,6 +13,9 @@ use std::sync::{Arc, Mutex};
 
 use super::*;
 
+/// Datagrams a relay passed: `true` on their way to the server.
+type Captured = Arc<Mutex<Vec<(bool, Vec<u8>)>>>;
+
 /// A UDP relay on loopback between one client and a server that keeps every
 /// datagram it passes (what someone on the path captures), and can send captured
 /// ones to the server again from the client's side of the path.
@@ -21,7 +24,7 @@ struct Relay {
     back: Arc<UdpSocket>,
     server: SocketAddr,
     /// Datagrams to the server and from it, in order.
-    captured: Arc<Mutex<Vec<(bool, Vec<u8>)>>>,
+    captured: Captured,
     /// While set, nothing passes either way.
     blackout: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
@@ -383,7 +386,7 @@ fn floods_of_handshakes_queries_and_connection_requests_are_limited_while_others
             while flooding.load(Ordering::Relaxed) && sent < 400_000 {
                 // About 20,000 a second: more than a server's socket takes in is lost
                 // for everyone, whatever the server does.
-                if sent % 200 == 0 {
+                if sent.is_multiple_of(200) {
                     std::thread::sleep(Duration::from_millis(10));
                 }
                 state ^= state << 13;

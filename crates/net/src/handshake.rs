@@ -21,13 +21,9 @@ use std::net::SocketAddr;
 use renetcode::ConnectToken;
 use snow::{Builder, HandshakeState};
 
-use crate::identity::{Identity, PublicKey};
+use crate::identity::{Identity, NOISE, PublicKey};
 use crate::protocol::codec::{Reader, Writer};
-use crate::protocol::{MAX_NAME, PROTOCOL};
-use crate::transport::PROTOCOL_ID;
-
-/// Noise's pattern and primitives.
-pub(crate) const NOISE: &str = "Noise_IK_25519_ChaChaPoly_BLAKE2s";
+use crate::protocol::{MAX_NAME, PROTOCOL, PROTOCOL_ID};
 /// Both sides hash this into the handshake: another protocol's cannot be taken for it.
 const PROLOGUE: &[u8] = b"terravox join";
 /// A handshake's request is padded to this many bytes of Noise message (what the
@@ -256,20 +252,13 @@ fn read_token(r: &mut Reader) -> Option<ConnectToken> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::{sentinel, unix_now};
 
     fn token(key: &[u8; 32]) -> ConnectToken {
-        ConnectToken::generate(
-            unix_now(),
-            PROTOCOL_ID,
-            30,
-            77,
-            15,
-            vec![sentinel()],
-            None,
-            key,
-        )
-        .unwrap()
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        let addr = "0.0.0.0:0".parse().unwrap();
+        ConnectToken::generate(now, PROTOCOL_ID, 30, 77, 15, vec![addr], None, key).unwrap()
     }
 
     fn request(password: Option<&str>) -> Request {

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use terravox_edits::file::write_private;
 
-use crate::handshake::NOISE;
+/// Noise's pattern and primitives: the keys are its (X25519), and the join's
+/// handshake is this pattern.
+pub(crate) const NOISE: &str = "Noise_IK_25519_ChaChaPoly_BLAKE2s";
 
 /// The public half of an identity: what a client pins and a server binds names to.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

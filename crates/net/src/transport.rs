@@ -21,11 +21,7 @@ use renetcode::{
 
 use crate::handshake::{self, Opening, REQUEST_BYTES, Request, Verdict};
 use crate::identity::{Identity, PublicKey};
-use crate::protocol::PROTOCOL;
-
-/// netcode's protocol id: terravox's protocol (clients of other versions are told so
-/// by the query first).
-pub(crate) const PROTOCOL_ID: u64 = 0x7476_7800_0000_0000 | PROTOCOL as u64;
+use crate::protocol::{PROTOCOL, PROTOCOL_ID};
 
 /// The first byte of a side packet (netcode's packet types are 0 to 6).
 const SIDE: u8 = 0xff;

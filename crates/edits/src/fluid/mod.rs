@@ -36,7 +36,7 @@ mod rules;
 mod step;
 
 pub use apply::{Waters, apply, lay, settle};
-pub use pending::{MAX_PENDING, Pending};
+pub use pending::{MAX_PENDING, MAX_WAITING, Pending};
 pub use rules::{READ_REACH, Reach, emptied};
 #[cfg(feature = "test-support")]
 pub use step::fed;

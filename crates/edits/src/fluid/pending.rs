@@ -3,7 +3,10 @@
 //!
 //! Held in persistent maps, so a clone (a save's snapshot, a coarse chunk's task, the
 //! cross-section) costs the same at any size, as the edits themselves do; and bounded
-//! ([`MAX_PENDING`]): past the bound a wake is dropped and counted ([`Pending::dropped`]).
+//! ([`MAX_PENDING`] due, [`MAX_WAITING`] waiting): past a bound a wake is dropped and
+//! counted ([`Pending::dropped`]). The waiting are set aside by chunk: water left
+//! flowing where nobody is waits there without filling the bound of the water due,
+//! and taking it up again costs the chunks it waits for, not its blocks.
 
 use imbl::{OrdMap, OrdSet, Vector};
 
@@ -17,6 +20,11 @@ use super::step::Cells;
 /// and makes room. A dam break of a 16 x 16 lake has a few hundred due at most; the
 /// bound is there so no flood, honest or not, can fill memory or a save.
 pub const MAX_PENDING: usize = 1 << 18;
+
+/// The most blocks that may wait for a chunk at once (past it a block put aside is
+/// dropped and counted, as past [`MAX_PENDING`]): water left flowing in a few
+/// hundred places a player left, each a dam break's worth.
+pub const MAX_WAITING: usize = 1 << 20;
 
 /// The blocks due to tick, by the step they were woken for and then by position
 /// (so the order never depends on the order of wakes within a step), the blocks of
@@ -36,6 +44,8 @@ pub struct Pending {
     at: OrdMap<BlockPos, u64>,
     /// Blocks whose tick needs this chunk loaded.
     waiting: OrdMap<BlockPos, ChunkPos>,
+    /// The same, by chunk.
+    parked: OrdMap<ChunkPos, OrdSet<BlockPos>>,
     /// Wakes dropped at the bound since this was made (not saved).
     dropped: u64,
 }
@@ -67,14 +77,10 @@ impl Pending {
             p.due.insert((step, pos));
         }
         for (pos, c) in waiting {
-            if p.at.contains_key(&pos) || p.waiting.contains_key(&pos) {
+            if p.at.contains_key(&pos) {
                 continue;
             }
-            if p.full() {
-                p.dropped += 1;
-                continue;
-            }
-            p.waiting.insert(pos, c);
+            p.park(pos, c);
         }
         p
     }
@@ -114,14 +120,32 @@ impl Pending {
         self.due.len()
     }
 
-    /// How many blocks are due or waiting: what [`MAX_PENDING`] bounds.
+    /// How many blocks are due or waiting (what a save holds).
     pub fn len(&self) -> usize {
         self.due.len() + self.waiting.len()
     }
 
-    /// Whether the bound is reached: a wake now is dropped.
+    /// Whether the bound of the water due is reached: a wake now is dropped.
     pub fn full(&self) -> bool {
-        self.len() >= MAX_PENDING
+        self.due.len() >= MAX_PENDING
+    }
+
+    /// The chunks blocks wait for, each once.
+    pub fn waiting_chunks(&self) -> impl ExactSizeIterator<Item = ChunkPos> + '_ {
+        self.parked.keys().copied()
+    }
+
+    /// Sets `p` aside for chunk `c` (past [`MAX_WAITING`] it is dropped and counted).
+    fn park(&mut self, p: BlockPos, c: ChunkPos) {
+        if self.waiting.contains_key(&p) {
+            return;
+        }
+        if self.waiting.len() >= MAX_WAITING {
+            self.dropped += 1;
+            return;
+        }
+        self.waiting.insert(p, c);
+        self.parked.entry(c).or_default().insert(p);
     }
 
     /// Wakes dropped at the bound since this was made or read.
@@ -190,32 +214,27 @@ impl Pending {
         self.running.clear();
     }
 
-    /// Puts `p` aside until chunk `c` is loaded (a block past the bound is dropped).
+    /// Puts `p` aside until chunk `c` is loaded (past [`MAX_WAITING`] it is dropped).
     pub fn wait(&mut self, p: BlockPos, c: ChunkPos) {
         if let Some(step) = self.at.remove(&p) {
             self.due.remove(&(step, p));
         }
-        if self.waiting.contains_key(&p) || !self.full() {
-            self.waiting.insert(p, c);
-        } else {
-            self.dropped += 1;
-        }
+        self.park(p, c);
     }
 
-    /// Wakes the waiting blocks whose chunk `loaded` says is loaded now; returns how
-    /// many.
+    /// Wakes the waiting blocks whose chunk `loaded` says is loaded now (asking once
+    /// a chunk); returns how many.
     pub fn resume(&mut self, loaded: impl Fn(ChunkPos) -> bool) -> usize {
-        let ready: Vec<BlockPos> = self
-            .waiting
-            .iter()
-            .filter(|(_, c)| loaded(**c))
-            .map(|(p, _)| *p)
-            .collect();
-        for p in &ready {
-            self.waiting.remove(p);
-            self.wake(*p);
+        let ready: Vec<ChunkPos> = self.parked.keys().copied().filter(|&c| loaded(c)).collect();
+        let mut woken = 0;
+        for c in ready {
+            for p in self.parked.remove(&c).unwrap_or_default() {
+                self.waiting.remove(&p);
+                self.wake(p);
+                woken += 1;
+            }
         }
-        ready.len()
+        woken
     }
 }
 
@@ -232,12 +251,13 @@ mod tests {
         }
         assert!(p.full());
         assert!(!p.wake(BlockPos::new(5, 5, 5)));
+        assert_eq!(p.dropped(), 1);
+        // Water set aside for a chunk does not count towards the bound of the due.
         p.wait(BlockPos::new(6, 6, 6), ChunkPos::new(0, 0, 0));
-        assert_eq!(p.len(), MAX_PENDING);
-        assert_eq!(p.dropped(), 2);
-        // A block already due may still be put aside to wait: the count is the same.
+        assert_eq!((p.due_count(), p.waiting().len()), (MAX_PENDING, 1));
+        // A block already due may still be put aside to wait: room is made.
         p.wait(at(0), ChunkPos::new(0, 0, 0));
-        assert_eq!((p.len(), p.waiting().len()), (MAX_PENDING, 1));
+        assert_eq!((p.due_count(), p.waiting().len()), (MAX_PENDING - 1, 2));
         // The due water ticks and makes room.
         let taken = p.take(1024);
         assert_eq!(taken.len(), 1024);
@@ -248,7 +268,8 @@ mod tests {
         let over = (0..MAX_PENDING + 10).map(|i| (0, at(i)));
         let read = Pending::from_parts(3, over, Vec::new(), [(at(1), ChunkPos::new(0, 0, 0))]);
         // Ten due past the bound, and the waiting block (already due) not counted twice.
-        assert_eq!((read.len(), read.dropped()), (MAX_PENDING, 10));
+        assert_eq!((read.due_count(), read.dropped()), (MAX_PENDING, 10));
+        assert_eq!(read.waiting().len(), 0);
     }
 
     #[test]
@@ -264,5 +285,32 @@ mod tests {
         assert!(!snapshot.is_running());
         assert_eq!(p.due_count(), 89);
         assert_eq!(p.running().len(), 10);
+    }
+
+    #[test]
+    fn water_set_aside_where_nobody_is_leaves_room_and_is_taken_up_by_chunk() {
+        let mut p = Pending::default();
+        // A hundred places, each with a thousand blocks waiting for its chunk.
+        for place in 0..100 {
+            let c = ChunkPos::new(place * 10, 0, 0);
+            for i in 0..1000 {
+                p.wait(BlockPos::new(place * 320 + i % 32, i / 32, 0), c);
+            }
+        }
+        assert_eq!(
+            (p.waiting().len(), p.waiting_chunks().len()),
+            (100_000, 100)
+        );
+        assert!(!p.full());
+        assert!(p.wake(BlockPos::new(0, 100, 0)));
+        // Taken up when its chunk is loaded, asking once a chunk.
+        let asked = std::cell::Cell::new(0);
+        let woken = p.resume(|c| {
+            asked.set(asked.get() + 1);
+            c.x == 0
+        });
+        assert_eq!((woken, asked.get()), (1000, 100));
+        assert_eq!((p.waiting().len(), p.waiting_chunks().len()), (99_000, 99));
+        assert_eq!(p.due_count(), 1001);
     }
 }

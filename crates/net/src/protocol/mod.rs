@@ -15,6 +15,10 @@ pub use message::{Answer, MAX_CHAT, MAX_NAME, MAX_PLAYERS, Pose, ToClient, ToSer
 /// with keys, the join's handshake.
 pub const PROTOCOL: u32 = 2;
 
+/// netcode's protocol id: terravox's protocol (clients of other versions are told so
+/// by the query first).
+pub(crate) const PROTOCOL_ID: u64 = 0x7476_7800_0000_0000 | PROTOCOL as u64;
+
 /// renet's channels, the same numbers both ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Channel {

@@ -321,6 +321,8 @@ impl Server {
         self.authority.advance(dt.as_secs_f32());
         self.make_durable(made);
         self.step_water();
+        // Where the edits changed is for a horizon to make again; a server has none.
+        let _ = self.authority.take_changed();
         if let Some(store) = &mut self.store
             && let Some(note) = store.tick(&self.authority)
         {
@@ -535,7 +537,7 @@ impl Server {
             let chunks = &self.chunks;
             self.authority.resume_water(|c| chunks.is_loaded(c));
         }
-        let waiting: Vec<ChunkPos> = self.authority.pending().waiting().map(|(_, c)| c).collect();
+        let waiting: Vec<ChunkPos> = self.authority.pending().waiting_chunks().collect();
         self.chunks.want(&waiting);
     }
 

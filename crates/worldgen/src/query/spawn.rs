@@ -5,13 +5,15 @@
 //! The same rule gives the view from any place ([`Generator::view_from`]).
 //!
 //! ```text
-//! survey:     the surface every 128 blocks within 2 km of the origin
+//! survey:     the surface every 256 blocks within 1.5 km of the origin (every 512
+//!             within 3 km where no vantage of the first meets the goals)
 //! candidates: survey points on land whose ground falls away ahead, with relief along
-//!             that way (8 compass ways, the survey's own samples), best first, 384
-//!             blocks apart at least
-//! each:       its highest ground within 64 blocks (every 16); the spots on it, each
-//!             looking 5 ways around the candidate's, rated by a small frame; the
-//!             best one's pitch, rated too
+//!             that way (8 compass ways, the survey's own samples), best first, 4 of
+//!             them, 384 blocks apart at least
+//! each:       its highest ground within 128 blocks (every 32); its 2 highest spots
+//!             within 16 blocks with nothing rising within 3, each looking 3 ways
+//!             around the candidate's, rated by a 96 x 54 frame; the best one's 5
+//!             pitches, rated too
 //! the frame:  the surface block by block within 48 blocks, every 32 to 512, every
 //!             128 to 2 km, only where a ray asks
 //! rating:     relief in view, some water, less for ground near the eye, a sky too
