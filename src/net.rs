@@ -59,6 +59,11 @@ pub(crate) struct ServeArgs {
     /// makes.
     #[arg(long)]
     allow_flying: bool,
+    /// Serve metrics in Prometheus's text format at http://ADDR/metrics (tick time,
+    /// players, bytes, edits, water, journal), e.g. 127.0.0.1:9225: keep it off a
+    /// public address.
+    #[arg(long)]
+    metrics: Option<SocketAddr>,
 }
 
 /// `terravox ping`.
@@ -166,6 +171,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         name: args.name.clone(),
         motd: args.motd.clone(),
         allow_flying: args.allow_flying,
+        metrics: args.metrics,
         build: build(),
     })?;
     say!(
@@ -191,6 +197,9 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         say!(
             "no password: anyone who can reach this port may join (set --password, or the allowlist, to close it)"
         );
+    }
+    if let Some(addr) = server.metrics_addr() {
+        say!("metrics on http://{addr}/metrics");
     }
     say!("console: {COMMANDS}");
     let stop = Arc::new(AtomicBool::new(false));

@@ -4,7 +4,8 @@
 //! bound to one key is refused to another; bans, the allowlist and operators, from
 //! the console, in chat and in files edited by hand; where a player stood kept
 //! across a restart; floods of handshakes, queries and connection requests limited
-//! while the others play on; and (a sweep) a 40 s outage that loses no edit.
+//! while the others play on; the metrics when asked for; and (a sweep) a 40 s
+//! outage that loses no edit.
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, UdpSocket};
@@ -461,6 +462,52 @@ fn a_player_moving_too_fast_through_a_wall_or_up_the_air_is_put_back() {
         .process
         .wait_for(0, WAIT, |l| l.starts_with("put ada back"))
         .unwrap();
+    server.stop().unwrap();
+}
+
+#[test]
+fn the_metrics_are_served_in_prometheus_text_when_asked_for() {
+    use std::io::{Read, Write};
+    let server =
+        ServerProcess::start(exe(), &dir("metrics"), &["--metrics", "127.0.0.1:0"]).unwrap();
+    let line = server
+        .process
+        .wait_for(0, WAIT, |l| l.starts_with("metrics on http://"))
+        .unwrap();
+    let addr: SocketAddr = line["metrics on http://".len()..]
+        .trim_end_matches("/metrics")
+        .parse()
+        .unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    ada.send(&format!("place {} {y} {z} brick", x + 2));
+    ada.wait_for(0, WAIT, |l| l.starts_with("acked 1 "))
+        .unwrap();
+    let scrape = || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        write!(s, "GET /metrics HTTP/1.0\r\nHost: terravox\r\n\r\n").unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        text
+    };
+    // Set once a second.
+    let end = std::time::Instant::now() + WAIT;
+    let text = loop {
+        let text = scrape();
+        if text.contains("terravox_players 1") && text.contains("terravox_edits_total 1") {
+            break text;
+        }
+        assert!(std::time::Instant::now() < end, "{text}");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    for name in [
+        "terravox_tick_seconds{quantile=\"0.99\"}",
+        "terravox_received_bytes_total",
+        "terravox_water_due",
+        "terravox_journal_bytes",
+        "# TYPE terravox_edits_total counter",
+    ] {
+        assert!(text.contains(name), "{name} in\n{text}");
+    }
     server.stop().unwrap();
 }
 

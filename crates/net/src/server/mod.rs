@@ -21,6 +21,7 @@ mod admission;
 mod clients;
 mod console;
 mod join;
+mod metrics;
 mod moving;
 mod operate;
 mod roster;
@@ -87,6 +88,9 @@ const TICKS_KEPT: usize = 100_000;
 /// Time between readings of the access files and writings of the roster.
 const RELOAD_EVERY: Duration = Duration::from_secs(2);
 const ROSTER_EVERY: Duration = Duration::from_secs(30);
+/// Time between settings of the metrics, and the ticks their quantiles cover (30 s).
+const METRICS_EVERY: Duration = Duration::from_secs(1);
+const METRICS_TICKS: usize = 900;
 /// The file of the server's identity in its save folder.
 pub const IDENTITY_FILE: &str = "server-identity.key";
 /// The backlog is sent while the channel has this much room.
@@ -111,6 +115,9 @@ pub struct ServerOptions {
     pub motd: String,
     /// Whether every player may fly (and pass through blocks); else only operators.
     pub allow_flying: bool,
+    /// Where to serve the metrics (Prometheus's text format at `/metrics`), if
+    /// anywhere.
+    pub metrics: Option<SocketAddr>,
     /// This build, said to clients (`terravox x.y.z`).
     pub build: String,
 }
@@ -173,6 +180,10 @@ pub struct Server {
     world_key: u64,
     last_reload: Instant,
     last_roster: Instant,
+    /// The metrics, if served, and when they were last set.
+    metrics: Option<(metrics::Metrics, Instant)>,
+    /// Edits made and durable since the server started.
+    edits_made: u64,
     water: WaterWork,
     /// Edits made, not yet durable (the journal could not be written).
     held: Vec<Made>,
@@ -249,6 +260,10 @@ impl Server {
         };
         let transport = ServerTransport::new(socket, options.max_players, info)
             .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
+        let metrics = match options.metrics {
+            Some(addr) => Some((metrics::Metrics::serve(addr)?, Instant::now())),
+            None => None,
+        };
         let mut authority = Authority::new(options.world.clone(), Role::Local);
         authority.replace(options.world.clone(), opened.edits);
         let hashes = hash_chunks(&generator);
@@ -268,6 +283,8 @@ impl Server {
             world_key: terravox_edits::world_key(&options.world),
             last_reload: Instant::now(),
             last_roster: Instant::now(),
+            metrics,
+            edits_made: 0,
             water: WaterWork::Idle,
             held: Vec::new(),
             waiting: Vec::new(),
@@ -277,6 +294,11 @@ impl Server {
             notes,
             options,
         })
+    }
+
+    /// Where its metrics are served, if they are.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|(m, _)| m.addr)
     }
 
     /// Its identity, as clients pin it.
@@ -351,6 +373,35 @@ impl Server {
             self.last_roster = Instant::now();
             self.keep_players();
         }
+        self.set_metrics();
+    }
+
+    /// The metrics' figures, once a second while they are served.
+    fn set_metrics(&mut self) {
+        let Some((m, last)) = &mut self.metrics else {
+            return;
+        };
+        if last.elapsed() < METRICS_EVERY {
+            return;
+        }
+        *last = Instant::now();
+        let window = self.ticks.len().saturating_sub(METRICS_TICKS);
+        let pending = self.authority.pending();
+        m.set(&metrics::Figures {
+            ticks: metrics::quantiles(
+                self.ticks
+                    .range(window..)
+                    .map(Duration::as_secs_f64)
+                    .collect(),
+            ),
+            players: self.clients.values().filter(|c| c.player.is_some()).count(),
+            received: self.transport.received,
+            sent: self.transport.sent,
+            edits: self.edits_made,
+            water_due: pending.due_count(),
+            water_waiting: pending.waiting().len(),
+            journal_bytes: self.store.as_ref().map_or(0, Store::journal_bytes),
+        });
     }
 
     /// Reads every client's messages; the edits made, to be made durable.
@@ -508,6 +559,7 @@ impl Server {
             ));
             return;
         }
+        self.edits_made += self.held.len() as u64;
         for m in std::mem::take(&mut self.held) {
             let bucket_full = self
                 .clients

@@ -104,6 +104,11 @@ impl Store {
         })
     }
 
+    /// The journal's bytes since the last save.
+    pub(crate) fn journal_bytes(&self) -> u64 {
+        self.journal.bytes()
+    }
+
     /// Makes `changes` durable: when this returns `Ok`, they survive the process.
     pub(crate) fn append(&mut self, changes: &[(BlockPos, Block)]) -> std::io::Result<()> {
         self.journal.append(changes)
