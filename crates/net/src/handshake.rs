@@ -271,16 +271,21 @@ mod tests {
 
     const DIALLED: &str = "127.0.0.1:27050";
 
+    /// `ada`'s request to `server`, with `password`.
+    fn asking(ada: &Identity, server: &Identity, password: Option<&str>) -> (Opening, Vec<u8>) {
+        open(
+            ada,
+            &server.public(),
+            DIALLED.parse().unwrap(),
+            &request(password),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn the_server_reads_who_asks_and_only_that_client_reads_the_token() {
         let (server, ada) = (Identity::generate(), Identity::generate());
-        let (opening, message) = open(
-            &ada,
-            &server.public(),
-            DIALLED.parse().unwrap(),
-            &request(Some("pw")),
-        )
-        .unwrap();
+        let (opening, message) = asking(&ada, &server, Some("pw"));
         assert_eq!(message.len(), REQUEST_BYTES);
         let asked = read_request(&server, &message).unwrap();
         assert_eq!(asked.player, ada.public());
@@ -306,24 +311,12 @@ mod tests {
             Identity::generate(),
             Identity::generate(),
         );
-        let (opening, message) = open(
-            &ada,
-            &server.public(),
-            DIALLED.parse().unwrap(),
-            &request(Some("pw")),
-        )
-        .unwrap();
+        let (opening, message) = asking(&ada, &server, Some("pw"));
         // The password is nowhere in the bytes, and another key cannot open them.
         assert!(!message.windows(2).any(|w| w == b"pw"));
         assert!(read_request(&impostor, &message).is_none());
         // An impostor answering a request of its own making is not read either.
-        let (_, to_impostor) = open(
-            &ada,
-            &impostor.public(),
-            DIALLED.parse().unwrap(),
-            &request(None),
-        )
-        .unwrap();
+        let (_, to_impostor) = asking(&ada, &impostor, None);
         let forged = read_request(&impostor, &to_impostor)
             .unwrap()
             .answer(&Verdict::Refused("no".into()))
@@ -334,13 +327,7 @@ mod tests {
     #[test]
     fn a_flipped_byte_or_a_short_request_is_no_request() {
         let (server, ada) = (Identity::generate(), Identity::generate());
-        let (_, mut message) = open(
-            &ada,
-            &server.public(),
-            DIALLED.parse().unwrap(),
-            &request(None),
-        )
-        .unwrap();
+        let (_, mut message) = asking(&ada, &server, None);
         message[100] ^= 1;
         assert!(read_request(&server, &message).is_none());
         assert!(read_request(&server, &message[..500]).is_none());
@@ -349,13 +336,7 @@ mod tests {
     #[test]
     fn a_refusal_reaches_the_client() {
         let (server, ada) = (Identity::generate(), Identity::generate());
-        let (opening, message) = open(
-            &ada,
-            &server.public(),
-            DIALLED.parse().unwrap(),
-            &request(None),
-        )
-        .unwrap();
+        let (opening, message) = asking(&ada, &server, None);
         let answer = read_request(&server, &message)
             .unwrap()
             .answer(&Verdict::Refused("wrong password".into()))

@@ -165,8 +165,7 @@ mod tests {
 
     #[test]
     fn an_identity_is_made_once_and_read_back() {
-        let dir = std::env::temp_dir().join(format!("tvx-identity-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::files::scratch("identity");
         let path = dir.join("identity.key");
         let made = Identity::load_or_create(&path).unwrap();
         let read = Identity::load_or_create(&path).unwrap();

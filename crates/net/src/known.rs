@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use terravox_edits::file::write_atomic;
 
+use crate::files::read_or_empty;
 use crate::identity::PublicKey;
 
 /// What the file says of a server's identity.
@@ -33,11 +34,8 @@ impl KnownServers {
     /// Reads the file at `path` (none yet: no server known). A line that is not an
     /// address and a key is an error naming it, and the file is never rewritten.
     pub fn open(path: &Path) -> Result<Self, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        };
+        let text =
+            read_or_empty(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut servers = BTreeMap::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -97,8 +95,7 @@ mod tests {
 
     #[test]
     fn a_server_is_pinned_on_first_use_and_a_changed_one_told_apart() {
-        let dir = std::env::temp_dir().join(format!("tvx-known-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::files::scratch("known");
         let path = dir.join("known_servers.txt");
         let addr: SocketAddr = "127.0.0.1:27050".parse().unwrap();
         let (a, b) = (Identity::generate().public(), Identity::generate().public());

@@ -15,6 +15,7 @@
 mod around;
 pub mod bot;
 pub mod client;
+mod files;
 mod handshake;
 pub mod identity;
 pub mod known;

@@ -21,6 +21,7 @@ use std::time::SystemTime;
 use terravox_edits::file::write_atomic;
 
 use super::clients::valid_name;
+use crate::files::read_or_empty;
 use crate::identity::PublicKey;
 
 /// Whom an entry names.
@@ -231,9 +232,8 @@ impl File {
     /// Reads the file again: a note for the console if it changed or broke.
     fn read(&mut self) -> Option<String> {
         self.modified = self.modified();
-        let text = match std::fs::read_to_string(&self.path) {
+        let text = match read_or_empty(&self.path) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => {
                 let why = format!("cannot read {}: {e}", self.path.display());
                 self.broken = Some(why.clone());
@@ -366,11 +366,8 @@ mod tests {
     use super::*;
     use crate::identity::Identity;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("tvx-access-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    fn dir(name: &str) -> std::path::PathBuf {
+        crate::files::scratch(&format!("access-{name}"))
     }
 
     const HOME: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 1));

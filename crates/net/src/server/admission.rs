@@ -166,10 +166,7 @@ mod tests {
     }
 
     fn folder(name: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("tvx-door-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+        crate::files::scratch(&format!("door-{name}"))
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use terravox_edits::file::write_atomic;
 
 use super::clients::valid_name;
+use crate::files::read_or_empty;
 use crate::identity::PublicKey;
 use crate::protocol::Pose;
 
@@ -51,11 +52,8 @@ impl Roster {
     /// Reads `players.txt` in `dir` (none: nobody known yet).
     pub(crate) fn open(dir: &Path) -> Result<Self, String> {
         let path = dir.join("players.txt");
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        };
+        let text =
+            read_or_empty(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut players = BTreeMap::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -199,11 +197,8 @@ mod tests {
     use super::*;
     use crate::identity::Identity;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("tvx-roster-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    fn dir(name: &str) -> std::path::PathBuf {
+        crate::files::scratch(&format!("roster-{name}"))
     }
 
     #[test]
