@@ -30,6 +30,13 @@ fn dir(name: &str) -> PathBuf {
 /// and where it stands.
 fn ready(server: &ServerProcess, name: &str, extra: &[&str]) -> (Process, [i32; 3]) {
     let b = server.bot(exe(), name, extra, &[]).unwrap();
+    let at = settled(&b);
+    (b, at)
+}
+
+/// Waits until bot `b` is ready (the backlog laid, the terrain around it made):
+/// where it stands.
+fn settled(b: &Process) -> [i32; 3] {
     let at = b.wait_for(0, WAIT, |l| l.starts_with("at ")).unwrap();
     let v: Vec<f64> = at
         .split_whitespace()
@@ -37,14 +44,11 @@ fn ready(server: &ServerProcess, name: &str, extra: &[&str]) -> (Process, [i32; 
         .map(|w| w.parse().unwrap())
         .collect();
     b.wait_for(0, WAIT, |l| l.starts_with("ready ")).unwrap();
-    (
-        b,
-        [
-            v[0].floor() as i32,
-            v[1].floor() as i32,
-            v[2].floor() as i32,
-        ],
-    )
+    [
+        v[0].floor() as i32,
+        v[1].floor() as i32,
+        v[2].floor() as i32,
+    ]
 }
 
 /// The `acked` lines of a bot: where and what.

@@ -133,6 +133,19 @@ fn refused(mut b: Process) -> String {
     b.errors().join("\n")
 }
 
+/// A bot joined to `server` as `name` with the profile (the key) of `whose`.
+fn posing(server: &ServerProcess, name: &str, whose: &str) -> Process {
+    bot(
+        exe(),
+        &server.address(),
+        name,
+        &server.profile(whose),
+        &[],
+        &[],
+    )
+    .unwrap()
+}
+
 /// Sends a console command and waits for its answer.
 fn console(server: &mut ServerProcess, line: &str, answer: &str) {
     let from = server.process.lines().len();
@@ -159,14 +172,8 @@ fn a_player_who_knows_the_password_can_neither_read_nor_forge_anothers_session()
         &[],
     )
     .unwrap();
-    let at = ada.wait_for(0, WAIT, |l| l.starts_with("at ")).unwrap();
-    ada.wait_for(0, WAIT, |l| l.starts_with("ready ")).unwrap();
+    let v = settled(&ada);
     let (mut bo, _) = ready(&server, "bo", &["--password", PASSWORD]);
-    let v: Vec<i32> = at
-        .split_whitespace()
-        .skip(1)
-        .map(|w| w.parse::<f64>().unwrap().floor() as i32)
-        .collect();
     let brick = format!("{} {} {}", v[0] + 2, v[1], v[2]);
     ada.send("say meet me at the old oak tree");
     bo.wait_for(0, WAIT, |l| l.contains("meet me at the old oak tree"))
@@ -265,15 +272,7 @@ fn a_name_is_its_first_keys_and_where_it_stood_is_kept_across_a_restart() {
     ada.send("quit");
     ada.wait_exit(WAIT).expect("she leaves");
     // Someone else (another key) asks for her name: refused, silent or not.
-    let other = bot(
-        exe(),
-        &server.address(),
-        "Ada",
-        &server.profile("eve"),
-        &[],
-        &[],
-    )
-    .unwrap();
+    let other = posing(&server, "Ada", "eve");
     let errors = refused(other);
     assert!(errors.contains("belongs to another player"), "{errors}");
     server.stop().unwrap();
@@ -287,15 +286,7 @@ fn a_name_is_its_first_keys_and_where_it_stood_is_kept_across_a_restart() {
         .map(|w| w.parse().unwrap())
         .collect();
     assert_eq!(got, there, "{at}; before: {:?}", ada.lines());
-    let other = bot(
-        exe(),
-        &server.address(),
-        "ada",
-        &server.profile("eve"),
-        &[],
-        &[],
-    )
-    .unwrap();
+    let other = posing(&server, "ada", "eve");
     assert!(refused(other).contains("belongs to another player"));
     server.stop().unwrap();
 }
@@ -329,15 +320,7 @@ fn bans_the_allowlist_and_operators_hold_from_the_console_chat_and_files() {
     .unwrap();
     // bo's name and key are banned: he is refused by name, and with another name.
     assert!(refused(join(&server, "bo")).contains("stop that"));
-    let bo_key = bot(
-        exe(),
-        &server.address(),
-        "bobby",
-        &server.profile("bo"),
-        &[],
-        &[],
-    )
-    .unwrap();
+    let bo_key = posing(&server, "bobby", "bo");
     assert!(refused(bo_key).contains("banned"));
     console(&mut server, "pardon bo", "2 bans of bo lifted");
     let (bo, _) = ready(&server, "bo", &[]);
@@ -540,13 +523,7 @@ mod sweep {
             &[],
         )
         .unwrap();
-        let at = ada.wait_for(0, WAIT, |l| l.starts_with("at ")).unwrap();
-        ada.wait_for(0, WAIT, |l| l.starts_with("ready ")).unwrap();
-        let v: Vec<i32> = at
-            .split_whitespace()
-            .skip(1)
-            .map(|w| w.parse::<f64>().unwrap().floor() as i32)
-            .collect();
+        let v = settled(&ada);
         let place = |ada: &mut Process, i: i32| {
             ada.send(&format!(
                 "place {} {} {} brick",
