@@ -11,10 +11,14 @@
 //! protocol does not allow (a message that does not decode, an edit before hello, a
 //! flood) is dropped; nobody else is.
 //!
+//! A file a concern: `join` (handshakes, connections, hello, leaving), `reading`
+//! (messages and edits), `moving` (moves judged), `water`, `sending`, `operate`
+//! (commands), with the state they share here.
+//!
 //! The server has an identity of its own (`server-identity.key` in its save folder,
 //! [`crate::identity`]); every player is someone (a name bound to a key,
-//! `players.txt`, [`roster`]); who may join is in plain files ([`access`]), changed
-//! from the console or by operators in chat ([`operate`]).
+//! `players.txt`, `roster`); who may join is in plain files (`access`), changed
+//! from the console or by operators in chat (`operate`).
 
 mod access;
 mod admission;
@@ -24,56 +28,46 @@ mod join;
 mod metrics;
 mod moving;
 mod operate;
+mod reading;
 mod roster;
+mod sending;
 mod store;
+mod water;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use renet::{ChannelConfig, ConnectionConfig, RenetServer, SendType};
-use terravox_authority::{Action, Authority, PlayerId, Refusal, Role};
-use terravox_edits::fluid::{Cells, Step};
-use terravox_voxel::{Block, BlockPos, ChunkPos};
+use terravox_authority::{Authority, PlayerId, Role};
+use terravox_voxel::{BlockPos, ChunkPos};
 use terravox_worldgen::{Generator, WorldConfig};
 
 use crate::around::Around;
 use crate::identity::{Identity, PublicKey};
-use crate::protocol::{Answer, Channel, Pose, ToClient, ToServer};
+use crate::protocol::{Channel, ToClient};
 use crate::transport::{Info, ServerTransport};
 use access::Access;
 use admission::Door;
 use clients::Client;
 pub use console::{COMMANDS, Command};
+use reading::{Asked, Made};
 use roster::Roster;
+pub use sending::WATER_BYTES_PER_SECOND;
 use store::Store;
+use water::WaterWork;
 
 /// Time between ticks.
 pub const TICK: Duration = Duration::from_micros(33_333);
 /// The port a server listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 27_050;
-/// Time between updates of where the players are.
-const POSES_EVERY: Duration = Duration::from_millis(100);
-/// Time between updates of the clock.
-const CLOCK_EVERY: Duration = Duration::from_secs(10);
-/// Bytes of water changes a client is sent a second at most (packed): a dam break
-/// cannot flood a link; the nearest chunks go first and the latest state wins.
-pub const WATER_BYTES_PER_SECOND: f32 = 8192.0;
-/// Edits in one message of the backlog.
-const BACKLOG_BATCH: usize = 16_384;
 /// A client has this long to say hello once connected.
 const HELLO_WAIT: Duration = Duration::from_secs(5);
-/// Writes of a step of the water laid in one tick.
-const LAY_PER_TICK: usize = 512;
 /// A client silent this long is taken for gone when its name joins again.
 const STALE: Duration = Duration::from_secs(1);
-/// How long an edit in a chunk the server is still making waits for it.
-const WAIT_FOR_WORLD: Duration = Duration::from_secs(2);
-/// Messages read from a client in one tick; more wait for the next.
-const READ_PER_TICK: usize = 64;
 /// Bytes the server's reliable channel may hold unacknowledged, per client (renet's
 /// bound): the backlog's room and the messages after it.
 const CHANNEL_BYTES: usize = 8 << 20;
@@ -93,8 +87,6 @@ const METRICS_EVERY: Duration = Duration::from_secs(1);
 const METRICS_TICKS: usize = 900;
 /// The file of the server's identity in its save folder.
 pub const IDENTITY_FILE: &str = "server-identity.key";
-/// The backlog is sent while the channel has this much room.
-const BACKLOG_ROOM: usize = 2 << 20;
 
 /// How a server is set up.
 #[derive(Clone, Debug)]
@@ -120,30 +112,6 @@ pub struct ServerOptions {
     pub metrics: Option<SocketAddr>,
     /// This build, said to clients (`terravox x.y.z`).
     pub build: String,
-}
-
-/// A step of the water on its thread, and one being laid.
-enum WaterWork {
-    Idle,
-    Running(u64, Receiver<Step>),
-    Laying(u64, Step, usize),
-}
-
-/// An edit asked for, decided when the chunk it is in is made.
-struct Asked {
-    client: u64,
-    seq: u32,
-    action: Action,
-    /// Refused if still undecided then.
-    until: Instant,
-}
-
-/// An edit made this tick, waiting to be durable before it is answered.
-struct Made {
-    client: u64,
-    seq: u32,
-    pos: BlockPos,
-    block: Block,
 }
 
 /// Figures of a running server.
@@ -402,352 +370,6 @@ impl Server {
             water_waiting: pending.waiting().len(),
             journal_bytes: self.store.as_ref().map_or(0, Store::journal_bytes),
         });
-    }
-
-    /// Reads every client's messages; the edits made, to be made durable.
-    fn read_all(&mut self, dt: Duration) -> Vec<Made> {
-        let mut made = Vec::new();
-        let ids: Vec<u64> = self.clients.keys().copied().collect();
-        for client in ids {
-            if let Some(c) = self.clients.get_mut(&client) {
-                let s = dt.as_secs_f32();
-                c.messages.refill(s);
-                c.chat.refill(s);
-                c.moves.refill(s);
-            }
-            // Where it is first: its edits are measured from there.
-            while let Some(bytes) = self.renet.receive_message(client, Channel::Moves) {
-                if let Err(why) = self.read_move(client, &bytes) {
-                    self.drop_client(client, why);
-                    break;
-                }
-            }
-            for _ in 0..READ_PER_TICK {
-                let Some(bytes) = self.renet.receive_message(client, Channel::World) else {
-                    break;
-                };
-                if let Err(why) = self.read(client, &bytes, &mut made) {
-                    self.drop_client(client, why);
-                    break;
-                }
-            }
-        }
-        made
-    }
-
-    /// One message on the world channel.
-    fn read(&mut self, client: u64, bytes: &[u8], made: &mut Vec<Made>) -> Result<(), String> {
-        let Some(c) = self.clients.get_mut(&client) else {
-            return Ok(());
-        };
-        if c.leaving.is_some() {
-            return Ok(());
-        }
-        if !c.messages.take() {
-            return Err("too many messages (a flood)".to_owned());
-        }
-        let message = ToServer::decode(bytes)
-            .map_err(|e| format!("sent a message this server cannot read ({e})"))?;
-        match (message, c.id()) {
-            (ToServer::Hello { name, build }, None) => self.hello(client, &name, &build),
-            (ToServer::Hello { .. }, Some(_)) => Err("said hello twice".to_owned()),
-            (ToServer::Act { seq, action }, Some(_)) => {
-                let asked = Asked {
-                    client,
-                    seq,
-                    action,
-                    until: Instant::now() + WAIT_FOR_WORLD,
-                };
-                if let Some(asked) = self.act(asked, made) {
-                    self.waiting.push(asked);
-                }
-                Ok(())
-            }
-            (ToServer::Chat(text), Some(id)) => {
-                if !c.chat.take() {
-                    let slow =
-                        ToClient::Say("chat: slow down (a line every two seconds)".to_owned());
-                    self.renet
-                        .send_message(client, Channel::World, slow.encode());
-                } else if let Some(line) = text.strip_prefix('/') {
-                    self.chat_command(client, line);
-                } else {
-                    let name = c.name().unwrap_or_default().to_owned();
-                    self.notes.push(format!("<{name}> {text}"));
-                    self.broadcast(&ToClient::Chat(id, text));
-                }
-                Ok(())
-            }
-            (ToServer::Move(..), _) => Err("sent a move on the world channel".to_owned()),
-            (_, None) => Err("played before saying hello".to_owned()),
-        }
-    }
-
-    /// Decides an edit asked for: made (into `made`), refused (answered), or, where
-    /// the server is still making the chunk (or has not heard where the player is),
-    /// given back to wait for it.
-    fn act(&mut self, asked: Asked, made: &mut Vec<Made>) -> Option<Asked> {
-        let id = self.clients.get(&asked.client).and_then(Client::id)?;
-        let pos = asked.action.pos();
-        let refusal = match self.authority.act(id, asked.action, &mut self.chunks) {
-            Ok((pos, block)) => {
-                made.push(Made {
-                    client: asked.client,
-                    seq: asked.seq,
-                    pos,
-                    block,
-                });
-                return None;
-            }
-            Err(r) => r,
-        };
-        let coming = match refusal {
-            Refusal::NotLoaded => self.chunks.coming(pos.to_chunk().0),
-            Refusal::UnknownPlayer => true,
-            _ => false,
-        };
-        if coming && Instant::now() < asked.until {
-            return Some(asked);
-        }
-        let answer = Answer {
-            seq: asked.seq,
-            refused: Some(refusal),
-            pos,
-            block: self.chunks.block(pos),
-            bucket_full: self.authority.players().bucket_full(id),
-        };
-        self.renet.send_message(
-            asked.client,
-            Channel::World,
-            ToClient::Answer(answer).encode(),
-        );
-        None
-    }
-
-    /// Decides the edits that waited for the world around them.
-    fn act_waiting(&mut self, made: &mut Vec<Made>) {
-        for asked in std::mem::take(&mut self.waiting) {
-            if let Some(asked) = self.act(asked, made) {
-                self.waiting.push(asked);
-            }
-        }
-    }
-
-    /// Sends `message` to every playing client.
-    fn broadcast(&mut self, message: &ToClient) {
-        let bytes = message.encode();
-        for (id, c) in &self.clients {
-            if c.player.is_some() && c.leaving.is_none() {
-                self.renet.send_message(*id, Channel::World, bytes.clone());
-            }
-        }
-    }
-
-    /// Makes the edits made durable, then answers them and tells the others.
-    fn make_durable(&mut self, made: Vec<Made>) {
-        self.held.extend(made);
-        if self.held.is_empty() {
-            return;
-        }
-        let changes: Vec<(BlockPos, Block)> = self.held.iter().map(|m| (m.pos, m.block)).collect();
-        if let Some(store) = &mut self.store
-            && let Err(e) = store.append(&changes)
-        {
-            self.notes.push(format!(
-                "cannot write the journal ({e}): {} edits wait to be made durable",
-                self.held.len()
-            ));
-            return;
-        }
-        self.edits_made += self.held.len() as u64;
-        for m in std::mem::take(&mut self.held) {
-            let bucket_full = self
-                .clients
-                .get(&m.client)
-                .and_then(Client::id)
-                .is_some_and(|id| self.authority.players().bucket_full(id));
-            let answer = Answer {
-                seq: m.seq,
-                refused: None,
-                pos: m.pos,
-                block: Some(m.block),
-                bucket_full,
-            };
-            self.renet
-                .send_message(m.client, Channel::World, ToClient::Answer(answer).encode());
-            for (id, c) in &mut self.clients {
-                if *id != m.client && c.player.is_some() {
-                    c.changed(m.pos, m.block, true);
-                }
-            }
-        }
-    }
-
-    /// The chunks made since the last tick, loaded; the water waiting for them woken.
-    fn chunks_in(&mut self) {
-        if self.chunks.receive(self.authority.edits()) > 0 {
-            let chunks = &self.chunks;
-            self.authority.resume_water(|c| chunks.is_loaded(c));
-        }
-        let waiting: Vec<ChunkPos> = self.authority.pending().waiting_chunks().collect();
-        self.chunks.want(&waiting);
-    }
-
-    /// Lays a finished step of the water (a part a tick) and starts the next.
-    fn step_water(&mut self) {
-        if let WaterWork::Running(lineage, rx) = &self.water
-            && let Ok(step) = rx.try_recv()
-        {
-            self.water = WaterWork::Laying(*lineage, step, 0);
-        }
-        if let WaterWork::Laying(lineage, step, laid) = &mut self.water {
-            let part = &step.writes[*laid..step.writes.len().min(*laid + LAY_PER_TICK)];
-            let changes = self
-                .authority
-                .lay_writes(*lineage, part, &mut self.chunks)
-                .unwrap_or_default();
-            *laid += part.len();
-            for c in self.clients.values_mut() {
-                if c.player.is_some() {
-                    for &(p, b) in &changes {
-                        c.changed(p, b, false);
-                    }
-                }
-            }
-            if *laid >= step.writes.len() {
-                self.authority.settle_step(*lineage, step, &mut self.chunks);
-                self.water = WaterWork::Idle;
-            }
-        }
-        if matches!(self.water, WaterWork::Idle)
-            && let Some(job) = self.authority.take_step(&self.chunks)
-        {
-            let (tx, rx): (Sender<Step>, Receiver<Step>) = channel();
-            let lineage = job.lineage;
-            rayon::spawn(move || {
-                let _ = tx.send(job.run());
-            });
-            self.water = WaterWork::Running(lineage, rx);
-        }
-    }
-
-    /// Sends every client what it is owed: the backlog, the changes, the players, the
-    /// clock.
-    fn send_all(&mut self, dt: Duration) {
-        let poses_due = self.last_poses.elapsed() >= POSES_EVERY;
-        let poses: Vec<(PlayerId, Pose)> = if poses_due {
-            self.last_poses = Instant::now();
-            self.clients
-                .values()
-                .filter_map(|c| Some((c.id()?, c.pose?.0)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let any_moved = self.clients.values().any(|c| c.moved);
-        let clock_due = self.last_clock.elapsed() >= CLOCK_EVERY;
-        if clock_due {
-            self.last_clock = Instant::now();
-            let clock = self.authority.clock();
-            self.broadcast(&ToClient::Clock(clock.hours, clock.paused));
-        }
-        let ids: Vec<u64> = self.clients.keys().copied().collect();
-        for client in ids {
-            self.send_backlog(client);
-            self.send_changes(client, dt);
-            if poses_due && any_moved {
-                let Some(me) = self.clients.get(&client).and_then(Client::id) else {
-                    continue;
-                };
-                let others: Vec<(PlayerId, Pose)> =
-                    poses.iter().filter(|(id, _)| *id != me).copied().collect();
-                if !others.is_empty() {
-                    self.renet.send_message(
-                        client,
-                        Channel::Moves,
-                        ToClient::Players(others).encode(),
-                    );
-                }
-            }
-        }
-        if poses_due {
-            for c in self.clients.values_mut() {
-                c.moved = false;
-            }
-        }
-    }
-
-    /// The next part of a joining client's backlog, while its channel has room.
-    fn send_backlog(&mut self, client: u64) {
-        let Some(c) = self.clients.get_mut(&client) else {
-            return;
-        };
-        let Some(backlog) = &mut c.backlog else {
-            return;
-        };
-        while self.renet.channel_available_memory(client, Channel::World) > BACKLOG_ROOM {
-            let mut batch = Vec::new();
-            let mut last = backlog.after;
-            for (chunk, edits) in backlog.edits.chunks_after(backlog.after) {
-                batch.extend(edits);
-                last = Some(chunk);
-                if batch.len() >= BACKLOG_BATCH {
-                    break;
-                }
-            }
-            if batch.is_empty() {
-                c.backlog = None;
-                self.renet
-                    .send_message(client, Channel::World, ToClient::BacklogDone.encode());
-                return;
-            }
-            backlog.after = last;
-            let message = ToClient::Blocks {
-                backlog: true,
-                changes: batch,
-            };
-            self.renet
-                .send_message(client, Channel::World, message.encode());
-        }
-    }
-
-    /// The blocks changed since: a player's edits at once, the water's by chunk,
-    /// nearest first, within the client's budget.
-    fn send_changes(&mut self, client: u64, dt: Duration) {
-        let Some(c) = self.clients.get_mut(&client) else {
-            return;
-        };
-        if c.backlog.is_some() || c.changes.is_empty() {
-            return;
-        }
-        let mut out: Vec<(BlockPos, Block)> = Vec::new();
-        for chunk in std::mem::take(&mut c.urgent) {
-            out.extend(c.take_chunk(chunk));
-        }
-        c.water_budget = (c.water_budget + dt.as_secs_f32() * WATER_BYTES_PER_SECOND)
-            .min(WATER_BYTES_PER_SECOND);
-        let at = c.pose.map_or(ChunkPos::new(0, 0, 0), |(p, _)| {
-            BlockPos::containing_f64(p.feet).to_chunk().0
-        });
-        let mut nearest: Vec<ChunkPos> = c.changes.keys().copied().collect();
-        nearest.sort_by_key(|k| k.distance_squared(at));
-        for chunk in nearest {
-            if c.water_budget <= 0.0 {
-                break;
-            }
-            // About a byte and a half a block, packed: a chunk may overdraw the
-            // budget, which the next ticks pay back.
-            c.water_budget -= c.changes[&chunk].len() as f32 * 1.5;
-            out.extend(c.take_chunk(chunk));
-        }
-        if !out.is_empty() {
-            let message = ToClient::Blocks {
-                backlog: false,
-                changes: out,
-            };
-            self.renet
-                .send_message(client, Channel::World, message.encode());
-        }
     }
 
     /// The ticks' times so far: median, 99th percentile, longest, and how many.
