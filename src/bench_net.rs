@@ -85,8 +85,23 @@ fn ticks(server: &Process) -> String {
 
 /// Players walking and digging: bytes received per client, an edit's time until the
 /// others see it, the server's ticks.
-fn walking(exe: &Path, base: &Path, players: usize, seconds: f64) -> Result<(), String> {
-    let server = ServerProcess::start(exe, &fresh_dir(base, "walk"), LOAD)?;
+/// With `left_flowing`, the world's save holds water left flowing in a hundred places
+/// far from them ([`flowing`]), as a server that ran long holds it.
+fn walking(
+    exe: &Path,
+    base: &Path,
+    players: usize,
+    seconds: f64,
+    left_flowing: bool,
+) -> Result<(), String> {
+    let dir = fresh_dir(base, if left_flowing { "walk-water" } else { "walk" });
+    if left_flowing {
+        let world = WorldConfig::default();
+        SaveDir::new(&dir)
+            .save(&world, &flowing(&world))
+            .map_err(|e| e.to_string())?;
+    }
+    let server = ServerProcess::start(exe, &dir, LOAD)?;
     let spread = |i: usize| {
         vec![
             "--walk".to_owned(),
@@ -155,14 +170,47 @@ fn walking(exe: &Path, base: &Path, players: usize, seconds: f64) -> Result<(), 
     let _ = server.process.wait_exit(WAIT);
     let median = quantile(&mut rates.clone(), 0.5) as f64 / 1000.0;
     let most = rates.iter().max().copied().unwrap_or(0) as f64 / 1000.0;
+    let water = if left_flowing {
+        " with water left flowing in 100 places 1-3 km away"
+    } else {
+        ""
+    };
     say!(
-        "net: {players} players, {seconds:.0} s: received per client {median:.1} kB/s median (max {most:.1}); edit seen by others p99 {} ms (median {} ms, {edits} edits, {} sightings, {missing} not seen); server tick {}",
+        "net: {players} players{water}, {seconds:.0} s: received per client {median:.1} kB/s median (max {most:.1}); edit seen by others p99 {} ms (median {} ms, {edits} edits, {} sightings, {missing} not seen); server tick {}",
         quantile(&mut delays.clone(), 0.99).as_millis(),
         quantile(&mut delays.clone(), 0.5).as_millis(),
         delays.len(),
         ticks(&server.process),
     );
     Ok(())
+}
+
+/// A hundred lakes held by walls 1 to 3 km from the spawn, each with a hole in its
+/// wall and its water running out, woken: water left flowing where no player is.
+fn flowing(world: &WorldConfig) -> Edits {
+    let spawn = Generator::new(world)
+        .ok()
+        .and_then(|g| g.land_near_origin())
+        .unwrap_or([0, 64, 0]);
+    let mut e = Edits::new();
+    for i in 0..100 {
+        let (angle, reach) = (f64::from(i) * 2.4, 1000.0 + 20.0 * f64::from(i));
+        let near = [
+            spawn[0] + (reach * angle.cos()) as i32,
+            spawn[1],
+            spawn[2] + (reach * angle.sin()) as i32,
+        ];
+        let (lake, floor) = terravox_net::loopback::dam(world, near);
+        for (p, b) in lake.iter() {
+            e.set(p, b);
+        }
+        let hole = floor.offset([17, 1, 8]);
+        e.set(hole, Block::Air);
+        for q in std::iter::once(hole).chain(hole.neighbours()) {
+            e.pending_mut().wake(q);
+        }
+    }
+    e
 }
 
 /// A million edits of builds and digs around the spawn: blocks of the hotbar and
@@ -353,7 +401,8 @@ pub(crate) fn run(players: usize, seconds: f64) -> Result<(), String> {
     say!(
         "net: a server and {players} bot processes of this terravox on loopback (2 cores: they share the machine)"
     );
-    walking(&exe, &base, players, seconds)?;
+    walking(&exe, &base, players, seconds, false)?;
+    walking(&exe, &base, players, seconds, true)?;
     join_million(&exe, &base)?;
     dam_break(&exe, &base, players)?;
     sigkill(&exe, &base, players)?;
