@@ -2,8 +2,9 @@
 //! follows the server's edits and water, walks and digs on its own or does what it
 //! is told a line at a time (`break X Y Z`, `place X Y Z BLOCK`, `take X Y Z`,
 //! `goto X Y Z`, `find-water`, `pave N` (N tiles of blocks on the land around it, at
-//! the rate the rules allow), `say TEXT`, `flood N` (lines of chat at once),
-//! `garbage N` (messages that are no message), `dump FILE`, `wait MS`, `quit`), and
+//! the rate the rules allow), `say TEXT`, `dump FILE`, `wait MS`, `quit`; with the
+//! feature `test-tools` also `flood N` (lines of chat at once) and `garbage N`
+//! (messages that are no message)), and
 //! writes what happens
 //! as lines: what `terravox bench --net` and the tests read, from real processes on
 //! loopback.
@@ -515,6 +516,7 @@ fn command(
             let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(100);
             bot.paving = tiles(&bot.generator, bot.feet, n);
         }
+        #[cfg(feature = "test-tools")]
         Some("flood") => {
             let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1000);
             for i in 0..n {
@@ -551,6 +553,7 @@ fn command(
                 None => bot.line(format_args!("no-water")),
             }
         }
+        #[cfg(feature = "test-tools")]
         Some("garbage") => {
             // Bytes that are no message (a test of the server, which must drop this
             // client alone).

@@ -145,7 +145,8 @@ pub enum Event {
 /// What the connection's thread sends.
 enum Outgoing {
     Message(ToServer),
-    /// Raw bytes on the world channel.
+    /// Raw bytes on the world channel (test-tools).
+    #[cfg(feature = "test-tools")]
     Bytes(Vec<u8>),
 }
 
@@ -313,7 +314,8 @@ fn check_world(world: &WorldConfig, welcome: &Welcome, ours: &str) -> Result<(),
     let generator = Generator::new(world).map_err(|e| JoinError::World(e.to_string()))?;
     for &(chunk, there) in &welcome.hashes {
         let here = generator.generate(chunk).content_hash();
-        // A fault for the tests: a build that makes other blocks.
+        // A fault for the tests (test-tools): a build that makes other blocks.
+        #[cfg(feature = "test-tools")]
         let here = if std::env::var_os("TERRAVOX_TEST_OTHER_BLOCKS").is_some() {
             here ^ 1
         } else {
@@ -452,6 +454,7 @@ impl Connection {
                             Outgoing::Message(m) => {
                                 link.renet.send_message(Channel::World, m.encode())
                             }
+                            #[cfg(feature = "test-tools")]
                             Outgoing::Bytes(b) => link.renet.send_message(Channel::World, b),
                         }
                         fresh = true;
@@ -483,6 +486,7 @@ impl Connection {
     }
 
     /// Sends bytes that may be no message at all (how the tests send garbage).
+    #[cfg(feature = "test-tools")]
     pub fn send_bytes(&self, bytes: Vec<u8>) {
         let _ = self.tx.send(Outgoing::Bytes(bytes));
     }
