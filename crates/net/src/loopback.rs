@@ -321,6 +321,9 @@ pub fn dam(world: &WorldConfig, near: [i32; 3]) -> (Edits, BlockPos) {
 pub fn break_dam(floor: BlockPos) -> Vec<String> {
     let wall = floor.offset([17, 0, 0]);
     let mut out = vec![
+        // A body that has just joined needs a moment to go there (a server takes no
+        // faster move).
+        "wait 1500".to_owned(),
         format!("goto {} {} {}", wall.x + 2, wall.y + 1, wall.z + 8),
         // The chunks around it made (here and on the server) first.
         "wait 1500".to_owned(),
