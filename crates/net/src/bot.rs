@@ -285,7 +285,9 @@ pub fn run(
             "empty"
         }
     ));
-    let centre = feet;
+    // The walk's circle (12 blocks from its centre) starts where the bot stands: a
+    // server takes no jump onto it.
+    let centre = [feet[0] - 12.0, feet[1], feet[2]];
     let (mut backlog, mut terrain_at): ((bool, Option<Instant>), Option<Instant>) =
         ((false, None), None);
     let mut told_ready = false;
