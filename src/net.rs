@@ -64,6 +64,10 @@ pub(crate) struct ServeArgs {
     /// public address.
     #[arg(long)]
     metrics: Option<SocketAddr>,
+    /// Make this player (a name, or a key of 64 hex digits) an operator (kept in
+    /// ops.txt); may be given more than once.
+    #[arg(long = "op")]
+    ops: Vec<String>,
 }
 
 /// `terravox ping`.
@@ -172,6 +176,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         motd: args.motd.clone(),
         allow_flying: args.allow_flying,
         metrics: args.metrics,
+        ops: args.ops.clone(),
         build: build(),
     })?;
     say!(

@@ -348,6 +348,13 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
         Some("brick")
     );
     b.send("quit");
+    // The player who opened it is its operator.
+    let host = terravox_net::client::Profile::in_data(&saves)
+        .identity()
+        .unwrap()
+        .public();
+    let ops = std::fs::read_to_string(saves.join("ops.txt")).unwrap();
+    assert!(ops.contains(&host.hex()), "{ops}");
     // The game ends: the server it started stops and saves.
     app.world_mut().write_message(AppExit::Success);
     app.update();

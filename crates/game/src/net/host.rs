@@ -127,6 +127,14 @@ fn open_world(
         args.push(&config);
         let name = format!("{}'s world", ask.name);
         args.extend(["--name", &name]);
+        // The player who opened the world is its operator (it may fly, ban, ...).
+        let profile = Profile::in_data(dir.dir());
+        let key = profile
+            .identity()
+            .map_err(|e| e.to_string())?
+            .public()
+            .hex();
+        args.extend(["--op", &key]);
         if let Some(p) = &ask.password {
             args.extend(["--password", p]);
         }
@@ -136,7 +144,7 @@ fn open_world(
             name: ask.name.clone(),
             password: ask.password.clone(),
             build: format!("terravox {}", env!("CARGO_PKG_VERSION")),
-            profile: Profile::in_data(dir.dir()),
+            profile,
             accept_new_identity: false,
         };
         let joined = join(&options).map_err(|e| e.to_string())?;

@@ -110,6 +110,9 @@ pub struct ServerOptions {
     /// Where to serve the metrics (Prometheus's text format at `/metrics`), if
     /// anywhere.
     pub metrics: Option<SocketAddr>,
+    /// Names or keys made operators at start (written to `ops.txt`): a game that
+    /// opens its world to others makes its own player one.
+    pub ops: Vec<String>,
     /// This build, said to clients (`terravox x.y.z`).
     pub build: String,
 }
@@ -212,7 +215,18 @@ impl Server {
             .map_err(|e| e.to_string())?;
         let roster = Roster::open(&options.save_dir)?;
         let opened = Store::open(&options.save_dir, &options.world)?;
-        let (access, mut notes) = Access::open(&options.save_dir);
+        let (mut access, mut notes) = Access::open(&options.save_dir);
+        for word in &options.ops {
+            let who = match access::Who::parse(word) {
+                Some(access::Who::Address(_)) | None => {
+                    return Err(format!("--op {word}: an operator is a name or a key"));
+                }
+                Some(who) => who,
+            };
+            if let Err(e) = access.add(access::Kind::Ops, who, "") {
+                notes.push(e);
+            }
+        }
         notes.extend(opened.notes);
         let socket = UdpSocket::bind(options.bind)
             .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
