@@ -23,11 +23,10 @@ impl Server {
             let Some(asked) = handshake::read_request(&self.identity, &knock.message) else {
                 continue;
             };
-            let playing = self.clients.values().filter(|c| c.player.is_some()).count();
             let room = Room {
                 access: &self.access,
                 roster: &self.roster,
-                playing,
+                playing: self.playing(),
                 max: self.options.max_players,
             };
             let decided = self

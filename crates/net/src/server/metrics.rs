@@ -47,9 +47,10 @@ pub(crate) struct Metrics {
     pub(crate) addr: SocketAddr,
 }
 
-/// Makes the quantiles of `ticks` (seconds): median, 99th percentile, longest.
-pub(crate) fn quantiles(mut ticks: Vec<f64>) -> [f64; 3] {
-    ticks.sort_by(f64::total_cmp);
+/// The median, 99th percentile and longest of `ticks` (the console's figures and
+/// the metrics' alike).
+pub(crate) fn quantiles<T: Copy + Default + PartialOrd>(mut ticks: Vec<T>) -> [T; 3] {
+    ticks.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     let at = |q: f64| {
         ticks
             .get(((ticks.len().max(1) - 1) as f64 * q).round() as usize)

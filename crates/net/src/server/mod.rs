@@ -335,13 +335,17 @@ impl Server {
         self.send_all(dt);
         self.transport.send(&mut self.renet);
         self.leave_departed();
-        let playing = self.clients.values().filter(|c| c.player.is_some()).count();
-        self.transport.set_players(playing);
+        self.transport.set_players(self.playing());
         self.housekeeping();
         if self.ticks.len() == TICKS_KEPT {
             self.ticks.pop_front();
         }
         self.ticks.push_back(started.elapsed());
+    }
+
+    /// How many clients play (said hello and were let in).
+    fn playing(&self) -> usize {
+        self.clients.values().filter(|c| c.player.is_some()).count()
     }
 
     /// The access files edited by hand taken up, the roster written, now and then.
@@ -360,12 +364,17 @@ impl Server {
 
     /// The metrics' figures, once a second while they are served.
     fn set_metrics(&mut self) {
+        if self
+            .metrics
+            .as_ref()
+            .is_none_or(|(_, last)| last.elapsed() < METRICS_EVERY)
+        {
+            return;
+        }
+        let players = self.playing();
         let Some((m, last)) = &mut self.metrics else {
             return;
         };
-        if last.elapsed() < METRICS_EVERY {
-            return;
-        }
         *last = Instant::now();
         let window = self.ticks.len().saturating_sub(METRICS_TICKS);
         let pending = self.authority.pending();
@@ -376,7 +385,7 @@ impl Server {
                     .map(Duration::as_secs_f64)
                     .collect(),
             ),
-            players: self.clients.values().filter(|c| c.player.is_some()).count(),
+            players,
             received: self.transport.received,
             sent: self.transport.sent,
             edits: self.edits_made,
@@ -388,14 +397,10 @@ impl Server {
 
     /// The ticks' times so far: median, 99th percentile, longest, and how many.
     pub fn tick_figures(&self) -> ([Duration; 3], usize) {
-        let mut t: Vec<Duration> = self.ticks.iter().copied().collect();
-        t.sort_unstable();
-        let at = |q: f64| {
-            t.get(((t.len().max(1) - 1) as f64 * q).round() as usize)
-                .copied()
-                .unwrap_or_default()
-        };
-        ([at(0.5), at(0.99), at(1.0)], t.len())
+        (
+            metrics::quantiles(self.ticks.iter().copied().collect()),
+            self.ticks.len(),
+        )
     }
 
     /// Stops: tells every client, disconnects them and saves the world whole.
