@@ -3,7 +3,9 @@
 
 use terravox_authority::EDIT_BURST;
 use terravox_authority::rules::{REACH, SLACK};
-use terravox_authority::{Action, Authority, Blocks, Picture, Refusal, Role, Terrain};
+use terravox_authority::{
+    Action, Authority, Blocks, Picture, Refusal, Role, Stepped, Stepper, Terrain, Turn, Worker,
+};
 use terravox_edits::fluid::{self, Cells, MAX_PENDING, STEP_SECONDS};
 use terravox_voxel::{Block, BlockPos, Chunk, ChunkPos};
 use terravox_worldgen::WorldConfig;
@@ -305,4 +307,96 @@ fn a_step_laid_in_parts_is_the_step_laid_at_once() {
     assert!(biggest > 3, "steps of a few writes at least: {biggest}");
     let (parts, _) = run(3);
     assert_eq!(parts, whole);
+}
+
+/// A worker that has its step at once (the stepper does not care where it ran).
+struct Ran(Option<Stepped>);
+
+impl Worker for Ran {
+    fn finished(&mut self) -> Option<Stepped> {
+        self.0.take()
+    }
+}
+
+/// A worker still at work for `turns` more turns.
+struct Slow(Option<Stepped>, u32);
+
+impl Worker for Slow {
+    fn finished(&mut self) -> Option<Stepped> {
+        if self.1 == 0 {
+            self.0.take()
+        } else {
+            self.1 -= 1;
+            None
+        }
+    }
+}
+
+/// The stepper lays a step only once one is due, a part a turn, and the water it
+/// makes is the same however the laying is cut and however long the worker takes.
+#[test]
+fn the_stepper_lays_a_step_in_parts_once_due_and_the_water_is_the_same() {
+    let run = |most: usize, slow: u32| {
+        let (mut a, mut t) = world();
+        a.players_mut().set_bucket(1, true);
+        a.act(1, Action::Place(at(2, 0, 0), Block::Water), &mut t)
+            .unwrap();
+        let mut stepper: Stepper<Slow> = Stepper::default();
+        let (mut changes, mut settled, mut turns_laying) = (Vec::new(), 0, 0);
+        for _ in 0..4000 {
+            a.advance(STEP_SECONDS / 4.0);
+            let due = a.water_due();
+            let turn = stepper.turn(&mut a, &mut t, most, |job| {
+                Slow(Some(Stepped::run(&job)), slow)
+            });
+            assert!(
+                due || turn == Turn::default(),
+                "nothing happens between steps"
+            );
+            assert!(turn.changes.len() <= most);
+            turns_laying += usize::from(!turn.changes.is_empty());
+            settled += usize::from(turn.settled.is_some());
+            changes.extend(turn.changes);
+        }
+        assert!(!stepper.stepping() && a.pending().is_empty(), "settled");
+        (
+            t.block(at(9, 0, 0)),
+            a.edits().clone(),
+            changes,
+            settled,
+            turns_laying,
+        )
+    };
+    let (far, edits, changes, settled, whole) = run(usize::MAX, 0);
+    assert_eq!(far, Some(Block::FlowingWater7));
+    assert!(settled > 5);
+    for (most, slow) in [(1, 0), (3, 2), (usize::MAX, 5)] {
+        let (far2, edits2, changes2, settled2, turns) = run(most, slow);
+        assert_eq!(
+            (far2, settled2),
+            (far, settled),
+            "laid {most} a turn, {slow} slow"
+        );
+        assert_eq!(changes2, changes, "the same changes in the same order");
+        assert!(edits2 == edits);
+        if most == 1 {
+            assert!(turns > whole, "laid over more turns");
+        }
+    }
+    let mut ran: Stepper<Ran> = Stepper::default();
+    let (mut a, mut t) = world();
+    a.set_block(at(0, 0, 3), Block::Water, &mut t);
+    a.advance(STEP_SECONDS);
+    let first = ran.turn(&mut a, &mut t, 8, |job| Ran(Some(Stepped::run(&job))));
+    assert!(
+        first.changes.is_empty() && ran.stepping(),
+        "taken, not laid yet"
+    );
+    a.replace(WorldConfig::default(), Default::default());
+    a.advance(STEP_SECONDS);
+    let dropped = ran.turn(&mut a, &mut t, 8, |job| Ran(Some(Stepped::run(&job))));
+    assert!(
+        dropped.changes.is_empty() && dropped.settled.is_none(),
+        "not this world's"
+    );
 }

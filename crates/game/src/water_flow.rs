@@ -5,7 +5,9 @@
 //! next step is due (by the authority, through [`WorldBlocks`]: the chunks, their
 //! remeshing, at most once a chunk a step, and the overlay, so flowing water is
 //! saved), [`LAY_PER_FRAME`] writes a frame: a flood's step is laid over a few
-//! frames and the next waits for it. The world seen between two steps changes only at a step, so the same
+//! frames and the next waits for it. That state machine is the authority's
+//! [`Stepper`], which the server runs too; this plugin gives it Bevy's workers and
+//! keeps the figures. The world seen between two steps changes only at a step, so the same
 //! edits in the same steps give the same water at any frame rate or thread count. A
 //! world nobody edited does no fluid work at all. A world's water starts stepping
 //! once the world is settled after its edits were read (the save holds the water
@@ -17,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use terravox_edits::fluid::Step;
+use terravox_authority::{Stepped, Stepper, Worker};
 
 use crate::persistence::Saves;
 use crate::player::Spawn;
@@ -34,20 +36,13 @@ const HISTORY: usize = 100_000;
 /// rather than a frame stalls.
 pub(crate) const LAY_PER_FRAME: usize = 32;
 
-/// A finished step being laid, a part a frame.
-struct Laying {
-    stepped: Stepped,
-    laid: usize,
-    changed: usize,
-}
+/// A step on one of Bevy's workers.
+struct OnTask(Task<Stepped>);
 
-/// What a step's worker returns.
-struct Stepped {
-    step: Step,
-    /// The worker's time.
-    cost: Duration,
-    /// The edits it was stepped from (`Authority::lineage`).
-    lineage: u64,
+impl Worker for OnTask {
+    fn finished(&mut self) -> Option<Stepped> {
+        check_ready(&mut self.0)
+    }
 }
 
 /// The figures of one step.
@@ -67,11 +62,8 @@ pub struct StepFigures {
 /// what the steps did (the clock and the water due are the authority's).
 #[derive(Resource, Default)]
 pub struct Water {
-    /// The step under way.
-    running: Option<Task<Stepped>>,
-    /// A finished step being laid: its writes up to `laid` are in, `changed` of
-    /// them changed a block.
-    laying: Option<Laying>,
+    /// The step under way: on its worker, or being laid.
+    stepper: Stepper<OnTask>,
     /// [`Chunks::changes`] when the waiting water last looked for its chunks.
     chunks_seen: u64,
     /// Steps laid into the world.
@@ -110,7 +102,7 @@ impl Water {
 
     /// Whether a step is under way (on its worker, or being laid).
     pub fn stepping(&self) -> bool {
-        self.running.is_some() || self.laying.is_some()
+        self.stepper.stepping()
     }
 
     /// The main thread's time on the water in the last frame.
@@ -143,86 +135,41 @@ fn step_water(
         }
         water.ready = Some(lineage);
     }
-    if authority.water_due() && lay_step(&mut water, &mut blocks) {
-        start_step(&mut water, &mut blocks);
+    if authority.water_due() {
+        turn(&mut water, &mut blocks);
     }
     water.frame_cost = started.elapsed();
 }
 
-/// Lays the step under way into the world once it is done, [`LAY_PER_FRAME`] of its
-/// writes a frame; whether the next step may start (none was under way, or it is
-/// laid in full).
-fn lay_step(water: &mut Water, blocks: &mut WorldBlocks) -> bool {
-    if water.laying.is_none() {
-        let Some(task) = water.running.as_mut() else {
-            return true;
-        };
-        let Some(stepped) = check_ready(task) else {
-            return false;
-        };
-        water.running = None;
-        water.laying = Some(Laying {
-            stepped,
-            laid: 0,
-            changed: 0,
-        });
-    }
-    let Some(laying) = water.laying.as_mut() else {
-        return true;
-    };
-    let (authority, chunks) = blocks.split();
-    let (lineage, writes) = (laying.stepped.lineage, &laying.stepped.step.writes);
-    let part = &writes[laying.laid..writes.len().min(laying.laid + LAY_PER_FRAME)];
-    // `None`: the edits were replaced or discarded meanwhile: not this world's water.
-    let Some(changes) = authority.lay_writes(lineage, part, chunks) else {
-        water.laying = None;
-        return true;
-    };
-    laying.laid += part.len();
-    laying.changed += changes.len();
-    if laying.laid < writes.len() {
-        return false;
-    }
-    let Some(Laying {
-        stepped, changed, ..
-    }) = water.laying.take()
-    else {
-        return true;
-    };
-    authority.settle_step(lineage, &stepped.step, chunks);
-    water.ticked += stepped.step.ticked as u64;
-    water.steps += 1;
-    if water.history.len() == HISTORY {
-        water.history.pop_front();
-    }
-    let due_after = authority.pending().due_count();
-    water.history.push_back(StepFigures {
-        ticked: stepped.step.ticked,
-        changed,
-        due_after,
-        cost: stepped.cost,
-    });
-    true
-}
-
-/// Starts the next step on a worker, if any water is due.
-fn start_step(water: &mut Water, blocks: &mut WorldBlocks) {
+/// One turn of the water's [`Stepper`]: the finished step laid, [`LAY_PER_FRAME`]
+/// of its writes a frame, and the next started on a worker once it is laid whole
+/// (the water waiting for chunks woken first, if chunks arrived).
+fn turn(water: &mut Water, blocks: &mut WorldBlocks) {
     let (authority, chunks) = blocks.split();
     let changes = chunks.changes();
     if changes != water.chunks_seen {
         water.chunks_seen = changes;
         authority.resume_water(|c| chunks.is_loaded(c));
     }
-    let Some(job) = authority.take_step(&*chunks) else {
+    let Some(done) = water
+        .stepper
+        .turn(authority, chunks, LAY_PER_FRAME, |job| {
+            OnTask(AsyncComputeTaskPool::get().spawn(async move { Stepped::run(&job) }))
+        })
+        .settled
+    else {
         return;
     };
-    water.running = Some(AsyncComputeTaskPool::get().spawn(async move {
-        let started = Instant::now();
-        let step = job.run();
-        Stepped {
-            step,
-            cost: started.elapsed(),
-            lineage: job.lineage,
-        }
-    }));
+    water.ticked += done.ticked as u64;
+    water.steps += 1;
+    if water.history.len() == HISTORY {
+        water.history.pop_front();
+    }
+    let due_after = authority.pending().due_count();
+    water.history.push_back(StepFigures {
+        ticked: done.ticked,
+        changed: done.changed,
+        due_after,
+        cost: done.cost,
+    });
 }

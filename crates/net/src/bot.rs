@@ -176,12 +176,13 @@ impl Bot<'_> {
             }
             ToClient::BacklogDone => ready.0 = true,
             ToClient::Answer(a) => {
-                let before = self.sent.answered(a.seq).map(|s| s.before);
+                let shown = self.sent.answer(&a);
+                if let Some((p, b)) = shown {
+                    self.authority.lay(p, b, &mut self.around);
+                }
                 match a.refused {
                     None => {
-                        let b = a.block.unwrap_or(Block::Air);
-                        self.authority.lay(a.pos, b, &mut self.around);
-                        let p = a.pos;
+                        let (p, b) = shown.unwrap_or((a.pos, Block::Air));
                         self.line(format_args!(
                             "acked {} {} {} {} {} {}",
                             a.seq,
@@ -192,12 +193,7 @@ impl Bot<'_> {
                             wall_us()
                         ));
                     }
-                    Some(why) => {
-                        if let Some(b) = a.block.or(before) {
-                            self.authority.lay(a.pos, b, &mut self.around);
-                        }
-                        self.line(format_args!("refused {} {why}", a.seq));
-                    }
+                    Some(why) => self.line(format_args!("refused {} {why}", a.seq)),
                 }
                 self.authority.players_mut().set_bucket(ME, a.bucket_full);
             }

@@ -24,6 +24,7 @@ use crate::known::{KnownServers, Pin};
 use crate::protocol::{Channel, ToClient, ToServer, Welcome};
 use crate::server::{DEFAULT_PORT, connection_config};
 use crate::transport::{self, ClientTransport, Info, ReachError};
+use crate::wire::Udp;
 
 /// How long a join waits for each answer.
 const WAIT: Duration = Duration::from_secs(5);
@@ -251,7 +252,8 @@ pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
     if pin != Pin::Same {
         known.pin(addr, info.key).map_err(JoinError::Profile)?;
     }
-    let transport = ClientTransport::connect(socket, token)?;
+    let transport =
+        ClientTransport::connect(Box::new(Udp::new(socket).map_err(ReachError::from)?), token)?;
     let mut link = Link {
         transport,
         renet: RenetClient::new(connection_config()),

@@ -24,6 +24,7 @@ pub mod protocol;
 pub mod server;
 mod transport;
 pub mod unanswered;
+mod wire;
 
 pub use handshake::MAX_PASSWORD;
 pub use transport::{Info, MAX_MOTD, MAX_SERVER_NAME, ReachError};

@@ -22,6 +22,7 @@ use renetcode::{
 use crate::handshake::{self, Opening, REQUEST_BYTES, Request, Verdict};
 use crate::identity::{Identity, PublicKey};
 use crate::protocol::{PROTOCOL, PROTOCOL_ID};
+use crate::wire::Wire;
 
 /// The first byte of a side packet (netcode's packet types are 0 to 6).
 const SIDE: u8 = 0xff;
@@ -182,18 +183,18 @@ impl Limits {
         slot
     }
 
-    /// Counts one more from `ip`: whether it is within the limit.
-    pub(crate) fn allow(&mut self, ip: IpAddr) -> bool {
+    /// Counts one more from `ip` at `now`: whether it is within the limit.
+    pub(crate) fn allow(&mut self, ip: IpAddr, now: Instant) -> bool {
         let most = self.most;
-        let slot = self.slot(ip, Instant::now());
+        let slot = self.slot(ip, now);
         slot.2 = slot.2.saturating_add(1);
         slot.2 <= most
     }
 
-    /// Whether `ip` used its limit already (counting nothing).
-    pub(crate) fn spent(&mut self, ip: IpAddr) -> bool {
+    /// Whether `ip` used its limit already at `now` (counting nothing).
+    pub(crate) fn spent(&mut self, ip: IpAddr, now: Instant) -> bool {
         let most = self.most;
-        self.slot(ip, Instant::now()).2 >= most
+        self.slot(ip, now).2 >= most
     }
 }
 
@@ -207,6 +208,22 @@ fn side_packet(kind: &[u8; 4], body: &[u8], len: usize) -> Vec<u8> {
     out
 }
 
+/// A query of the server, carrying the client's `nonce` (the answer echoes it).
+pub(crate) fn query_packet(nonce: &[u8; 16]) -> Vec<u8> {
+    side_packet(QUERY, nonce, QUERY_BYTES)
+}
+
+/// The side packet that carries a handshake's Noise `message`.
+pub(crate) fn handshake_packet(message: &[u8]) -> Vec<u8> {
+    side_packet(HANDSHAKE, message, 0)
+}
+
+/// The Noise message of the server's answer to a handshake, if `packet` is one.
+pub(crate) fn answer_in(packet: &[u8]) -> Option<&[u8]> {
+    (packet.len() > HEADER && packet[0] == SIDE && &packet[1..5] == ANSWER)
+        .then(|| &packet[HEADER..])
+}
+
 /// A handshake that arrived: from where, its Noise message.
 pub(crate) struct Knock {
     pub(crate) from: SocketAddr,
@@ -215,7 +232,7 @@ pub(crate) struct Knock {
 
 /// The server's socket: netcode for its clients, and the side packets.
 pub(crate) struct ServerTransport {
-    socket: UdpSocket,
+    wire: Box<dyn Wire>,
     netcode: NetcodeServer,
     /// netcode's key: made at start, it never leaves this process (only the server
     /// makes connect tokens).
@@ -231,9 +248,8 @@ pub(crate) struct ServerTransport {
 }
 
 impl ServerTransport {
-    /// Listens on `socket` for at most `max` clients, saying `info` of itself.
-    pub(crate) fn new(socket: UdpSocket, max: usize, info: Info) -> io::Result<Self> {
-        socket.set_nonblocking(true)?;
+    /// Listens on `wire` for at most `max` clients, saying `info` of itself.
+    pub(crate) fn new(wire: Box<dyn Wire>, max: usize, info: Info) -> Self {
         let token_key = renetcode::generate_random_bytes::<32>();
         let netcode = NetcodeServer::new(ServerConfig {
             current_time: unix_now(),
@@ -244,8 +260,8 @@ impl ServerTransport {
                 private_key: token_key,
             },
         });
-        Ok(Self {
-            socket,
+        Self {
+            wire,
             netcode,
             token_key,
             info,
@@ -255,12 +271,12 @@ impl ServerTransport {
             buf: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
             sent: 0,
             received: 0,
-        })
+        }
     }
 
     /// The address it listens on.
     pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.socket.local_addr()
+        self.wire.local_addr()
     }
 
     /// The client's address, while connected.
@@ -302,13 +318,13 @@ impl ServerTransport {
     pub(crate) fn answer(&mut self, to: SocketAddr, message: &[u8]) {
         let packet = side_packet(ANSWER, message, 0);
         self.sent += packet.len() as u64;
-        let _ = self.socket.send_to(&packet, to);
+        self.wire.send(&packet, to);
     }
 
     /// A side packet from `from`: a query answered at once, a handshake kept for the
     /// server.
-    fn side_packet(&mut self, from: SocketAddr, len: usize) {
-        if !self.side.allow(from.ip()) || len < HEADER {
+    fn side_packet(&mut self, from: SocketAddr, len: usize, now: Instant) {
+        if !self.side.allow(from.ip(), now) || len < HEADER {
             return;
         }
         let p = &self.buf[..len];
@@ -319,7 +335,7 @@ impl ServerTransport {
                 };
                 let answer = self.info.encode(&client);
                 self.sent += answer.len() as u64;
-                let _ = self.socket.send_to(&answer, from);
+                self.wire.send(&answer, from);
             }
             k if k == HANDSHAKE
                 && len == HEADER + REQUEST_BYTES
@@ -335,37 +351,33 @@ impl ServerTransport {
     }
 
     /// Receives what arrived (at most [`READ_PER_UPDATE`] packets), advancing by
-    /// `dt`.
-    pub(crate) fn update(&mut self, dt: Duration, server: &mut RenetServer) {
+    /// `dt` to the server's `now`.
+    pub(crate) fn update(&mut self, now: Instant, dt: Duration, server: &mut RenetServer) {
         self.netcode.update(dt);
         for _ in 0..READ_PER_UPDATE {
-            let (len, from) = match self.socket.recv_from(&mut self.buf[..]) {
-                Ok(got) => got,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => break,
-                // An ICMP error for a packet sent earlier: nothing to read.
-                Err(_) => continue,
+            let Some((len, from)) = self.wire.receive(&mut self.buf[..]) else {
+                break;
             };
             self.received += len as u64;
             match self.buf[..len].first() {
                 Some(&SIDE) => {
-                    self.side_packet(from, len);
+                    self.side_packet(from, len, now);
                     continue;
                 }
-                Some(&CONNECTION_REQUEST) if !self.connects.allow(from.ip()) => continue,
+                Some(&CONNECTION_REQUEST) if !self.connects.allow(from.ip(), now) => continue,
                 None => continue,
                 _ => {}
             }
             let result = self.netcode.process_packet(from, &mut self.buf[..len]);
-            handle(result, &self.socket, server, &mut self.sent);
+            handle(result, &mut *self.wire, server, &mut self.sent);
         }
         for client in self.netcode.clients_id() {
             let result = self.netcode.update_client(client);
-            handle(result, &self.socket, server, &mut self.sent);
+            handle(result, &mut *self.wire, server, &mut self.sent);
         }
         for client in server.disconnections_id() {
             let result = self.netcode.disconnect(client);
-            handle(result, &self.socket, server, &mut self.sent);
+            handle(result, &mut *self.wire, server, &mut self.sent);
         }
     }
 
@@ -378,7 +390,7 @@ impl ServerTransport {
             for packet in packets {
                 if let Ok((addr, payload)) = self.netcode.generate_payload_packet(client, &packet) {
                     self.sent += payload.len() as u64;
-                    let _ = self.socket.send_to(payload, addr);
+                    self.wire.send(payload, addr);
                 }
             }
         }
@@ -388,16 +400,16 @@ impl ServerTransport {
     pub(crate) fn disconnect_all(&mut self, server: &mut RenetServer) {
         for client in self.netcode.clients_id() {
             let result = self.netcode.disconnect(client);
-            handle(result, &self.socket, server, &mut self.sent);
+            handle(result, &mut *self.wire, server, &mut self.sent);
         }
     }
 }
 
 /// Does what netcode asks after a packet or an update.
-fn handle(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer, sent: &mut u64) {
+fn handle(result: ServerResult, wire: &mut dyn Wire, server: &mut RenetServer, sent: &mut u64) {
     let mut send = |payload: &[u8], addr: SocketAddr| {
         *sent += payload.len() as u64;
-        let _ = socket.send_to(payload, addr);
+        wire.send(payload, addr);
     };
     match result {
         ServerResult::None => {}
@@ -474,7 +486,7 @@ pub(crate) fn query(
     wait: Duration,
 ) -> Result<Info, ReachError> {
     let nonce = renetcode::generate_random_bytes::<16>();
-    let ask = side_packet(QUERY, &nonce, QUERY_BYTES);
+    let ask = query_packet(&nonce);
     let answer = ask_until(
         socket,
         addr,
@@ -510,18 +522,16 @@ pub(crate) fn handshake(
             let (opening, message) =
                 handshake::open(me, server, addr, request).map_err(ReachError::Handshake)?;
             Ok((
-                side_packet(HANDSHAKE, &message, 0),
+                handshake_packet(&message),
                 std::cell::Cell::new(Some(opening)),
             ))
         },
         |b, opening: &std::cell::Cell<Option<Opening>>| {
-            if b.len() <= HEADER || b[0] != SIDE || &b[1..5] != ANSWER {
-                return None;
-            }
+            let answer = answer_in(b)?;
             answered = true;
             // A handshake's state reads one answer: a forged one ends it (the next
             // try starts another).
-            opening.take()?.read(&b[HEADER..])
+            opening.take()?.read(answer)
         },
     );
     match verdict {
@@ -573,7 +583,7 @@ fn ask_until<T, S>(
 
 /// A client's socket: netcode to its server.
 pub(crate) struct ClientTransport {
-    socket: UdpSocket,
+    wire: Box<dyn Wire>,
     netcode: NetcodeClient,
     buf: Box<[u8; NETCODE_MAX_PACKET_BYTES]>,
     /// Bytes of UDP payload sent and received.
@@ -582,9 +592,8 @@ pub(crate) struct ClientTransport {
 }
 
 impl ClientTransport {
-    /// Starts connecting over `socket` with the `token` its server gave.
-    pub(crate) fn connect(socket: UdpSocket, token: ConnectToken) -> Result<Self, ReachError> {
-        socket.set_nonblocking(true)?;
+    /// Starts connecting over `wire` with the `token` its server gave.
+    pub(crate) fn connect(wire: Box<dyn Wire>, token: ConnectToken) -> Result<Self, ReachError> {
         let netcode = NetcodeClient::new(
             unix_now(),
             ClientAuthentication::Secure {
@@ -593,7 +602,7 @@ impl ClientTransport {
         )
         .map_err(|e| ReachError::Token(e.to_string()))?;
         Ok(Self {
-            socket,
+            wire,
             netcode,
             buf: Box::new([0; NETCODE_MAX_PACKET_BYTES]),
             sent: 0,
@@ -617,13 +626,7 @@ impl ClientTransport {
         } else if self.netcode.is_connecting() {
             client.set_connecting();
         }
-        loop {
-            let (len, from) = match self.socket.recv_from(&mut self.buf[..]) {
-                Ok(got) => got,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => break,
-                Err(_) => continue,
-            };
+        while let Some((len, from)) = self.wire.receive(&mut self.buf[..]) {
             self.received += len as u64;
             if from != self.netcode.server_addr() {
                 continue;
@@ -634,7 +637,7 @@ impl ClientTransport {
         }
         if let Some((packet, addr)) = self.netcode.update(dt) {
             self.sent += packet.len() as u64;
-            let _ = self.socket.send_to(packet, addr);
+            self.wire.send(packet, addr);
         }
     }
 
@@ -646,7 +649,7 @@ impl ClientTransport {
         for packet in client.get_packets_to_send() {
             if let Ok((addr, payload)) = self.netcode.generate_payload_packet(&packet) {
                 self.sent += payload.len() as u64;
-                let _ = self.socket.send_to(payload, addr);
+                self.wire.send(payload, addr);
             }
         }
     }
@@ -654,7 +657,7 @@ impl ClientTransport {
     /// Tells the server this client leaves.
     pub(crate) fn disconnect(&mut self) {
         if let Ok((addr, packet)) = self.netcode.disconnect() {
-            let _ = self.socket.send_to(packet, addr);
+            self.wire.send(packet, addr);
         }
     }
 }

@@ -2,15 +2,16 @@
 //! numbered, with what its block held before (put back if the server refuses it),
 //! kept across a lost connection and offered again once the client has joined again
 //! and has the world's edits, so a long outage loses none: the server decides each
-//! afresh (made, or refused with what the block holds). The game and the bot keep
-//! their edits so.
+//! afresh (made, or refused with what the block holds). What a client shows once
+//! an edit is answered is decided here too ([`Unanswered::answer`]): the game and the
+//! bot predict their edits so, the one rule for both.
 
 use std::collections::BTreeMap;
 
 use terravox_authority::Action;
-use terravox_voxel::Block;
+use terravox_voxel::{Block, BlockPos};
 
-use crate::protocol::ToServer;
+use crate::protocol::{Answer, ToServer};
 
 /// An edit sent: what it asked, and what its block held before.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,9 +44,18 @@ impl Unanswered {
         )
     }
 
-    /// The edit answer `seq` is for (no longer unanswered).
-    pub fn answered(&mut self, seq: u32) -> Option<Sent> {
-        self.sent.remove(&seq)
+    /// Takes in the server's answer `a` (its edit is no longer unanswered): the block
+    /// as this client is to show it now, if it knows: the server's block where it
+    /// says (made, or refused with what the block holds), else what the block held
+    /// before this client's edit (put back).
+    pub fn answer(&mut self, a: &Answer) -> Option<(BlockPos, Block)> {
+        let before = self.sent.remove(&a.seq).map(|s| s.before);
+        let block = if a.refused.is_none() {
+            a.block
+        } else {
+            a.block.or(before)
+        };
+        block.map(|b| (a.pos, b))
     }
 
     /// The edits still unanswered as messages asking for them again, oldest first
@@ -74,7 +84,7 @@ impl Unanswered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use terravox_voxel::BlockPos;
+    use terravox_authority::Refusal;
 
     #[test]
     fn unanswered_edits_are_offered_again_in_order_until_answered() {
@@ -84,8 +94,17 @@ mod tests {
         let (b, _) = u.send(Action::Place(p(2), Block::Brick), Block::Air);
         let (c, _) = u.send(Action::Take(p(3)), Block::Water);
         assert!(a < b && b < c);
-        assert_eq!(u.answered(b).map(|s| s.before), Some(Block::Air));
-        assert_eq!(u.answered(b), None);
+        let refused = |seq, block| Answer {
+            seq,
+            refused: Some(Refusal::TooFast),
+            pos: p(2),
+            block,
+            bucket_full: false,
+        };
+        // Refused, and the server did not say what the block holds: put back.
+        assert_eq!(u.answer(&refused(b, None)), Some((p(2), Block::Air)));
+        // Answered once: a second answer knows nothing to put back.
+        assert_eq!(u.answer(&refused(b, None)), None);
         assert_eq!(
             u.offer_again(),
             [
@@ -101,8 +120,19 @@ mod tests {
         );
         // Offered again, still unanswered until the server says.
         assert_eq!(u.len(), 2);
-        u.answered(a);
-        u.answered(c);
+        // The server's word wins over what the block held before.
+        assert_eq!(
+            u.answer(&refused(a, Some(Block::Brick))),
+            Some((p(2), Block::Brick))
+        );
+        let made = Answer {
+            seq: c,
+            refused: None,
+            pos: p(3),
+            block: Some(Block::Air),
+            bucket_full: true,
+        };
+        assert_eq!(u.answer(&made), Some((p(3), Block::Air)));
         assert!(u.is_empty());
     }
 }

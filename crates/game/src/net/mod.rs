@@ -290,16 +290,11 @@ fn message(
             session.status = format!("on {} as {}", session.options.address, session.options.name);
         }
         ToClient::Answer(a) => {
-            let before = session.sent.answered(a.seq).map(|s| s.before);
-            let back = match a.refused {
-                None => a.block,
-                Some(why) => {
-                    debug!("the server refused an edit: {why}");
-                    a.block.or(before)
-                }
-            };
-            if let Some(b) = back {
-                blocks.lay(a.pos, b);
+            if let Some(why) = a.refused {
+                debug!("the server refused an edit: {why}");
+            }
+            if let Some((p, b)) = session.sent.answer(&a) {
+                blocks.lay(p, b);
             }
             blocks
                 .authority_mut()

@@ -68,9 +68,10 @@ impl Door {
         key: &PublicKey,
         request: &Request,
         ip: IpAddr,
+        now: Instant,
     ) -> Result<(), String> {
         if let Some(hash) = self.password {
-            if self.wrong.spent(ip) {
+            if self.wrong.spent(ip, now) {
                 return Err("too many wrong passwords from your address: wait a minute".to_owned());
             }
             let given = request
@@ -78,7 +79,7 @@ impl Door {
                 .as_deref()
                 .map(|p| blake3::hash(p.as_bytes()));
             if given != Some(hash) {
-                self.wrong.allow(ip);
+                self.wrong.allow(ip, now);
                 return Err(if given.is_none() {
                     "this server wants a password (--password)".to_owned()
                 } else {
@@ -121,8 +122,7 @@ impl Door {
     }
 
     /// Remembers that `client`'s token is `name`'s with `key`.
-    pub(crate) fn admit(&mut self, client: u64, name: String, key: PublicKey) {
-        let now = Instant::now();
+    pub(crate) fn admit(&mut self, client: u64, name: String, key: PublicKey, now: Instant) {
         self.admitted.retain(|_, a| a.until > now);
         if self.admitted.len() >= MAX_ADMITTED
             && let Some(oldest) = self
@@ -183,22 +183,33 @@ mod tests {
         let mut door = Door::new(Some("open sesame"));
         let k = Identity::generate().public();
         let ok = request("ada", Some("open sesame"));
-        assert_eq!(door.decide(&room, &k, &ok, HOME), Ok(()));
+        assert_eq!(door.decide(&room, &k, &ok, HOME, Instant::now()), Ok(()));
         let e = door
-            .decide(&room, &k, &request("ada", None), HOME)
+            .decide(&room, &k, &request("ada", None), HOME, Instant::now())
             .unwrap_err();
         assert!(e.contains("wants a password"), "{e}");
         for _ in 0..9 {
             let e = door
-                .decide(&room, &k, &request("ada", Some("guess")), HOME)
+                .decide(
+                    &room,
+                    &k,
+                    &request("ada", Some("guess")),
+                    HOME,
+                    Instant::now(),
+                )
                 .unwrap_err();
             assert_eq!(e, "wrong password");
         }
         // Ten wrong a minute: then even the right one waits.
-        let e = door.decide(&room, &k, &ok, HOME).unwrap_err();
+        let e = door
+            .decide(&room, &k, &ok, HOME, Instant::now())
+            .unwrap_err();
         assert!(e.contains("too many wrong passwords"), "{e}");
         let elsewhere = IpAddr::V4(std::net::Ipv4Addr::new(198, 51, 100, 1));
-        assert_eq!(door.decide(&room, &k, &ok, elsewhere), Ok(()));
+        assert_eq!(
+            door.decide(&room, &k, &ok, elsewhere, Instant::now()),
+            Ok(())
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -220,7 +231,7 @@ mod tests {
                 playing,
                 max: 2,
             };
-            door.decide(&room, key, &request(name, None), HOME)
+            door.decide(&room, key, &request(name, None), HOME, Instant::now())
         };
         assert_eq!(decide(&access, 0, "ada", &ada), Ok(()));
         assert!(
@@ -255,7 +266,7 @@ mod tests {
     fn a_token_names_its_player_once() {
         let mut door = Door::new(None);
         let k = Identity::generate().public();
-        door.admit(7, "ada".into(), k);
+        door.admit(7, "ada".into(), k, Instant::now());
         assert_eq!(door.connected(7).map(|a| a.name), Some("ada".to_owned()));
         assert_eq!(door.connected(7), None);
         assert_eq!(door.connected(8), None);

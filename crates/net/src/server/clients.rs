@@ -97,12 +97,13 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new(asked_name: String, key: PublicKey) -> Self {
+    /// A client let in as `asked_name` with `key`, connected at `now`.
+    pub(crate) fn new(asked_name: String, key: PublicKey, now: Instant) -> Self {
         Self {
             asked_name,
             key,
             player: None,
-            connected: Instant::now(),
+            connected: now,
             backlog: None,
             changes: BTreeMap::new(),
             urgent: BTreeSet::new(),
@@ -184,7 +185,11 @@ mod tests {
 
     #[test]
     fn the_latest_block_of_a_position_is_kept_and_urgent_chunks_noted() {
-        let mut c = Client::new("ada".into(), crate::identity::Identity::generate().public());
+        let mut c = Client::new(
+            "ada".into(),
+            crate::identity::Identity::generate().public(),
+            Instant::now(),
+        );
         let p = BlockPos::new(1, 2, 3);
         c.changed(p, Block::Water, false);
         c.changed(p, Block::Brick, true);

@@ -3,8 +3,6 @@
 //! (where the player last stood, its bucket), and players leaving, dropped or
 //! kicked (where they stood kept).
 
-use std::time::Instant;
-
 use renet::ServerEvent;
 use terravox_authority::PlayerId;
 use terravox_authority::moves::Motion;
@@ -29,16 +27,24 @@ impl Server {
                 playing: self.playing(),
                 max: self.options.max_players,
             };
-            let decided = self
-                .door
-                .decide(&room, &asked.player, &asked.request, knock.from.ip());
+            let decided = self.door.decide(
+                &room,
+                &asked.player,
+                &asked.request,
+                knock.from.ip(),
+                self.now,
+            );
             let verdict = match decided {
                 Ok(()) => {
                     let client = u64::from_le_bytes(renetcode::generate_random_bytes::<8>());
                     match self.transport.mint(client) {
                         Some(token) => {
-                            self.door
-                                .admit(client, asked.request.name.clone(), asked.player);
+                            self.door.admit(
+                                client,
+                                asked.request.name.clone(),
+                                asked.player,
+                                self.now,
+                            );
                             Verdict::Admitted(Box::new(token))
                         }
                         None => Verdict::Refused("the server cannot make a token".to_owned()),
@@ -68,7 +74,7 @@ impl Server {
                     match self.door.connected(client_id) {
                         Some(who) => {
                             self.clients
-                                .insert(client_id, Client::new(who.name, who.key));
+                                .insert(client_id, Client::new(who.name, who.key, self.now));
                         }
                         // Only this server makes tokens, and it remembers each: a
                         // connection it cannot name is let go.
@@ -84,11 +90,14 @@ impl Server {
                 }
             }
         }
+        let now = self.now;
         let late: Vec<u64> = self
             .clients
             .iter()
             .filter(|(_, c)| {
-                c.player.is_none() && c.leaving.is_none() && c.connected.elapsed() > HELLO_WAIT
+                c.player.is_none()
+                    && c.leaving.is_none()
+                    && now.duration_since(c.connected) > HELLO_WAIT
             })
             .map(|(id, _)| *id)
             .collect();
@@ -269,9 +278,10 @@ impl Server {
             key.short()
         ));
         self.broadcast(&ToClient::Joined(id, name.clone()));
+        let now = self.now;
         if let Some(c) = self.clients.get_mut(&client) {
             // Its moves are judged from where it stood when it left.
-            c.motion = seen.map(|s| (Motion::new(s.pose.feet), Instant::now()));
+            c.motion = seen.map(|s| (Motion::new(s.pose.feet), now));
             c.player = Some((id, name));
             c.backlog = Some(Backlog {
                 edits: self.authority.edits().clone(),

@@ -32,6 +32,8 @@ mod reading;
 mod roster;
 mod sending;
 mod store;
+#[cfg(test)]
+mod tests;
 mod water;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -50,6 +52,7 @@ use crate::around::Around;
 use crate::identity::{Identity, PublicKey};
 use crate::protocol::{Channel, ToClient};
 use crate::transport::{Info, ServerTransport};
+use crate::wire::{Udp, Wire};
 use access::Access;
 use admission::Door;
 use clients::Client;
@@ -149,6 +152,9 @@ pub struct Server {
     roster: Roster,
     /// The world's save key (the roster keeps poses per world).
     world_key: u64,
+    /// The server's clock: when it started, and every tick's time since. Its rules
+    /// read this, never the wall clock, so a test drives them tick by tick.
+    now: Instant,
     last_reload: Instant,
     last_roster: Instant,
     /// The metrics, if served, and when they were last set.
@@ -210,6 +216,15 @@ impl Server {
     /// Opens the world's save (refused where another terravox holds it or it cannot
     /// be read) and listens.
     pub fn start(options: ServerOptions) -> Result<Self, String> {
+        let listen = |e: std::io::Error| format!("cannot listen on {}: {e}", options.bind);
+        let socket = UdpSocket::bind(options.bind).map_err(listen)?;
+        let wire = Udp::new(socket).map_err(listen)?;
+        Self::start_on(options, Box::new(wire))
+    }
+
+    /// [`Server::start`] over `wire`.
+    fn start_on(options: ServerOptions, wire: Box<dyn Wire>) -> Result<Self, String> {
+        let now = Instant::now();
         let generator = Arc::new(Generator::new(&options.world).map_err(|e| e.to_string())?);
         let identity = Identity::load_or_create(&options.save_dir.join(IDENTITY_FILE))
             .map_err(|e| e.to_string())?;
@@ -228,8 +243,6 @@ impl Server {
             }
         }
         notes.extend(opened.notes);
-        let socket = UdpSocket::bind(options.bind)
-            .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
         let door = Door::new(options.password.as_deref());
         let info = Info {
             protocol: crate::protocol::PROTOCOL,
@@ -240,10 +253,9 @@ impl Server {
             name: options.name.clone(),
             motd: options.motd.clone(),
         };
-        let transport = ServerTransport::new(socket, options.max_players, info)
-            .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
+        let transport = ServerTransport::new(wire, options.max_players, info);
         let metrics = match options.metrics {
-            Some(addr) => Some((metrics::Metrics::serve(addr)?, Instant::now())),
+            Some(addr) => Some((metrics::Metrics::serve(addr)?, now)),
             None => None,
         };
         let mut authority = Authority::new(options.world.clone(), Role::Local);
@@ -263,15 +275,16 @@ impl Server {
             access,
             roster,
             world_key: terravox_edits::world_key(&options.world),
-            last_reload: Instant::now(),
-            last_roster: Instant::now(),
+            now,
+            last_reload: now,
+            last_roster: now,
             metrics,
             edits_made: 0,
-            water: WaterWork::Idle,
+            water: WaterWork::default(),
             held: Vec::new(),
             waiting: Vec::new(),
-            last_poses: Instant::now(),
-            last_clock: Instant::now(),
+            last_poses: now,
+            last_clock: now,
             ticks: VecDeque::new(),
             notes,
             options,
@@ -315,7 +328,8 @@ impl Server {
     /// One tick of `dt` (see the module docs).
     pub fn tick(&mut self, dt: Duration) {
         let started = Instant::now();
-        self.transport.update(dt, &mut self.renet);
+        self.now += dt;
+        self.transport.update(self.now, dt, &mut self.renet);
         self.renet.update(dt);
         self.knocks();
         self.connections();
@@ -328,7 +342,7 @@ impl Server {
         // Where the edits changed is for a horizon to make again; a server has none.
         let _ = self.authority.take_changed();
         if let Some(store) = &mut self.store
-            && let Some(note) = store.tick(&self.authority)
+            && let Some(note) = store.tick(&self.authority, self.now)
         {
             self.notes.push(note);
         }
@@ -350,13 +364,13 @@ impl Server {
 
     /// The access files edited by hand taken up, the roster written, now and then.
     fn housekeeping(&mut self) {
-        if self.last_reload.elapsed() >= RELOAD_EVERY {
-            self.last_reload = Instant::now();
+        if self.now.duration_since(self.last_reload) >= RELOAD_EVERY {
+            self.last_reload = self.now;
             let notes = self.access.reload();
             self.notes.extend(notes);
         }
-        if self.last_roster.elapsed() >= ROSTER_EVERY {
-            self.last_roster = Instant::now();
+        if self.now.duration_since(self.last_roster) >= ROSTER_EVERY {
+            self.last_roster = self.now;
             self.keep_players();
         }
         self.set_metrics();
@@ -367,7 +381,7 @@ impl Server {
         if self
             .metrics
             .as_ref()
-            .is_none_or(|(_, last)| last.elapsed() < METRICS_EVERY)
+            .is_none_or(|(_, last)| self.now.duration_since(*last) < METRICS_EVERY)
         {
             return;
         }
@@ -375,7 +389,7 @@ impl Server {
         let Some((m, last)) = &mut self.metrics else {
             return;
         };
-        *last = Instant::now();
+        *last = self.now;
         let window = self.ticks.len().saturating_sub(METRICS_TICKS);
         let pending = self.authority.pending();
         m.set(&metrics::Figures {

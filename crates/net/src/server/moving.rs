@@ -4,7 +4,7 @@
 //! are not judged). Flying and noclip only for operators, or everyone in a world
 //! started so (`--allow-flying`).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use terravox_authority::moves::Motion;
 use terravox_edits::fluid::Cells;
@@ -30,6 +30,7 @@ impl Server {
             return Ok(());
         };
         let fly = self.may_fly(name, &c.key);
+        let now = self.now;
         let Some(c) = self.clients.get_mut(&client) else {
             return Ok(());
         };
@@ -41,7 +42,6 @@ impl Server {
         else {
             return Err("sent something else than a move on the moves channel".to_owned());
         };
-        let now = Instant::now();
         // A new player's first move is where it starts (each game finds the spawn).
         let (motion, last) = c
             .motion
@@ -70,7 +70,9 @@ impl Server {
                 };
                 self.renet
                     .send_message(client, Channel::World, correct.encode());
-                if c.noted_correction.is_none_or(|t| t.elapsed() >= NOTE_EVERY) {
+                if c.noted_correction
+                    .is_none_or(|t| now.duration_since(t) >= NOTE_EVERY)
+                {
                     c.noted_correction = Some(now);
                     let name = c.name().unwrap_or_default().to_owned();
                     self.notes.push(format!("put {name} back ({why})"));

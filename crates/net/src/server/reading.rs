@@ -95,7 +95,7 @@ impl Server {
                     client,
                     seq,
                     action,
-                    until: Instant::now() + WAIT_FOR_WORLD,
+                    until: self.now + WAIT_FOR_WORLD,
                 };
                 if let Some(asked) = self.act(asked, made) {
                     self.waiting.push(asked);
@@ -145,7 +145,7 @@ impl Server {
             Refusal::UnknownPlayer => true,
             _ => false,
         };
-        if coming && Instant::now() < asked.until {
+        if coming && self.now < asked.until {
             return Some(asked);
         }
         let answer = Answer {

@@ -2,7 +2,7 @@
 //! changed since (a player's edits at once, the water's by chunk, nearest first,
 //! within a budget), where the others are and the time.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use terravox_authority::PlayerId;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
@@ -41,9 +41,9 @@ impl Server {
     /// Sends every client what it is owed: the backlog, the changes, the players, the
     /// clock.
     pub(super) fn send_all(&mut self, dt: Duration) {
-        let poses_due = self.last_poses.elapsed() >= POSES_EVERY;
+        let poses_due = self.now.duration_since(self.last_poses) >= POSES_EVERY;
         let poses: Vec<(PlayerId, Pose)> = if poses_due {
-            self.last_poses = Instant::now();
+            self.last_poses = self.now;
             self.clients
                 .values()
                 .filter_map(|c| Some((c.id()?, c.pose?.0)))
@@ -52,9 +52,9 @@ impl Server {
             Vec::new()
         };
         let any_moved = self.clients.values().any(|c| c.moved);
-        let clock_due = self.last_clock.elapsed() >= CLOCK_EVERY;
+        let clock_due = self.now.duration_since(self.last_clock) >= CLOCK_EVERY;
         if clock_due {
-            self.last_clock = Instant::now();
+            self.last_clock = self.now;
             let clock = self.authority.clock();
             self.broadcast(&ToClient::Clock(clock.hours, clock.paused));
         }

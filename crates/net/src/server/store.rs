@@ -34,7 +34,8 @@ pub(crate) struct Store {
     journal: Journal,
     saving: Option<Saving>,
     saved: u64,
-    last: Instant,
+    /// When the last save began (the first tick's time before any).
+    last: Option<Instant>,
 }
 
 /// What opening the save found.
@@ -97,7 +98,7 @@ impl Store {
                 journal,
                 saving: None,
                 saved: 0,
-                last: Instant::now(),
+                last: None,
             },
             edits,
             notes,
@@ -116,17 +117,18 @@ impl Store {
 
     /// Saves the edits whole on a thread when due; takes in a save that finished.
     /// A line for the console when something went wrong.
-    pub(crate) fn tick(&mut self, authority: &Authority) -> Option<String> {
+    pub(crate) fn tick(&mut self, authority: &Authority, now: Instant) -> Option<String> {
         let mut note = None;
         if self.saving.as_ref().is_some_and(|s| s.task.is_finished())
             && let Some(done) = self.saving.take()
         {
             note = self.finished(done);
         }
-        let due = self.last.elapsed() >= SAVE_EVERY && authority.revision() != self.saved
+        let last = *self.last.get_or_insert(now);
+        let due = now.duration_since(last) >= SAVE_EVERY && authority.revision() != self.saved
             || self.journal.bytes() >= JOURNAL_BYTES;
         if due && self.saving.is_none() {
-            self.last = Instant::now();
+            self.last = Some(now);
             match self.journal.rotate() {
                 Ok(generation) => {
                     let (dir, world, edits) = (

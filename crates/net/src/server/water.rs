@@ -1,9 +1,11 @@
 //! The water on the server: the chunks made since, loaded, and the water waiting
-//! for them taken up; a step run on rayon and laid a part a tick.
+//! for them taken up; the authority's [`Stepper`] (the game's too) run with its
+//! steps on rayon, [`LAY_PER_TICK`] writes laid a tick, what they changed queued for
+//! the playing clients.
 
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, channel};
 
-use terravox_edits::fluid::Step;
+use terravox_authority::{Stepped, Stepper, Worker};
 use terravox_voxel::ChunkPos;
 
 use super::Server;
@@ -11,12 +13,17 @@ use super::Server;
 /// Writes of a step of the water laid in one tick.
 const LAY_PER_TICK: usize = 512;
 
-/// A step of the water on its thread, and one being laid.
-pub(super) enum WaterWork {
-    Idle,
-    Running(u64, Receiver<Step>),
-    Laying(u64, Step, usize),
+/// A step on rayon's threads.
+pub(super) struct OnRayon(Receiver<Stepped>);
+
+impl Worker for OnRayon {
+    fn finished(&mut self) -> Option<Stepped> {
+        self.0.try_recv().ok()
+    }
 }
+
+/// The server's stepper.
+pub(super) type WaterWork = Stepper<OnRayon>;
 
 impl Server {
     /// The chunks made since the last tick, loaded; the water waiting for them woken.
@@ -29,41 +36,24 @@ impl Server {
         self.chunks.want(&waiting);
     }
 
-    /// Lays a finished step of the water (a part a tick) and starts the next.
+    /// A turn of the water: a part of the finished step laid and sent, the next
+    /// started.
     pub(super) fn step_water(&mut self) {
-        if let WaterWork::Running(lineage, rx) = &self.water
-            && let Ok(step) = rx.try_recv()
-        {
-            self.water = WaterWork::Laying(*lineage, step, 0);
-        }
-        if let WaterWork::Laying(lineage, step, laid) = &mut self.water {
-            let part = &step.writes[*laid..step.writes.len().min(*laid + LAY_PER_TICK)];
-            let changes = self
-                .authority
-                .lay_writes(*lineage, part, &mut self.chunks)
-                .unwrap_or_default();
-            *laid += part.len();
-            for c in self.clients.values_mut() {
-                if c.player.is_some() {
-                    for &(p, b) in &changes {
-                        c.changed(p, b, false);
-                    }
+        let turn = self
+            .water
+            .turn(&mut self.authority, &mut self.chunks, LAY_PER_TICK, |job| {
+                let (tx, rx) = channel();
+                rayon::spawn(move || {
+                    let _ = tx.send(Stepped::run(&job));
+                });
+                OnRayon(rx)
+            });
+        for c in self.clients.values_mut() {
+            if c.player.is_some() {
+                for &(p, b) in &turn.changes {
+                    c.changed(p, b, false);
                 }
             }
-            if *laid >= step.writes.len() {
-                self.authority.settle_step(*lineage, step, &mut self.chunks);
-                self.water = WaterWork::Idle;
-            }
-        }
-        if matches!(self.water, WaterWork::Idle)
-            && let Some(job) = self.authority.take_step(&self.chunks)
-        {
-            let (tx, rx): (Sender<Step>, Receiver<Step>) = channel();
-            let lineage = job.lineage;
-            rayon::spawn(move || {
-                let _ = tx.send(job.run());
-            });
-            self.water = WaterWork::Running(lineage, rx);
         }
     }
 }
