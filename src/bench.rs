@@ -28,6 +28,11 @@ pub(crate) struct BenchArgs {
     /// dam break, the server killed with SIGKILL.
     #[arg(long, conflicts_with_all = ["horizon", "water"])]
     net: bool,
+    /// With `--net`: only the players walking for `--seconds` (an hour, say) over a
+    /// world whose save holds water left flowing in a hundred places, with the
+    /// server's tick times in its first minutes and its last (from its metrics).
+    #[arg(long, requires = "net")]
+    long: bool,
     /// With `--net`: client processes.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(2..=64))]
     players: u16,
@@ -88,7 +93,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         return dam_break(&cfg);
     }
     if args.net {
-        return crate::bench_net::run(usize::from(args.players), args.seconds);
+        return crate::bench_net::run(usize::from(args.players), args.seconds, args.long);
     }
     let g = Generator::new(&cfg).map_err(|e| e.to_string())?;
     // Around the spawn: the land a player starts on (the origin may be sea).

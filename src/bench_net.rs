@@ -83,17 +83,44 @@ fn ticks(server: &Process) -> String {
     }
 }
 
+/// Over which world the players walk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// A world nobody edited.
+    Fresh,
+    /// A world whose save holds water left flowing in a hundred places far from
+    /// them ([`flowing`]), as a server that ran long holds it.
+    LeftFlowing,
+    /// The same, the server's tick times taken from its metrics in its first
+    /// minutes and its last.
+    Long,
+}
+
+/// The 99th percentile of the server's tick times over the last 30 s, in ms, from
+/// its metrics at `addr`.
+fn tick_p99(addr: &str) -> Option<f64> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    s.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("terravox_tick_seconds{quantile=\"0.99\"} "))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map(|v| v * 1000.0)
+}
+
 /// Players walking and digging: bytes received per client, an edit's time until the
 /// others see it, the server's ticks.
-/// With `left_flowing`, the world's save holds water left flowing in a hundred places
-/// far from them ([`flowing`]), as a server that ran long holds it.
 fn walking(
     exe: &Path,
     base: &Path,
     players: usize,
     seconds: f64,
-    left_flowing: bool,
+    walk: Walk,
 ) -> Result<(), String> {
+    let left_flowing = walk != Walk::Fresh;
     let dir = fresh_dir(base, if left_flowing { "walk-water" } else { "walk" });
     if left_flowing {
         let world = WorldConfig::default();
@@ -101,7 +128,15 @@ fn walking(
             .save(&world, &flowing(&world))
             .map_err(|e| e.to_string())?;
     }
-    let server = ServerProcess::start(exe, &dir, LOAD)?;
+    let metrics = std::net::UdpSocket::bind("127.0.0.1:0")
+        .and_then(|s| s.local_addr())
+        .map(|a| a.to_string())
+        .unwrap_or_else(|_| "127.0.0.1:27099".to_owned());
+    let mut args = LOAD.to_vec();
+    if walk == Walk::Long {
+        args.extend(["--metrics", metrics.as_str()]);
+    }
+    let server = ServerProcess::start(exe, &dir, &args)?;
     let spread = |i: usize| {
         vec![
             "--walk".to_owned(),
@@ -114,6 +149,23 @@ fn walking(
         ]
     };
     let bots = bots(exe, &server, players, &spread)?;
+    let mut windows = String::new();
+    if walk == Walk::Long {
+        // The metrics' quantiles cover 30 s: the first window from 60 s in, the
+        // last ending 10 s before the walk does.
+        let started = Instant::now();
+        std::thread::sleep(Duration::from_secs(90));
+        let first = tick_p99(&metrics);
+        let last_at = Duration::from_secs_f64((seconds - 10.0).max(100.0));
+        std::thread::sleep(last_at.saturating_sub(started.elapsed()));
+        let last = tick_p99(&metrics);
+        let ms = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.1} ms"));
+        windows = format!(
+            "; tick p99 over 30 s in its second minute {}, in its last {}",
+            ms(first),
+            ms(last)
+        );
+    }
     for b in &bots {
         b.wait_for(0, Duration::from_secs_f64(seconds) + WAIT, |l| {
             l.starts_with("bytes ")
@@ -182,6 +234,9 @@ fn walking(
         delays.len(),
         ticks(&server.process),
     );
+    if !windows.is_empty() {
+        say!("net: the long walk{windows}");
+    }
     Ok(())
 }
 
@@ -393,16 +448,21 @@ fn sigkill(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// `terravox bench --net`.
-pub(crate) fn run(players: usize, seconds: f64) -> Result<(), String> {
+/// `terravox bench --net`; with `long`, only the long walk over water left flowing.
+pub(crate) fn run(players: usize, seconds: f64, long: bool) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let base: PathBuf =
         std::env::temp_dir().join(format!("terravox-bench-net-{}", std::process::id()));
     say!(
         "net: a server and {players} bot processes of this terravox on loopback (2 cores: they share the machine)"
     );
-    walking(&exe, &base, players, seconds, false)?;
-    walking(&exe, &base, players, seconds, true)?;
+    if long {
+        walking(&exe, &base, players, seconds, Walk::Long)?;
+        let _ = std::fs::remove_dir_all(&base);
+        return Ok(());
+    }
+    walking(&exe, &base, players, seconds, Walk::Fresh)?;
+    walking(&exe, &base, players, seconds, Walk::LeftFlowing)?;
     join_million(&exe, &base)?;
     dam_break(&exe, &base, players)?;
     sigkill(&exe, &base, players)?;

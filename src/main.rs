@@ -36,7 +36,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use parse::{parse_at, parse_numbers};
-use terravox_worldgen::{Generator, map, stats, water_figures};
+use terravox_worldgen::{Generator, map, seams, stats, water_figures};
 use world::{WorldArgs, rayon_rows};
 
 /// A Minecraft-like voxel terrain playground.
@@ -428,6 +428,15 @@ fn write_map(args: &MapArgs) -> Result<(), String> {
             args.center[1]
         );
         say_part!("{s}");
+        say_part!(
+            "{}",
+            seams::seams(
+                &generator,
+                args.center,
+                args.size * args.blocks_per_pixel,
+                &rayon_rows
+            )
+        );
         if let Some(w) = water_figures::water_stats(
             &generator,
             args.center,

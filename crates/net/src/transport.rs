@@ -514,24 +514,32 @@ pub(crate) fn handshake(
     wait: Duration,
 ) -> Result<ConnectToken, ReachError> {
     let mut answered = false;
+    // The handshake under way: sent again as it is until an answer is read (a late
+    // answer to it still reads), a new one only once an answer ended it.
+    let current: std::cell::RefCell<Option<(Vec<u8>, Opening)>> = Default::default();
     let verdict = ask_until(
         socket,
         addr,
         wait,
         || {
-            let (opening, message) =
-                handshake::open(me, server, addr, request).map_err(ReachError::Handshake)?;
+            let mut current = current.borrow_mut();
+            if current.is_none() {
+                let (opening, message) =
+                    handshake::open(me, server, addr, request).map_err(ReachError::Handshake)?;
+                *current = Some((handshake_packet(&message), opening));
+            }
             Ok((
-                handshake_packet(&message),
-                std::cell::Cell::new(Some(opening)),
+                current.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
+                (),
             ))
         },
-        |b, opening: &std::cell::Cell<Option<Opening>>| {
+        |b, ()| {
             let answer = answer_in(b)?;
             answered = true;
             // A handshake's state reads one answer: a forged one ends it (the next
             // try starts another).
-            opening.take()?.read(answer)
+            let (_, opening) = current.borrow_mut().take()?;
+            opening.read(answer)
         },
     );
     match verdict {

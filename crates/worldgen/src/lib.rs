@@ -85,6 +85,6 @@ pub use query::frame::{
 };
 pub use query::search::SPAWN_RADIUS;
 pub use query::spawn::{SPAWN_NEAR, SPAWN_RELIEF, SPAWN_SKY, Spawn};
-pub use query::{ForEach, map, section, sequential, stats, water_figures};
+pub use query::{ForEach, map, seams, section, sequential, stats, water_figures};
 pub use shape::fields;
 pub use surface::biome::Biome;

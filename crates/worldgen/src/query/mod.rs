@@ -2,7 +2,7 @@
 //! and columns, each in the file named for it: places to stand ([`search`]), the
 //! first frame a player sees, cast without a GPU ([`frame`]), where a new player
 //! stands and looks, rated by that frame ([`spawn`]), the fields one at a time ([`fields`]), top-down maps ([`map`]), relief statistics
-//! ([`stats`]), water figures ([`water_figures`], version 5; the network's as hydrologists
+//! ([`stats`]), straight seams ([`seams`]), water figures ([`water_figures`], version 5; the network's as hydrologists
 //! measure it, [`network`]) and side views along a line ([`section`]).
 //!
 //! The crate owns no threads. Work that can run in parallel (a map's rows, the rows
@@ -16,6 +16,7 @@ pub(crate) mod fields;
 pub(crate) mod frame;
 pub mod map;
 pub(crate) mod network;
+pub mod seams;
 pub(crate) mod search;
 pub mod section;
 pub(crate) mod spawn;
