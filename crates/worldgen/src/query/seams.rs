@@ -192,8 +192,8 @@ pub fn seams(
     };
     let biomes = heights.like(tops.iter().map(|t| t.0).collect());
     Seams {
-        border: longest_run(&oriented(&borders(&biomes))),
-        crease: longest_run(&creases(&heights)),
+        border: longest_run(&oriented(&borders(&biomes)), rows),
+        crease: longest_run(&creases(&heights), rows),
     }
 }
 
@@ -374,62 +374,77 @@ pub(crate) fn oriented(edges: &Grid<bool>) -> Vec<Oriented> {
     out
 }
 
-/// The longest straight run of `edges` (see the module docs).
-pub(crate) fn longest_run(edges: &[Oriented]) -> Run {
-    let mut best = Run::default();
+/// The longest straight run of `edges` (see the module docs), a direction a job run
+/// by `rows`; of runs as long, the one at the first direction.
+pub(crate) fn longest_run(edges: &[Oriented], rows: ForEach<'_>) -> Run {
+    collect(rows, DIRECTIONS, |k| longest_along(edges, k))
+        .into_iter()
+        .fold(Run::default(), |best, r| {
+            if r.length > best.length { r } else { best }
+        })
+}
+
+/// The longest straight run of `edges` along direction `k` (of [`DIRECTIONS`]).
+fn longest_along(edges: &[Oriented], k: usize) -> Run {
     let pi = std::f64::consts::PI;
+    let theta = pi * k as f64 / DIRECTIONS as f64;
+    let (s, c) = theta.sin_cos();
     let aligned = ALIGNED.to_radians();
+    let mut best = Run::default();
     let mut keyed: Vec<(i64, f64, usize)> = Vec::new();
-    for k in 0..DIRECTIONS {
-        let theta = pi * k as f64 / DIRECTIONS as f64;
-        let (s, c) = theta.sin_cos();
-        for offset in [0.0, TOLERANCE] {
-            keyed.clear();
-            for (idx, e) in edges.iter().enumerate() {
-                let off = (e.angle - theta).rem_euclid(pi);
-                if off.min(pi - off) > aligned {
-                    continue;
-                }
-                let along = e.at[0] * c + e.at[1] * s;
-                let across = -e.at[0] * s + e.at[1] * c;
-                let band = ((across + offset) / (2.0 * TOLERANCE)).floor() as i64;
-                keyed.push((band, along, idx));
+    for offset in [0.0, TOLERANCE] {
+        keyed.clear();
+        for (idx, e) in edges.iter().enumerate() {
+            let off = (e.angle - theta).rem_euclid(pi);
+            if off.min(pi - off) > aligned {
+                continue;
             }
-            keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-            let mut start = 0;
-            for i in 1..=keyed.len() {
-                let broken = i == keyed.len()
-                    || keyed[i].0 != keyed[i - 1].0
-                    || keyed[i].1 - keyed[i - 1].1 > GAP;
-                if !broken {
-                    continue;
-                }
-                let length = keyed[i - 1].1 - keyed[start].1;
-                let mut cells = 0usize;
-                let mut last = i64::MIN;
-                for k in &keyed[start..i] {
-                    let cell = (k.1 / f64::from(STEP)).floor() as i64;
-                    cells += usize::from(cell != last);
-                    last = cell;
-                }
-                let filled = cells as f64 * f64::from(STEP) >= FILL * length;
-                if filled && length > best.length {
-                    best = Run {
-                        length,
-                        from: edges[keyed[start].2].at,
-                        to: edges[keyed[i - 1].2].at,
-                    };
-                }
-                start = i;
+            let along = e.at[0] * c + e.at[1] * s;
+            let across = -e.at[0] * s + e.at[1] * c;
+            let band = ((across + offset) / (2.0 * TOLERANCE)).floor() as i64;
+            keyed.push((band, along, idx));
+        }
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let mut start = 0;
+        for i in 1..=keyed.len() {
+            let broken = i == keyed.len()
+                || keyed[i].0 != keyed[i - 1].0
+                || keyed[i].1 - keyed[i - 1].1 > GAP;
+            if !broken {
+                continue;
             }
+            let run = &keyed[start..i];
+            let length = run[run.len() - 1].1 - run[0].1;
+            if length > best.length && filled(run, length) {
+                best = Run {
+                    length,
+                    from: edges[run[0].2].at,
+                    to: edges[run[run.len() - 1].2].at,
+                };
+            }
+            start = i;
         }
     }
     best
 }
 
+/// Whether the samples of a run `length` long (sorted along it) cover at least
+/// [`FILL`] of it, in cells of [`STEP`] blocks.
+fn filled(run: &[(i64, f64, usize)], length: f64) -> bool {
+    let mut cells = 0usize;
+    let mut last = i64::MIN;
+    for k in run {
+        let cell = (k.1 / f64::from(STEP)).floor() as i64;
+        cells += usize::from(cell != last);
+        last = cell;
+    }
+    cells as f64 * f64::from(STEP) >= FILL * length
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::sequential;
 
     /// A grid `n` samples a side, 2 blocks apart, from the origin.
     fn grid<T: Copy>(n: usize, f: impl Fn(f64, f64) -> T) -> Grid<T> {
@@ -457,7 +472,7 @@ mod tests {
     }
 
     fn border_run(b: &Grid<Option<Biome>>) -> Run {
-        longest_run(&oriented(&borders(b)))
+        longest_run(&oriented(&borders(b)), &sequential)
     }
 
     #[test]
@@ -513,21 +528,21 @@ mod tests {
             let d = (x - 400.0) * t.sin() - (z - 400.0) * t.cos();
             d.max(0.0).floor() as i32
         });
-        let run = longest_run(&creases(&foot));
+        let run = longest_run(&creases(&foot), &sequential);
         assert!(run.length > 700.0, "{run:?}");
         // A straight step of 16 blocks across flat land (a seam) is one too (one
         // of 8 is not: averaged, it bends the ground too little).
         let step = grid(400, |x, z| if x * 0.3 + z > 500.0 { 16 } else { 0 });
-        let run = longest_run(&creases(&step));
+        let run = longest_run(&creases(&step), &sequential);
         assert!(run.length > 600.0, "{run:?}");
         // An even slope of voxels (one-block steps every 3 blocks) has no crease.
         let even = grid(300, |x, z| ((x * 0.2 + z * 0.25).floor()) as i32);
-        assert_eq!(longest_run(&creases(&even)).length, 0.0);
+        assert_eq!(longest_run(&creases(&even), &sequential).length, 0.0);
         // A cone's foot is a circle of 150 blocks: no long straight run.
         let cone = grid(300, |x, z| {
             (150.0 - (x - 300.0).hypot(z - 300.0)).max(0.0).floor() as i32
         });
-        let run = longest_run(&creases(&cone));
+        let run = longest_run(&creases(&cone), &sequential);
         assert!(run.length < 170.0 && run.length > 40.0, "{run:?}");
     }
 }
