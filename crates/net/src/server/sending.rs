@@ -14,6 +14,19 @@ use crate::protocol::{Channel, Pose, ToClient};
 /// Time between updates of where the players are.
 const POSES_EVERY: Duration = Duration::from_millis(100);
 
+/// Poses in one message at most: 32 of the longest (an id of 10 bytes, feet at the
+/// world's edge) encode to about a kilobyte, under one of renet's 1,200-byte slices,
+/// so a lost packet loses those poses only, never half a message and all of it.
+const POSES_PER_MESSAGE: usize = 32;
+
+/// Where `others` are, as messages that each fit one slice ([`POSES_PER_MESSAGE`]).
+fn poses_messages(others: &[(PlayerId, Pose)]) -> Vec<Vec<u8>> {
+    others
+        .chunks(POSES_PER_MESSAGE)
+        .map(|part| ToClient::Players(part.to_vec()).encode())
+        .collect()
+}
+
 /// Time between updates of the clock.
 const CLOCK_EVERY: Duration = Duration::from_secs(10);
 
@@ -68,12 +81,8 @@ impl Server {
                 };
                 let others: Vec<(PlayerId, Pose)> =
                     poses.iter().filter(|(id, _)| *id != me).copied().collect();
-                if !others.is_empty() {
-                    self.renet.send_message(
-                        client,
-                        Channel::Moves,
-                        ToClient::Players(others).encode(),
-                    );
+                for message in poses_messages(&others) {
+                    self.renet.send_message(client, Channel::Moves, message);
                 }
             }
         }
@@ -155,5 +164,40 @@ impl Server {
             self.renet
                 .send_message(client, Channel::World, message.encode());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hundred_poses_go_in_messages_that_each_fit_one_slice() {
+        // The longest a pose encodes: the largest ids, feet at the world's edge.
+        let edge = f64::from(1 << 30);
+        let others: Vec<(PlayerId, Pose)> = (0..99)
+            .map(|i| {
+                let pose = Pose {
+                    feet: [-edge, edge, -edge + f64::from(i)],
+                    yaw: 1.0,
+                    pitch: -0.5,
+                };
+                (u64::MAX - i as u64, pose)
+            })
+            .collect();
+        let messages = poses_messages(&others);
+        assert_eq!(messages.len(), 4);
+        let mut back = Vec::new();
+        for m in &messages {
+            assert!(m.len() <= 1200, "{} bytes", m.len());
+            let ToClient::Players(part) = ToClient::decode(m).expect("decodes") else {
+                panic!("not poses");
+            };
+            back.extend(part);
+        }
+        let ids: Vec<PlayerId> = back.iter().map(|(id, _)| *id).collect();
+        let want: Vec<PlayerId> = others.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, want, "every pose, once, in order");
+        assert!(poses_messages(&[]).is_empty());
     }
 }
