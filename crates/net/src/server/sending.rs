@@ -19,14 +19,6 @@ const POSES_EVERY: Duration = Duration::from_millis(100);
 /// so a lost packet loses those poses only, never half a message and all of it.
 const POSES_PER_MESSAGE: usize = 32;
 
-/// Where `others` are, as messages that each fit one slice ([`POSES_PER_MESSAGE`]).
-fn poses_messages(others: &[(PlayerId, Pose)]) -> Vec<Vec<u8>> {
-    others
-        .chunks(POSES_PER_MESSAGE)
-        .map(|part| ToClient::Players(part.to_vec()).encode())
-        .collect()
-}
-
 /// Time between updates of the clock.
 const CLOCK_EVERY: Duration = Duration::from_secs(10);
 
@@ -39,6 +31,14 @@ const BACKLOG_BATCH: usize = 16_384;
 
 /// The backlog is sent while the channel has this much room.
 const BACKLOG_ROOM: usize = 2 << 20;
+
+/// Where `others` are, as messages that each fit one slice ([`POSES_PER_MESSAGE`]).
+fn poses_messages(others: &[(PlayerId, Pose)]) -> Vec<Vec<u8>> {
+    others
+        .chunks(POSES_PER_MESSAGE)
+        .map(|part| ToClient::Players(part.to_vec()).encode())
+        .collect()
+}
 
 impl Server {
     /// Sends `message` to every playing client.
