@@ -4,8 +4,13 @@
 //! server's rules run tick by tick against real clients' packets with no socket and
 //! no wall clock.
 
+use std::collections::{HashMap, VecDeque};
 use std::io;
-use std::net::{SocketAddr, UdpSocket};
+use std::net::{IpAddr, SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// Datagrams in and out, never blocking.
 pub(crate) trait Wire: Send {
@@ -18,38 +23,191 @@ pub(crate) trait Wire: Send {
     fn local_addr(&self) -> io::Result<SocketAddr>;
 }
 
-/// A UDP socket, made non-blocking.
-pub(crate) struct Udp(UdpSocket);
+/// Datagrams queued at most, from all addresses (a server reads 2,048 a tick).
+const QUEUED: usize = 16_384;
+/// Datagrams queued at most from one address: a flood from one address fills only
+/// its own share.
+const QUEUED_FROM_ONE: usize = 1_024;
+/// How long the reader blocks on the socket before it looks whether to stop.
+const READ_TIMEOUT: Duration = Duration::from_millis(100);
+
+/// What a UDP socket received and the wire has not yet given out: in order, each
+/// address within its share of the queue (what does not fit is dropped, as the
+/// kernel drops what does not fit its buffer, but one flooding address no longer
+/// crowds everyone else out of it).
+#[derive(Default)]
+struct Inbox {
+    queue: VecDeque<(Vec<u8>, SocketAddr)>,
+    from: HashMap<IpAddr, usize>,
+}
+
+impl Inbox {
+    /// Keeps `payload` from `from` if the queue and `from`'s share have room.
+    fn push(&mut self, payload: &[u8], from: SocketAddr) {
+        let held = self.from.entry(from.ip()).or_default();
+        if *held >= QUEUED_FROM_ONE || self.queue.len() >= QUEUED {
+            return;
+        }
+        *held += 1;
+        self.queue.push_back((payload.to_vec(), from));
+    }
+
+    /// The oldest datagram kept.
+    fn pop(&mut self) -> Option<(Vec<u8>, SocketAddr)> {
+        let (payload, from) = self.queue.pop_front()?;
+        if let Some(held) = self.from.get_mut(&from.ip()) {
+            *held -= 1;
+            if *held == 0 {
+                self.from.remove(&from.ip());
+            }
+        }
+        Some((payload, from))
+    }
+}
+
+/// A UDP socket whose datagrams a thread of its own reads as they arrive, into an
+/// [`Inbox`]: a server sleeping between ticks would otherwise leave them to the
+/// kernel's buffer, a few hundred datagrams, and a flood between two ticks would
+/// drop everyone's.
+pub(crate) struct Udp {
+    socket: UdpSocket,
+    inbox: Arc<Mutex<Inbox>>,
+    stop: Arc<AtomicBool>,
+    reader: Option<JoinHandle<()>>,
+}
 
 impl Udp {
     pub(crate) fn new(socket: UdpSocket) -> io::Result<Self> {
-        socket.set_nonblocking(true)?;
-        Ok(Self(socket))
+        // One socket under two handles: blocking, with a timeout, is the reader's.
+        let read = socket.try_clone()?;
+        read.set_nonblocking(false)?;
+        read.set_read_timeout(Some(READ_TIMEOUT))?;
+        let inbox = Arc::new(Mutex::new(Inbox::default()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (inbox, stop) = (inbox.clone(), stop.clone());
+            std::thread::Builder::new()
+                .name("udp-reader".into())
+                .spawn(move || read_until_stopped(&read, &inbox, &stop))?
+        };
+        Ok(Self {
+            socket,
+            inbox,
+            stop,
+            reader: Some(reader),
+        })
+    }
+}
+
+/// Reads `socket` into `inbox` until `stop` is set.
+fn read_until_stopped(socket: &UdpSocket, inbox: &Mutex<Inbox>, stop: &AtomicBool) {
+    // The largest datagram UDP carries: a longer one would be cut, not refused.
+    let mut buf = vec![0u8; 65_536];
+    while !stop.load(Ordering::Relaxed) {
+        // An error is a timeout, or an ICMP error for a packet sent earlier:
+        // nothing to read in either.
+        if let Ok((len, from)) = socket.recv_from(&mut buf) {
+            lock(inbox).push(&buf[..len], from);
+        }
+    }
+}
+
+fn lock(inbox: &Mutex<Inbox>) -> std::sync::MutexGuard<'_, Inbox> {
+    inbox.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Drop for Udp {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
     }
 }
 
 impl Wire for Udp {
     fn send(&mut self, payload: &[u8], to: SocketAddr) {
-        let _ = self.0.send_to(payload, to);
+        let _ = self.socket.send_to(payload, to);
     }
 
     fn receive(&mut self, buf: &mut [u8]) -> Option<(usize, SocketAddr)> {
-        loop {
-            match self.0.recv_from(buf) {
-                Ok(got) => return Some(got),
-                // An ICMP error for a packet sent earlier: nothing to read in it.
-                Err(e)
-                    if !matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                    ) => {}
-                Err(_) => return None,
-            }
-        }
+        let (payload, from) = lock(&self.inbox).pop()?;
+        let n = payload.len().min(buf.len());
+        buf[..n].copy_from_slice(&payload[..n]);
+        Some((n, from))
     }
 
     fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.0.local_addr()
+        self.socket.local_addr()
+    }
+}
+
+#[cfg(test)]
+mod inbox_tests {
+    use super::*;
+
+    fn at(ip: [u8; 4], port: u16) -> SocketAddr {
+        SocketAddr::from((ip, port))
+    }
+
+    #[test]
+    fn a_flood_from_one_address_fills_only_its_share_and_others_still_get_in() {
+        let mut inbox = Inbox::default();
+        let flood = at([127, 0, 0, 2], 9);
+        for i in 0..QUEUED_FROM_ONE + 500 {
+            inbox.push(&[i as u8], flood);
+        }
+        let player = at([127, 0, 0, 1], 7);
+        inbox.push(b"hello", player);
+        let mut got = Vec::new();
+        while let Some(d) = inbox.pop() {
+            got.push(d);
+        }
+        assert_eq!(got.len(), QUEUED_FROM_ONE + 1);
+        assert_eq!(got.last(), Some(&(b"hello".to_vec(), player)));
+        // Its share is free again once read.
+        inbox.push(&[1], flood);
+        assert_eq!(inbox.pop(), Some((vec![1], flood)));
+        assert!(inbox.from.is_empty());
+    }
+
+    #[test]
+    fn the_queue_holds_at_most_its_length_over_all_addresses() {
+        let mut inbox = Inbox::default();
+        for n in 0..(QUEUED / QUEUED_FROM_ONE + 2) {
+            let from = at([10, 0, (n / 256) as u8, n as u8], 1);
+            for _ in 0..QUEUED_FROM_ONE {
+                inbox.push(&[0], from);
+            }
+        }
+        assert_eq!(inbox.queue.len(), QUEUED);
+    }
+
+    #[test]
+    fn a_datagram_sent_to_the_socket_is_read_in_order_without_the_server_asking() {
+        let server = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let to = server.local_addr().unwrap();
+        let mut wire = Udp::new(server).unwrap();
+        let client = UdpSocket::bind("127.0.0.1:0").unwrap();
+        // Seven times what the kernel's buffer holds of them (about 280), at 10,000
+        // a second, while nobody calls `receive`: without the reader most are lost.
+        for i in 0..2_000u32 {
+            client.send_to(&i.to_le_bytes(), to).unwrap();
+            if i % 50 == 49 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let mut buf = [0u8; 16];
+        let mut got = Vec::new();
+        while let Some((len, from)) = wire.receive(&mut buf) {
+            assert_eq!((len, from), (4, client.local_addr().unwrap()));
+            got.push(u32::from_le_bytes(buf[..4].try_into().unwrap()));
+        }
+        assert!(got.is_sorted_by(|a, b| a < b), "out of order");
+        // A reader starved of the processor for a while may lose some; the kernel
+        // alone keeps a seventh.
+        assert!(got.len() >= 1_000, "{} of 2000 read", got.len());
     }
 }
 
