@@ -68,6 +68,14 @@ pub(crate) struct ServeArgs {
     /// ops.txt); may be given more than once.
     #[arg(long = "op")]
     ops: Vec<String>,
+    /// How far, in blocks across the land, a player is sent the others' edits: a
+    /// far view shows them; farther ones come as the player travels.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(16..=65_536))]
+    edit_reach: u32,
+    /// How far, in blocks, a player is sent the water's changes as they happen;
+    /// farther water is sent as it is when the player comes near.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=65_536))]
+    water_reach: u32,
 }
 
 /// `terravox ping`.
@@ -178,6 +186,10 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), String> {
         metrics: args.metrics,
         ops: args.ops.clone(),
         build: build(),
+        reaches: server::Reaches {
+            edits: f64::from(args.edit_reach),
+            water: f64::from(args.water_reach),
+        },
     })?;
     say!(
         "terravox server: a {} world, seed {:?}, generator version {}; saved in {}",

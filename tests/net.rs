@@ -4,8 +4,10 @@
 //! reconnects and sees every edit; a server killed with SIGKILL and started again
 //! holds every acknowledged edit; garbage on the port and in a connection drops only
 //! its sender; a wrong password is refused with its message; a flood is limited
-//! while the other players play on; a client whose build makes another world is
-//! refused. `public` holds what a server open to the internet must hold.
+//! while the other players play on; a player is told where the near players are
+//! and never of one beyond the tracking range; a far edit is not sent until the
+//! player comes near, then it is; a client whose build makes another
+//! world is refused. `public` holds what a server open to the internet must hold.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -359,6 +361,102 @@ fn a_world_opened_to_others_is_joined_and_keeps_its_edits() {
     app.world_mut().write_message(AppExit::Success);
     app.update();
     assert!(matches!(app.world().resource::<Hosting>(), Hosting::Closed));
+}
+
+/// The players whose poses bot `b` had within the last 3 s, by name.
+fn others(b: &mut Process) -> String {
+    let from = b.lines().len();
+    b.send("others");
+    let line = b.wait_for(from, WAIT, |l| l.starts_with("others")).unwrap();
+    line["others".len()..].trim().to_owned()
+}
+
+#[test]
+fn a_player_is_told_where_the_near_players_are_and_never_of_one_beyond_the_range() {
+    // Everyone flies: bo is 400 blocks off, in the air over whatever is there.
+    let server = ServerProcess::start(exe(), &dir("tracking"), &["--allow-flying"]).unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    let near = format!("{},{},{}", x + 8, y + 20, z);
+    let far = format!("{},{},{}", x + 400, y + 20, z);
+    let (mut cy, _) = ready(&server, "cy", &["--at", &near]);
+    let (mut bo, _) = ready(&server, "bo", &["--at", &far]);
+    // Over 4 s, ada hears of cy and never of bo; bo hears of nobody.
+    let mut heard = Vec::new();
+    for _ in 0..8 {
+        std::thread::sleep(Duration::from_millis(500));
+        heard.push(others(&mut ada));
+        assert_eq!(others(&mut bo), "", "bo, 400 blocks off");
+    }
+    assert!(heard.iter().all(|h| h.is_empty() || h == "cy"), "{heard:?}");
+    assert_eq!(heard.last().map(String::as_str), Some("cy"), "{heard:?}");
+    assert_eq!(others(&mut cy), "ada");
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_far_edit_is_not_sent_until_the_player_comes_near_then_it_is() {
+    use terravox_worldgen::{Generator, WorldConfig};
+    let server = ServerProcess::start(
+        exe(),
+        &dir("reach"),
+        &[
+            "--allow-flying",
+            "--edit-reach",
+            "256",
+            "--water-reach",
+            "128",
+        ],
+    )
+    .unwrap();
+    let (mut ada, [x, y, z]) = ready(&server, "ada", &[]);
+    // Bo on dry land 320 to 800 blocks from her, along an axis (the server's world
+    // is the default one): beyond the edit reach and its chunk.
+    let g = Generator::new(&WorldConfig::default()).unwrap();
+    let sea = g.config().sea_level;
+    let dry = |[x, z]: [i32; 2]| g.surface_height(x, z) > sea;
+    let (way, far) = [[1, 0], [-1, 0], [0, 1], [0, -1]]
+        .into_iter()
+        .find_map(|d| {
+            let at = |k: i32| [x + d[0] * k, z + d[1] * k];
+            (320..800)
+                .find(|&k| dry(at(k)) && dry(at(k + 1)))
+                .map(|k| (d, k))
+        })
+        .expect("dry land 320 to 800 blocks off");
+    let [bx, bz] = [x + way[0] * far, z + way[1] * far];
+    let top = g.surface_height(bx, bz) + 1;
+    let (mut bo, _) = ready(&server, "bo", &["--at", &format!("{bx},{top},{bz}")]);
+    let [gx, gz] = [bx + way[0], bz + way[1]];
+    let ground = [gx, g.surface_height(gx, gz), gz];
+    bo.send(&format!("break {} {} {}", ground[0], ground[1], ground[2]));
+    bo.wait_for(0, WAIT, |l| l.starts_with("acked 1 ")).unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let file = dir("reach-dumps").join("ada.txt");
+    assert_eq!(dumped(&mut ada, &file).get(&ground), None, "sent from afar");
+    // Ada flies towards it at 40 blocks a second until 200 blocks from it.
+    let mut k = 0;
+    while k < far - 200 {
+        k = (k + 40).min(far - 200);
+        ada.send(&format!(
+            "goto {} {} {}",
+            x + way[0] * k,
+            y + 30,
+            z + way[1] * k
+        ));
+        ada.send("wait 1000");
+    }
+    ada.send("wait 2000");
+    assert_eq!(
+        dumped(&mut ada, &file).get(&ground).map(String::as_str),
+        Some("air"),
+        "{:?}",
+        ada.lines()
+            .iter()
+            .filter(|l| l.starts_with("corrected "))
+            .collect::<Vec<_>>()
+    );
+    drop(bo);
+    server.stop().unwrap();
 }
 
 #[test]

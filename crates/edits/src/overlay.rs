@@ -121,21 +121,20 @@ impl Edits {
         })
     }
 
-    /// The edits of the chunks after `after` (from the first with `None`), a chunk
-    /// at a time in the overlay's order: a backlog sent a part at a time.
-    pub fn chunks_after(
-        &self,
-        after: Option<ChunkPos>,
-    ) -> impl Iterator<Item = (ChunkPos, Vec<(BlockPos, Block)>)> + '_ {
-        use std::ops::Bound::{Excluded, Unbounded};
-        let start = after.map_or(Unbounded, Excluded);
-        self.chunks.range((start, Unbounded)).map(|(c, blocks)| {
-            let edits = blocks
+    /// The edits of chunk `c` (an edit is never removed, only set again, so these
+    /// are all a copy of the chunk needs to be as it is here).
+    pub fn of_chunk(&self, c: ChunkPos) -> Vec<(BlockPos, Block)> {
+        self.chunks.get(&c).map_or_else(Vec::new, |blocks| {
+            blocks
                 .iter()
                 .map(|(&i, &b)| (c.local_to_world(local(i)), b))
-                .collect();
-            (*c, edits)
+                .collect()
         })
+    }
+
+    /// The chunks holding an edited block, each with how many it holds.
+    pub fn chunk_sizes(&self) -> impl Iterator<Item = (ChunkPos, usize)> + '_ {
+        self.chunks.iter().map(|(c, blocks)| (*c, blocks.len()))
     }
 
     /// Number of chunks holding an edited block.
@@ -228,6 +227,27 @@ mod tests {
         for l in [[0, 0, 0], [31, 31, 31], [5, 17, 30], [31, 0, 1]] {
             assert_eq!(local(index(l)), l);
         }
+    }
+
+    #[test]
+    fn a_chunks_edits_are_all_of_it_and_none_of_its_neighbours() {
+        let mut e = Edits::new();
+        let (a, b, next) = (
+            BlockPos::new(0, 0, 0),
+            BlockPos::new(31, 5, 31),
+            BlockPos::new(32, 0, 0),
+        );
+        e.set(a, Block::Brick);
+        e.set(b, Block::Water);
+        e.set(next, Block::Stone);
+        e.set(a, Block::Air);
+        let c = a.to_chunk().0;
+        let mut got = e.of_chunk(c);
+        got.sort();
+        assert_eq!(got, [(a, Block::Air), (b, Block::Water)]);
+        let sizes: Vec<(ChunkPos, usize)> = e.chunk_sizes().collect();
+        assert_eq!(sizes, [(c, 2), (next.to_chunk().0, 1)]);
+        assert!(e.of_chunk(ChunkPos::new(9, 9, 9)).is_empty());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! follows the server's edits and water, walks and digs on its own or does what it
 //! is told a line at a time (`break X Y Z`, `place X Y Z BLOCK`, `take X Y Z`,
 //! `goto X Y Z`, `find-water`, `pave N` (N tiles of blocks on the land around it, at
-//! the rate the rules allow), `say TEXT`, `dump FILE`, `wait MS`, `quit`; with the
+//! the rate the rules allow), `say TEXT`, `others`, `dump FILE`, `wait MS`, `quit`; with the
 //! feature `test-tools` also `flood N` (lines of chat at once) and `garbage N`
 //! (messages that are no message)), and
 //! writes what happens
@@ -23,6 +23,7 @@
 //! seen X Y Z BLOCK US         another's change arrived
 //! corrected X Y Z WHY         the server did not take a move: back at X Y Z
 //! chat NAME TEXT | say TEXT | player-joined NAME | player-left TEXT
+//! others NAME...              the players whose poses came within 3 s, by name
 //! bytes RECEIVED SECONDS      UDP payload bytes received, over the seconds played
 //! ended WHY                   the connection ended (with --rejoin: joining again)
 //! rejoin-failed WHY | joined-again ID BACKLOG   (with --rejoin)
@@ -35,7 +36,7 @@ use std::path::Path;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant, SystemTime};
 
-use terravox_authority::{Action, Authority, Role, rules::PLACEABLE};
+use terravox_authority::{Action, Authority, PlayerId, Role, rules::PLACEABLE};
 use terravox_edits::fluid::Cells;
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::Generator;
@@ -49,6 +50,9 @@ use crate::unanswered::Unanswered;
 const ME: u64 = 0;
 /// Time between moves sent.
 const MOVE_EVERY: Duration = Duration::from_millis(100);
+/// `others` names the players whose poses came within this long (as a game draws
+/// them).
+const HEARD_WITHIN: Duration = Duration::from_secs(3);
 
 /// How a bot plays.
 #[derive(Clone, Debug)]
@@ -104,6 +108,9 @@ struct Bot<'a> {
     sent: Unanswered,
     /// The server's corrections taken.
     corrections: u32,
+    /// The other players' names, and when a pose of each last came.
+    names: std::collections::HashMap<PlayerId, String>,
+    heard: std::collections::HashMap<PlayerId, Instant>,
     out: &'a mut dyn Write,
 }
 
@@ -197,8 +204,21 @@ impl Bot<'_> {
                 }
                 self.authority.players_mut().set_bucket(ME, a.bucket_full);
             }
-            ToClient::Joined(_, name) => self.line(format_args!("player-joined {name}")),
-            ToClient::Left(_, text) => self.line(format_args!("player-left {text}")),
+            ToClient::Joined(id, name) => {
+                self.line(format_args!("player-joined {name}"));
+                self.names.insert(id, name);
+            }
+            ToClient::Left(id, text) => {
+                self.line(format_args!("player-left {text}"));
+                self.names.remove(&id);
+                self.heard.remove(&id);
+            }
+            ToClient::Players(poses) => {
+                let now = Instant::now();
+                for (id, _) in poses {
+                    self.heard.insert(id, now);
+                }
+            }
             ToClient::Chat(id, text) => self.line(format_args!("chat {id} {text}")),
             ToClient::Say(text) => self.line(format_args!("say {text}")),
             ToClient::Refused(why) => self.line(format_args!("refused-player {why}")),
@@ -214,7 +234,7 @@ impl Bot<'_> {
                     feet[0], feet[1], feet[2]
                 ));
             }
-            ToClient::Clock(..) | ToClient::Players(_) | ToClient::Welcome(_) => {}
+            ToClient::Clock(..) | ToClient::Welcome(_) => {}
         }
     }
 
@@ -263,6 +283,8 @@ pub fn run(
         feet,
         sent: Unanswered::default(),
         corrections: 0,
+        names: joined.welcome.players.iter().cloned().collect(),
+        heard: Default::default(),
         out,
     };
     bot.around.player_at(ME, feet);
@@ -389,6 +411,8 @@ fn join_again(bot: &mut Bot, options: &JoinOptions) -> crate::client::Connection
                     "joined-again {} {}",
                     joined.welcome.you, joined.welcome.backlog
                 ));
+                bot.names = joined.welcome.players.iter().cloned().collect();
+                bot.heard.clear();
                 return joined.connection;
             }
             Err(e) => bot.line(format_args!("rejoin-failed {e}")),
@@ -510,6 +534,15 @@ fn command(
             bot.send_move(connection);
         }
         Some("say") => connection.send(ToServer::Chat(words[1..].join(" "))),
+        Some("others") => {
+            let mut near: Vec<&str> = (bot.heard.iter())
+                .filter(|(_, t)| t.elapsed() < HEARD_WITHIN)
+                .filter_map(|(id, _)| bot.names.get(id).map(String::as_str))
+                .collect();
+            near.sort_unstable();
+            let near = near.join(" ");
+            bot.line(format_args!("others {near}"));
+        }
         Some("pave") => {
             let n: usize = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(100);
             bot.paving = tiles(&bot.generator, bot.feet, n);

@@ -11,6 +11,10 @@ use terravox_net::protocol::Pose;
 pub(crate) const BEHIND: f64 = 0.1;
 /// Updates kept a player.
 const KEPT: usize = 8;
+/// A player not heard of for this long, in seconds, is not drawn: it went beyond
+/// the server's tracking range (the server tells of one standing still once a
+/// second).
+const SILENT: f64 = 3.0;
 
 /// Another player.
 #[derive(Clone, Debug, Default)]
@@ -24,10 +28,13 @@ pub struct Other {
 impl Other {
     /// Where it is drawn at `now`: between the two updates around `now - BEHIND`,
     /// eased linearly (the look turns the short way round); the first update before
-    /// anything else; `None` before any.
+    /// anything else; `None` before any, and once it was silent for [`SILENT`].
     pub fn pose_at(&self, now: f64) -> Option<Pose> {
         let t = now - BEHIND;
         let (first, last) = (self.updates.front()?, self.updates.back()?);
+        if now - last.0 > SILENT {
+            return None;
+        }
         if t <= first.0 {
             return Some(first.1);
         }
@@ -120,9 +127,11 @@ mod tests {
         others.update(3, at(0.0, 3.0), 1.0);
         others.update(3, at(10.0, -3.0), 1.1);
         let o = ada(&others);
-        // Before the first update and long after the last: held there.
+        // Before the first update and after the last: held there; silent for
+        // three seconds, gone (beyond the server's tracking range).
         assert_eq!(o.pose_at(0.5).unwrap().feet[0], 0.0);
-        assert_eq!(o.pose_at(9.0).unwrap().feet[0], 10.0);
+        assert_eq!(o.pose_at(4.0).unwrap().feet[0], 10.0);
+        assert_eq!(o.pose_at(4.2), None);
         // Halfway between, drawn 0.1 s behind.
         let mid = o.pose_at(1.15).unwrap();
         assert!((mid.feet[0] - 5.0).abs() < 1e-9, "{mid:?}");

@@ -57,7 +57,11 @@ fn draw_figures(
         .drawn
         .keys()
         .copied()
-        .filter(|id| !others.iter().any(|(o, _)| o == *id))
+        .filter(|id| {
+            !others
+                .iter()
+                .any(|(o, other)| o == *id && other.pose_at(now).is_some())
+        })
         .collect();
     for id in gone {
         if let Some((e, _)) = figures.drawn.remove(&id) {

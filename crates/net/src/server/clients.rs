@@ -1,5 +1,5 @@
 //! One connected client as the server keeps it: who it is once it said hello, the
-//! backlog still to send, the blocks changed since (the latest of each, by chunk),
+//! chunks of edits it is owed, the blocks changed since (the latest of each, by chunk),
 //! where it is, and what it may still send.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use terravox_authority::PlayerId;
 use terravox_authority::moves::Motion;
-use terravox_edits::Edits;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
+use super::interest::Owed;
+use super::tracking::Tracked;
 use crate::identity::PublicKey;
 use crate::protocol::Pose;
 
@@ -56,13 +57,6 @@ impl Bucket {
     }
 }
 
-/// The backlog still to send a joining player: a snapshot of the edits when it
-/// joined, and the chunk it got to.
-pub(crate) struct Backlog {
-    pub(crate) edits: Edits,
-    pub(crate) after: Option<ChunkPos>,
-}
-
 /// A connected client.
 pub(crate) struct Client {
     /// The name it was let in as (by the handshake).
@@ -72,8 +66,11 @@ pub(crate) struct Client {
     /// Its player, once it said hello and was let in.
     pub(crate) player: Option<(PlayerId, String)>,
     pub(crate) connected: Instant,
-    pub(crate) backlog: Option<Backlog>,
-    /// Blocks changed since its backlog was taken, the latest of each, by chunk.
+    /// Whether it is joining: told `BacklogDone` once nothing within reach is owed.
+    pub(crate) joining: bool,
+    /// The chunks whose edits it is owed ([`interest`](super::interest)).
+    pub(crate) owed: Owed,
+    /// Blocks changed since it joined, the latest of each, by chunk.
     pub(crate) changes: BTreeMap<ChunkPos, BTreeMap<BlockPos, Block>>,
     /// Chunks among them with a player's edit: sent at once, whatever the budget.
     pub(crate) urgent: BTreeSet<ChunkPos>,
@@ -86,8 +83,8 @@ pub(crate) struct Client {
     pub(crate) motion: Option<(Motion, Instant)>,
     /// When a correction was last told the console.
     pub(crate) noted_correction: Option<Instant>,
-    /// Whether its pose changed since the others were last told.
-    pub(crate) moved: bool,
+    /// What it was last sent of where each other player is.
+    pub(crate) tracked: Tracked,
     pub(crate) messages: Bucket,
     pub(crate) chat: Bucket,
     pub(crate) moves: Bucket,
@@ -104,14 +101,15 @@ impl Client {
             key,
             player: None,
             connected: now,
-            backlog: None,
+            joining: false,
+            owed: Owed::default(),
             changes: BTreeMap::new(),
             urgent: BTreeSet::new(),
             water_budget: 0.0,
             pose: None,
             motion: None,
             noted_correction: None,
-            moved: false,
+            tracked: Tracked::default(),
             messages: Bucket::new(MESSAGE_RATE, MESSAGE_BURST),
             chat: Bucket::new(CHAT_RATE, CHAT_BURST),
             moves: Bucket::new(MOVE_RATE, MOVE_RATE),

@@ -8,7 +8,8 @@ use terravox_authority::PlayerId;
 use terravox_authority::moves::Motion;
 
 use super::admission::Room;
-use super::clients::{Backlog, Client};
+use super::clients::Client;
+use super::interest;
 use super::roster::Seen;
 use super::{HELLO_WAIT, STALE, Server};
 use crate::handshake::{self, Verdict};
@@ -246,6 +247,14 @@ impl Server {
             self.authority.players_mut().set_bucket(id, s.bucket_full);
         }
         let clock = self.authority.clock();
+        // Where it will be sent the edits around first: where it stood, or the
+        // origin until its first move says where its game put it.
+        let centre = seen.map_or([0.0; 3], |s| s.pose.feet);
+        let reach = self.options.reaches.edits;
+        let backlog: usize = (self.authority.edits().chunk_sizes())
+            .filter(|&(c, _)| interest::distance(c, centre) <= reach)
+            .map(|(_, n)| n)
+            .sum();
         let welcome = Welcome {
             you: id,
             world_code: self.options.world.to_world_code(),
@@ -257,7 +266,7 @@ impl Server {
             at: seen.map(|s| s.pose),
             bucket_full: seen.is_some_and(|s| s.bucket_full),
             may_fly: self.may_fly(&name, &key),
-            backlog: self.authority.edits().len() as u64,
+            backlog: backlog as u64,
         };
         self.renet.send_message(
             client,
@@ -283,10 +292,10 @@ impl Server {
             // Its moves are judged from where it stood when it left.
             c.motion = seen.map(|s| (Motion::new(s.pose.feet), now));
             c.player = Some((id, name));
-            c.backlog = Some(Backlog {
-                edits: self.authority.edits().clone(),
-                after: None,
-            });
+            c.joining = true;
+            for (chunk, _) in self.authority.edits().chunk_sizes() {
+                c.owed.owe(chunk, reach);
+            }
         }
         Ok(())
     }

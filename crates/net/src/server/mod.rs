@@ -24,6 +24,7 @@ mod access;
 mod admission;
 mod clients;
 mod console;
+mod interest;
 mod join;
 mod metrics;
 mod moving;
@@ -34,6 +35,7 @@ mod sending;
 mod store;
 #[cfg(test)]
 mod tests;
+mod tracking;
 mod water;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -57,6 +59,7 @@ use access::Access;
 use admission::Door;
 use clients::Client;
 pub use console::{COMMANDS, Command};
+pub use interest::Reaches;
 use reading::{Asked, Made};
 use roster::Roster;
 pub use sending::WATER_BYTES_PER_SECOND;
@@ -118,6 +121,8 @@ pub struct ServerOptions {
     pub ops: Vec<String>,
     /// This build, said to clients (`terravox x.y.z`).
     pub build: String,
+    /// How far each client is sent the edits and the water's changes.
+    pub reaches: Reaches,
 }
 
 /// Figures of a running server.
@@ -167,6 +172,8 @@ pub struct Server {
     /// Edits asked for in chunks the server is still making.
     waiting: Vec<Asked>,
     last_poses: Instant,
+    /// Updates of where the players are so far (whose turn it is, by distance).
+    pose_updates: u64,
     last_clock: Instant,
     ticks: VecDeque<Duration>,
     /// Lines for the console.
@@ -284,6 +291,7 @@ impl Server {
             held: Vec::new(),
             waiting: Vec::new(),
             last_poses: now,
+            pose_updates: 0,
             last_clock: now,
             ticks: VecDeque::new(),
             notes,

@@ -56,7 +56,6 @@ impl Server {
         match motion.judge(pose.feet, dt, fly, &|b| chunks.block(b)) {
             Ok(()) => {
                 c.pose = Some((pose, now));
-                c.moved = true;
                 self.authority.players_mut().place(id, pose.feet);
                 self.chunks.player_at(id, pose.feet);
             }

@@ -1,14 +1,15 @@
-//! What each client is sent: its backlog while the channel has room, the blocks
-//! changed since (a player's edits at once, the water's by chunk, nearest first,
-//! within a budget), where the others are and the time.
+//! What each client is sent: the chunks of edits it is owed that came within reach
+//! (its backlog) while the channel has room, the blocks changed since (a player's edits at once, the water's by chunk, nearest first,
+//! within a budget), where the others are (as [`tracking`](super::tracking) has
+//! it) and the time.
 
 use std::time::Duration;
 
 use terravox_authority::PlayerId;
 use terravox_voxel::{Block, BlockPos, ChunkPos};
 
-use super::Server;
 use super::clients::Client;
+use super::{Server, interest};
 use crate::protocol::{Channel, Pose, ToClient};
 
 /// Time between updates of where the players are.
@@ -26,10 +27,10 @@ const CLOCK_EVERY: Duration = Duration::from_secs(10);
 /// cannot flood a link; the nearest chunks go first and the latest state wins.
 pub const WATER_BYTES_PER_SECOND: f32 = 8192.0;
 
-/// Edits in one message of the backlog.
+/// Edits in one message of the owed chunks (the backlog), at least.
 const BACKLOG_BATCH: usize = 16_384;
 
-/// The backlog is sent while the channel has this much room.
+/// The owed chunks are sent while the channel has this much room.
 const BACKLOG_ROOM: usize = 2 << 20;
 
 /// Where `others` are, as messages that each fit one slice ([`POSES_PER_MESSAGE`]).
@@ -55,16 +56,6 @@ impl Server {
     /// clock.
     pub(super) fn send_all(&mut self, dt: Duration) {
         let poses_due = self.now.duration_since(self.last_poses) >= POSES_EVERY;
-        let poses: Vec<(PlayerId, Pose)> = if poses_due {
-            self.last_poses = self.now;
-            self.clients
-                .values()
-                .filter_map(|c| Some((c.id()?, c.pose?.0)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let any_moved = self.clients.values().any(|c| c.moved);
         let clock_due = self.now.duration_since(self.last_clock) >= CLOCK_EVERY;
         if clock_due {
             self.last_clock = self.now;
@@ -72,52 +63,90 @@ impl Server {
             self.broadcast(&ToClient::Clock(clock.hours, clock.paused));
         }
         let ids: Vec<u64> = self.clients.keys().copied().collect();
-        for client in ids {
-            self.send_backlog(client);
+        for &client in &ids {
+            self.send_owed(client);
             self.send_changes(client, dt);
-            if poses_due && any_moved {
-                let Some(me) = self.clients.get(&client).and_then(Client::id) else {
-                    continue;
-                };
-                let others: Vec<(PlayerId, Pose)> =
-                    poses.iter().filter(|(id, _)| *id != me).copied().collect();
-                for message in poses_messages(&others) {
-                    self.renet.send_message(client, Channel::Moves, message);
-                }
-            }
         }
         if poses_due {
-            for c in self.clients.values_mut() {
-                c.moved = false;
+            // On the update's own beat, not the tick's: three ticks of 33.333 ms fall
+            // short of 100 ms, and a fourth made it 7.5 updates a second.
+            self.last_poses = (self.last_poses + POSES_EVERY)
+                .max(self.now.checked_sub(POSES_EVERY).unwrap_or(self.now));
+            self.send_poses(&ids);
+            self.pose_updates += 1;
+        }
+    }
+
+    /// Tells each client where the others it tracks are ([`tracking`](super::tracking)).
+    fn send_poses(&mut self, ids: &[u64]) {
+        let poses: Vec<(PlayerId, Pose)> = self
+            .clients
+            .values()
+            .filter_map(|c| Some((c.id()?, c.pose?.0)))
+            .collect();
+        let playing: std::collections::HashSet<PlayerId> =
+            poses.iter().map(|(id, _)| *id).collect();
+        let (update, now) = (self.pose_updates, self.now);
+        for client in ids {
+            let Some(c) = self.clients.get_mut(client) else {
+                continue;
+            };
+            let (Some(me), Some((mine, _))) = (c.id(), c.pose) else {
+                continue;
+            };
+            c.tracked.keep(|id| playing.contains(&id));
+            let mut due = Vec::new();
+            for &(id, pose) in &poses {
+                if id != me && c.tracked.due(update, mine.feet, id, &pose, now) {
+                    c.tracked.sent(id, pose, now);
+                    due.push((id, pose));
+                }
+            }
+            for message in poses_messages(&due) {
+                self.renet.send_message(*client, Channel::Moves, message);
             }
         }
     }
 
-    /// The next part of a joining client's backlog, while its channel has room.
-    pub(super) fn send_backlog(&mut self, client: u64) {
+    /// Where client `c` is, as far as what it is sent goes: its last move, else
+    /// where it stood when it last left, else the origin (a new player's game has
+    /// not said yet where it put it).
+    fn centre(c: &Client) -> [f64; 3] {
+        c.pose
+            .map(|(p, _)| p.feet)
+            .or_else(|| c.motion.as_ref().map(|(m, _)| m.at()))
+            .unwrap_or([0.0; 3])
+    }
+
+    /// The chunks a client is owed that came within reach, nearest first, while its
+    /// channel has room: each as its edits are now. A joining client is told
+    /// `BacklogDone` once none within reach is left.
+    pub(super) fn send_owed(&mut self, client: u64) {
         let Some(c) = self.clients.get_mut(&client) else {
             return;
         };
-        let Some(backlog) = &mut c.backlog else {
+        if c.player.is_none() {
             return;
-        };
+        }
+        let at = Self::centre(c);
         while self.renet.channel_available_memory(client, Channel::World) > BACKLOG_ROOM {
             let mut batch = Vec::new();
-            let mut last = backlog.after;
-            for (chunk, edits) in backlog.edits.chunks_after(backlog.after) {
-                batch.extend(edits);
-                last = Some(chunk);
-                if batch.len() >= BACKLOG_BATCH {
+            while batch.len() < BACKLOG_BATCH {
+                let Some(chunk) = c.owed.next(at) else {
                     break;
-                }
+                };
+                // Its changes queued meanwhile are in its edits as they are now.
+                c.take_chunk(chunk);
+                batch.extend(self.authority.edits().of_chunk(chunk));
             }
             if batch.is_empty() {
-                c.backlog = None;
-                self.renet
-                    .send_message(client, Channel::World, ToClient::BacklogDone.encode());
+                if c.joining {
+                    c.joining = false;
+                    self.renet
+                        .send_message(client, Channel::World, ToClient::BacklogDone.encode());
+                }
                 return;
             }
-            backlog.after = last;
             let message = ToClient::Blocks {
                 backlog: true,
                 changes: batch,
@@ -128,13 +157,28 @@ impl Server {
     }
 
     /// The blocks changed since: a player's edits at once, the water's by chunk,
-    /// nearest first, within the client's budget.
+    /// nearest first, within the client's budget; a chunk beyond the reach of its
+    /// kind of change is owed instead (its changes dropped: the chunk comes whole).
     pub(super) fn send_changes(&mut self, client: u64, dt: Duration) {
+        let reaches = self.options.reaches;
         let Some(c) = self.clients.get_mut(&client) else {
             return;
         };
-        if c.backlog.is_some() || c.changes.is_empty() {
+        if c.joining || c.changes.is_empty() {
             return;
+        }
+        let at = Self::centre(c);
+        let chunks: Vec<ChunkPos> = c.changes.keys().copied().collect();
+        for chunk in chunks {
+            let reach = if c.urgent.contains(&chunk) {
+                reaches.edits
+            } else {
+                reaches.water
+            };
+            if c.owed.holds(chunk) || interest::distance(chunk, at) > reach {
+                c.take_chunk(chunk);
+                c.owed.owe(chunk, reach);
+            }
         }
         let mut out: Vec<(BlockPos, Block)> = Vec::new();
         for chunk in std::mem::take(&mut c.urgent) {
@@ -142,11 +186,9 @@ impl Server {
         }
         c.water_budget = (c.water_budget + dt.as_secs_f32() * WATER_BYTES_PER_SECOND)
             .min(WATER_BYTES_PER_SECOND);
-        let at = c.pose.map_or(ChunkPos::new(0, 0, 0), |(p, _)| {
-            BlockPos::containing_f64(p.feet).to_chunk().0
-        });
+        let here = BlockPos::containing_f64(at).to_chunk().0;
         let mut nearest: Vec<ChunkPos> = c.changes.keys().copied().collect();
-        nearest.sort_by_key(|k| k.distance_squared(at));
+        nearest.sort_by_key(|k| k.distance_squared(here));
         for chunk in nearest {
             if c.water_budget <= 0.0 {
                 break;

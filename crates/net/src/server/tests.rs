@@ -105,6 +105,7 @@ impl Rig {
             metrics: None,
             ops: Vec::new(),
             build: "terravox test".into(),
+            reaches: super::Reaches::default(),
         };
         let server = Server::start_on(options, Box::new(hub.wire(SERVER))).expect("a server");
         Self {
@@ -543,4 +544,165 @@ fn a_name_whose_link_died_may_join_again_and_a_live_one_may_not() {
         .filter_map(|c| c.name())
         .collect();
     assert_eq!(names, ["ada"]);
+}
+
+/// The poses `player` was sent since it was last asked, by the id of whom.
+fn poses_got(player: &mut Player) -> Vec<(u64, Pose)> {
+    player
+        .take()
+        .into_iter()
+        .filter_map(|m| match m {
+            ToClient::Players(p) => Some(p),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn a_player_is_told_of_others_by_distance_and_of_none_beyond_the_tracking_range() {
+    let mut rig = Rig::new("tracking", None);
+    // In the air, 200 blocks up: a world where everyone flies.
+    rig.server.options.allow_flying = true;
+    let [ada, bo, cy] = [(1, "ada"), (2, "bo"), (3, "cy")].map(|(n, name)| rig.join(n, name));
+    // Bo 20 blocks from ada, cy 400 from her and 380 from bo (first moves: where
+    // each starts).
+    for (i, x) in [(ada, 0.5), (bo, 20.5), (cy, 400.5)] {
+        rig.players[i].send(&ToServer::Move(pose(x, 200.0, 0.5), 0));
+    }
+    rig.run(Duration::from_millis(300));
+    let ids: Vec<u64> = [ada, bo, cy]
+        .map(|i| {
+            let me = rig.players[i].got.iter().find_map(|m| match m {
+                ToClient::Welcome(w) => Some(w.you),
+                _ => None,
+            });
+            me.expect("welcomed")
+        })
+        .to_vec();
+    for i in [ada, bo, cy] {
+        rig.players[i].take();
+    }
+    // Bo walks 2 blocks a second for 2 s: ada is told every update, each pose new.
+    for step in 1..=60 {
+        let x = 20.5 + f64::from(step) * 2.0 / 30.0;
+        rig.players[bo].send(&ToServer::Move(pose(x, 200.0, 0.5), 0));
+        rig.tick();
+    }
+    let of_bo: Vec<Pose> = poses_got(&mut rig.players[ada])
+        .into_iter()
+        .filter_map(|(id, p)| (id == ids[1]).then_some(p))
+        .collect();
+    assert!((18..=21).contains(&of_bo.len()), "{}", of_bo.len());
+    assert!(of_bo.windows(2).all(|w| w[0].feet[0] < w[1].feet[0]));
+    // Bo stands still for 3 s: ada is told once a second that it is still there.
+    rig.run(Duration::from_secs(3));
+    let still = poses_got(&mut rig.players[ada]);
+    let of_bo = still.iter().filter(|(id, _)| *id == ids[1]).count();
+    assert!((2..=4).contains(&of_bo), "{of_bo} of bo standing still");
+    // Nothing of cy reached ada or bo, nor of them cy.
+    assert!(!still.iter().any(|(id, _)| *id == ids[2]));
+    assert!(
+        !poses_got(&mut rig.players[bo])
+            .iter()
+            .any(|(id, _)| *id == ids[2])
+    );
+    assert!(poses_got(&mut rig.players[cy]).is_empty());
+    // Dy joins 200 blocks from ada and walks: she is told of it every fourth update.
+    let dy = rig.join(4, "dy");
+    rig.players[dy].send(&ToServer::Move(pose(200.5, 200.0, 0.5), 0));
+    rig.run(Duration::from_millis(300));
+    poses_got(&mut rig.players[ada]);
+    for step in 1..=60 {
+        let x = 200.5 + f64::from(step) * 2.0 / 30.0;
+        rig.players[dy].send(&ToServer::Move(pose(x, 200.0, 0.5), 0));
+        rig.tick();
+    }
+    let of_dy = poses_got(&mut rig.players[ada])
+        .iter()
+        .filter(|(id, _)| !ids.contains(id))
+        .count();
+    assert!((4..=6).contains(&of_dy), "{of_dy} of dy in 2 s");
+}
+
+/// Blocks, as sent.
+type Blocks = Vec<(BlockPos, Block)>;
+
+/// The blocks `player` was sent since it was last asked: of the backlog (or owed
+/// chunks), and as changes.
+fn blocks_got(player: &mut Player) -> (Blocks, Blocks) {
+    let (mut owed, mut changes) = (Vec::new(), Vec::new());
+    for m in player.take() {
+        if let ToClient::Blocks {
+            backlog,
+            changes: c,
+        } = m
+        {
+            if backlog { &mut owed } else { &mut changes }.extend(c);
+        }
+    }
+    (owed, changes)
+}
+
+#[test]
+fn edits_beyond_the_reach_wait_until_the_player_comes_near_then_come_whole() {
+    let mut rig = Rig::new("reach", None);
+    rig.server.options.allow_flying = true;
+    rig.server.options.reaches = super::Reaches {
+        edits: 256.0,
+        water: 128.0,
+    };
+    // A brick near the origin, one 400 blocks east, water 300 blocks east.
+    let near = BlockPos::new(5, 100, 5);
+    let far = BlockPos::new(400, 100, 5);
+    let wet = BlockPos::new(300, 100, 5);
+    let mut edits = Edits::new();
+    edits.set(near, Block::Brick);
+    edits.set(far, Block::Brick);
+    rig.server
+        .authority
+        .replace(WorldConfig::default(), edits.clone());
+    let ada = rig.join(1, "ada");
+    let welcome = rig.players[ada].got.iter().find_map(|m| match m {
+        ToClient::Welcome(w) => Some(w.backlog),
+        _ => None,
+    });
+    assert_eq!(
+        welcome,
+        Some(1),
+        "the backlog counts the edits within reach"
+    );
+    assert_eq!(blocks_got(&mut rig.players[ada]).0, [(near, Block::Brick)]);
+    rig.players[ada].send(&ToServer::Move(pose(0.5, 200.0, 0.5), 0));
+    rig.run(Duration::from_millis(300));
+    // Meanwhile the far brick becomes glass (a player's edit) and water flows at
+    // 300: both beyond their reach, so neither is sent.
+    edits.set(far, Block::Planks);
+    edits.set(wet, Block::FlowingWater3);
+    rig.server.authority.replace(WorldConfig::default(), edits);
+    for c in rig.server.clients.values_mut() {
+        c.changed(far, Block::Planks, true);
+        c.changed(wet, Block::FlowingWater3, false);
+    }
+    rig.run(Duration::from_millis(500));
+    assert_eq!(blocks_got(&mut rig.players[ada]), (vec![], vec![]));
+    // Ada flies east to x = 200, 40 blocks a second: the far chunk comes within
+    // 256 blocks and the water within 128, each whole as it is now.
+    let mut x = 0.5;
+    let mut seen = Vec::new();
+    while x < 200.0 {
+        x += 40.0 / 30.0;
+        rig.players[ada].send(&ToServer::Move(pose(x, 200.0, 0.5), 0));
+        rig.tick();
+        let (owed, changes) = blocks_got(&mut rig.players[ada]);
+        assert!(changes.is_empty(), "{changes:?}");
+        seen.extend(owed.into_iter().map(|b| (b, x)));
+    }
+    let blocks: Blocks = seen.iter().map(|(b, _)| *b).collect();
+    assert_eq!(blocks, [(far, Block::Planks), (wet, Block::FlowingWater3)]);
+    // Each as it came within its reach: the chunks' middles are 400 and 304 east,
+    // so at 144 and 176, or within the chunk she was entering then (the list of
+    // what is due is made again as she enters each chunk).
+    assert!((144.0..176.0).contains(&seen[0].1), "{seen:?}");
+    assert!((176.0..208.0).contains(&seen[1].1), "{seen:?}");
 }
