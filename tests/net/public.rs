@@ -4,13 +4,14 @@
 //! bound to one key is refused to another; bans, the allowlist and operators, from
 //! the console, in chat and in files edited by hand; where a player stood kept
 //! across a restart; floods of handshakes, queries and connection requests limited
-//! while the others play on; the metrics when asked for; and (a sweep) a 40 s
-//! outage that loses no edit.
+//! while the others play on; the resend time shorter on a fast link than on a slow
+//! one; the metrics when asked for; and (a sweep) a 40 s outage that loses no edit.
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use super::*;
 
@@ -33,6 +34,12 @@ struct Relay {
 
 impl Relay {
     fn start(server: SocketAddr) -> Self {
+        Self::start_delayed(server, Duration::ZERO)
+    }
+
+    /// A relay that holds every datagram `delay` before it passes it on (a link
+    /// with that much latency each way).
+    fn start_delayed(server: SocketAddr, delay: Duration) -> Self {
         let front = UdpSocket::bind("127.0.0.1:0").unwrap();
         let back = Arc::new(UdpSocket::bind("127.0.0.1:0").unwrap());
         let captured = Arc::new(Mutex::new(Vec::new()));
@@ -51,6 +58,8 @@ impl Relay {
         std::thread::spawn(move || {
             let mut client = None;
             let mut buf = [0u8; 2048];
+            // (when it passes, to the server, the datagram), in the order they came.
+            let mut held: std::collections::VecDeque<(Instant, bool, Vec<u8>)> = Default::default();
             while !stop.load(Ordering::Relaxed) {
                 let mut idle = true;
                 while let Ok((n, from)) = front.recv_from(&mut buf) {
@@ -59,7 +68,7 @@ impl Relay {
                     }
                     client = Some(from);
                     captured.lock().unwrap().push((true, buf[..n].to_vec()));
-                    let _ = back.send_to(&buf[..n], server);
+                    held.push_back((Instant::now() + delay, true, buf[..n].to_vec()));
                     idle = false;
                 }
                 while let Ok((n, _)) = back.recv_from(&mut buf) {
@@ -67,10 +76,18 @@ impl Relay {
                         continue;
                     }
                     captured.lock().unwrap().push((false, buf[..n].to_vec()));
-                    if let Some(c) = client {
-                        let _ = front.send_to(&buf[..n], c);
-                    }
+                    held.push_back((Instant::now() + delay, false, buf[..n].to_vec()));
                     idle = false;
+                }
+                while held.front().is_some_and(|(at, _, _)| *at <= Instant::now()) {
+                    let Some((_, to_server, p)) = held.pop_front() else {
+                        break;
+                    };
+                    if to_server {
+                        let _ = back.send_to(&p, server);
+                    } else if let Some(c) = client {
+                        let _ = front.send_to(&p, c);
+                    }
                 }
                 if idle {
                     std::thread::sleep(Duration::from_millis(1));
@@ -351,6 +368,56 @@ fn bans_the_allowlist_and_operators_hold_from_the_console_chat_and_files() {
     );
     let (ada, _) = ready(&server, "ada", &[]);
     drop(ada);
+    server.stop().unwrap();
+}
+
+/// What bot `b` says of its link: the round trip and the resend time, in ms.
+fn link(b: &mut Process) -> (f64, f64) {
+    let from = b.lines().len();
+    b.send("link");
+    let line = b.wait_for(from, WAIT, |l| l.starts_with("link ")).unwrap();
+    let w: Vec<f64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    (w[0], w[1])
+}
+
+#[test]
+fn the_resend_time_is_shorter_on_a_fast_link_than_on_a_slow_one() {
+    let server = ServerProcess::start(exe(), &dir("resend"), &[]).unwrap();
+    let (mut ada, _) = ready(&server, "ada", &[]);
+    // Bo 40 ms from the server each way.
+    let relay = Relay::start_delayed(server_addr(&server), Duration::from_millis(40));
+    let mut bo = bot(
+        exe(),
+        &relay.address(),
+        "bo",
+        &server.profile("bo"),
+        &[],
+        &[],
+    )
+    .unwrap();
+    settled(&bo);
+    // Both play a few seconds, a message each way every moment (moves, the clock).
+    std::thread::sleep(Duration::from_secs(4));
+    let (fast_rtt, fast) = link(&mut ada);
+    let (slow_rtt, slow) = link(&mut bo);
+    eprintln!(
+        "link: loopback {fast_rtt} ms, resend {fast} ms; relay {slow_rtt} ms, resend {slow} ms"
+    );
+    assert!(slow_rtt >= 80.0, "bo's round trip {slow_rtt} ms");
+    assert!(fast_rtt < slow_rtt, "{fast_rtt} ms against {slow_rtt} ms");
+    assert!(
+        fast < slow,
+        "resent after {fast} ms on loopback, {slow} ms at 80 ms"
+    );
+    assert!(
+        slow >= slow_rtt && slow <= 200.0,
+        "{slow} ms at {slow_rtt} ms"
+    );
+    drop(relay);
     server.stop().unwrap();
 }
 

@@ -2,7 +2,7 @@
 //! follows the server's edits and water, walks and digs on its own or does what it
 //! is told a line at a time (`break X Y Z`, `place X Y Z BLOCK`, `take X Y Z`,
 //! `goto X Y Z`, `find-water`, `pave N` (N tiles of blocks on the land around it, at
-//! the rate the rules allow), `say TEXT`, `others`, `dump FILE`, `wait MS`, `quit`; with the
+//! the rate the rules allow), `say TEXT`, `others`, `link`, `dump FILE`, `wait MS`, `quit`; with the
 //! feature `test-tools` also `flood N` (lines of chat at once) and `garbage N`
 //! (messages that are no message)), and
 //! writes what happens
@@ -24,6 +24,8 @@
 //! corrected X Y Z WHY         the server did not take a move: back at X Y Z
 //! chat NAME TEXT | say TEXT | player-joined NAME | player-left TEXT
 //! others NAME...              the players whose poses came within 3 s, by name
+//! link RTT_MS RESEND_MS       the link's smoothed round trip, and the time after
+//!                             which an unacknowledged message is sent again
 //! bytes RECEIVED SECONDS      UDP payload bytes received, over the seconds played
 //! ended WHY                   the connection ended (with --rejoin: joining again)
 //! rejoin-failed WHY | joined-again ID BACKLOG   (with --rejoin)
@@ -534,6 +536,11 @@ fn command(
             bot.send_move(connection);
         }
         Some("say") => connection.send(ToServer::Chat(words[1..].join(" "))),
+        Some("link") => {
+            let (rtt, resend) = connection.round_trip();
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            bot.line(format_args!("link {:.1} {:.1}", ms(rtt), ms(resend)));
+        }
         Some("others") => {
             let mut near: Vec<&str> = (bot.heard.iter())
                 .filter(|(_, t)| t.elapsed() < HEARD_WITHIN)

@@ -155,9 +155,19 @@ enum Outgoing {
 pub struct Connection {
     tx: Sender<Outgoing>,
     rx: std::sync::Mutex<Receiver<Event>>,
-    received: Arc<AtomicU64>,
+    link: Arc<LinkFigures>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+}
+
+/// What the connection's thread says of the link, as it goes.
+#[derive(Debug, Default)]
+struct LinkFigures {
+    /// UDP payload bytes received.
+    received: AtomicU64,
+    /// The smoothed round trip and the World channel's resend time, in µs.
+    rtt_us: AtomicU64,
+    resend_us: AtomicU64,
 }
 
 /// A joined game: the connection, the welcome, and the world it makes.
@@ -413,14 +423,28 @@ impl Link {
     }
 }
 
+impl LinkFigures {
+    /// Notes what `link` says now.
+    fn note(&self, link: &Link) {
+        self.received
+            .store(link.transport.received, Ordering::Relaxed);
+        let rtt = Duration::from_secs_f64(link.renet.rtt().max(0.0));
+        self.rtt_us.store(rtt.as_micros() as u64, Ordering::Relaxed);
+        if let Some(t) = link.renet.resend_time(Channel::World.into()) {
+            self.resend_us
+                .store(t.as_micros() as u64, Ordering::Relaxed);
+        }
+    }
+}
+
 impl Connection {
     /// Runs `link` on a thread of its own.
     fn start(mut link: Link) -> Self {
         let (tx, commands) = channel::<Outgoing>();
         let (events, rx) = channel();
-        let received = Arc::new(AtomicU64::new(0));
+        let figures = Arc::new(LinkFigures::default());
         let stop = Arc::new(AtomicBool::new(false));
-        let (counted, stopping) = (received.clone(), stop.clone());
+        let (counted, stopping) = (figures.clone(), stop.clone());
         let thread = std::thread::Builder::new()
             .name("terravox-net".to_owned())
             .spawn(move || {
@@ -431,7 +455,7 @@ impl Connection {
                         return;
                     }
                     link.update();
-                    counted.store(link.transport.received, Ordering::Relaxed);
+                    counted.note(&link);
                     for channel in [Channel::World, Channel::Moves] {
                         while let Some(bytes) = link.renet.receive_message(channel) {
                             let event = match ToClient::decode(&bytes) {
@@ -476,7 +500,7 @@ impl Connection {
         Self {
             tx,
             rx: std::sync::Mutex::new(rx),
-            received,
+            link: figures,
             stop,
             thread: Some(thread),
         }
@@ -512,7 +536,14 @@ impl Connection {
 
     /// UDP payload bytes received so far.
     pub fn received_bytes(&self) -> u64 {
-        self.received.load(Ordering::Relaxed)
+        self.link.received.load(Ordering::Relaxed)
+    }
+
+    /// The link's smoothed round trip, and the time after which a message the
+    /// server has not acknowledged is sent again (it follows the round trips).
+    pub fn round_trip(&self) -> (Duration, Duration) {
+        let us = |a: &AtomicU64| Duration::from_micros(a.load(Ordering::Relaxed));
+        (us(&self.link.rtt_us), us(&self.link.resend_us))
     }
 
     /// Leaves the server (at once).

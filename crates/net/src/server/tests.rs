@@ -706,3 +706,85 @@ fn edits_beyond_the_reach_wait_until_the_player_comes_near_then_come_whole() {
     assert!((144.0..176.0).contains(&seen[0].1), "{seen:?}");
     assert!((176.0..208.0).contains(&seen[1].1), "{seen:?}");
 }
+
+/// What a link of `one_way` latency that loses every `lose_every`th datagram does
+/// to the World channel, with this server's connection config, over 4 s of
+/// messages both ways every 50 ms (renet alone, no netcode): the server's and the
+/// client's resend times at the end, and each server message's time on the way.
+fn over_a_link(one_way: Duration, lose_every: usize) -> (Duration, Duration, Vec<Duration>) {
+    let step = Duration::from_millis(5);
+    let mut server = renet::RenetServer::new(connection_config());
+    let mut client = RenetClient::new(connection_config());
+    client.set_connected();
+    server.add_connection(7);
+    // (arrives at, to the client, the datagram)
+    let mut wire: Vec<(Duration, bool, Vec<u8>)> = Vec::new();
+    let (mut sent, mut took) = (Vec::new(), Vec::new());
+    let mut datagrams = 0usize;
+    let mut now = Duration::ZERO;
+    while now < Duration::from_secs(6) {
+        now += step;
+        server.update(step);
+        client.update(step);
+        if now < Duration::from_secs(4) && now.as_millis().is_multiple_of(50) {
+            let n = sent.len() as u32;
+            sent.push(now);
+            server.send_message(7, Channel::World, n.to_le_bytes().to_vec());
+            client.send_message(Channel::World, n.to_le_bytes().to_vec());
+        }
+        let mut out: Vec<(bool, Vec<u8>)> = Vec::new();
+        out.extend(
+            server
+                .get_packets_to_send(7)
+                .unwrap()
+                .into_iter()
+                .map(|p| (true, p)),
+        );
+        out.extend(client.get_packets_to_send().into_iter().map(|p| (false, p)));
+        for (to_client, p) in out {
+            datagrams += 1;
+            if !datagrams.is_multiple_of(lose_every) {
+                wire.push((now + one_way, to_client, p));
+            }
+        }
+        for (_, to_client, p) in wire.extract_if(.., |(at, _, _)| *at <= now) {
+            if to_client {
+                client.process_packet(&p);
+            } else {
+                server.process_packet_from(&p, 7).unwrap();
+            }
+        }
+        while let Some(m) = client.receive_message(Channel::World) {
+            let n = u32::from_le_bytes(m[..4].try_into().unwrap()) as usize;
+            took.push(now - sent[n]);
+        }
+        while server.receive_message(7, Channel::World).is_some() {}
+    }
+    assert_eq!(took.len(), sent.len(), "every message arrived");
+    let world = u8::from(Channel::World);
+    (
+        server.resend_time(7, world).unwrap(),
+        client.resend_time(world).unwrap(),
+        took,
+    )
+}
+
+#[test]
+fn the_resend_time_follows_the_links_round_trips_so_a_loss_costs_about_one() {
+    let (fast_server, fast_client, _) = over_a_link(Duration::from_millis(2), usize::MAX);
+    let (slow_server, slow_client, _) = over_a_link(Duration::from_millis(40), usize::MAX);
+    for (fast, slow) in [(fast_server, slow_server), (fast_client, slow_client)] {
+        assert!(fast < slow, "{fast:?} on 2 ms, {slow:?} on 40 ms");
+        assert!(fast >= renet::MIN_RESEND_TIME, "{fast:?}");
+        // At least the round trip, at most the configured 200 ms.
+        assert!(slow >= Duration::from_millis(80), "{slow:?}");
+        assert!(slow <= Duration::from_millis(200), "{slow:?}");
+    }
+    // One datagram in 20 lost on a 40 ms link: a lost message arrives a resend
+    // time (about 85 ms here) late, not the configured 200 ms (it took 280 then).
+    let (_, _, mut took) = over_a_link(Duration::from_millis(40), 20);
+    took.sort();
+    let worst = took[took.len() - 1];
+    assert!(worst < Duration::from_millis(200), "{worst:?}");
+    assert!(took[took.len() / 2] < Duration::from_millis(50));
+}
