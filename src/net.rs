@@ -14,6 +14,7 @@ use terravox_net::bot::{self, BotOptions};
 use terravox_net::client::{JoinOptions, Profile};
 use terravox_net::known::Pin;
 use terravox_net::server::{self, COMMANDS, Command, DEFAULT_PORT, Server, ServerOptions};
+use terravox_net::swarm;
 use terravox_net::{MAX_MOTD, MAX_PASSWORD, MAX_SERVER_NAME};
 
 use crate::world::WorldArgs;
@@ -147,8 +148,32 @@ pub(crate) struct BotArgs {
     #[arg(long)]
     rejoin: bool,
     /// Stand at X,Y,Z.
-    #[arg(long, value_parser = crate::parse::parse_at, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::parse::parse_at, allow_hyphen_values = true, conflicts_with = "swarm")]
     at: Option<[f64; 3]>,
+    /// Run N bots in this one process, named NAME0, NAME1, ..., each with its own
+    /// connection and keys (in the folder NAME0, ... of --profile, which it needs);
+    /// a command line `NAME COMMAND` goes to one, `* COMMAND` to all, and each line
+    /// written starts with its bot's name.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    swarm: Option<u16>,
+    /// With --swarm: blocks between neighbours on the square grid the bots stand on,
+    /// centred on the land near the origin (500 spreads them far apart).
+    #[arg(long, default_value_t = 8, requires = "swarm", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    spread: u32,
+}
+
+/// The loopback address swarm bot `i` sends from: 127.0.0.2 on, 250 a /24.
+fn own_loopback(i: usize) -> IpAddr {
+    IpAddr::from([127, 0, (i / 250) as u8, (2 + i % 250) as u8])
+}
+
+/// Where bot `i` of `n` stands, from the land near the origin: a square grid
+/// `spread` blocks apart, centred on it.
+fn grid(i: usize, n: usize, spread: u32) -> [i32; 2] {
+    let side = (1..).find(|s| s * s >= n).unwrap_or(1);
+    let spread = spread as i32;
+    let at = |k: usize| (k as i32 - (side as i32 - 1) / 2) * spread;
+    [at(i % side), at(i / side)]
 }
 
 /// Runs a dedicated server until `stop` on its console, SIGINT or SIGTERM.
@@ -264,16 +289,47 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
             build: build(),
             profile: args.profile.profile()?,
             accept_new_identity: args.profile.accept_new_identity,
+            from: None,
         },
         walk: args.walk,
         edits_per_second: args.edits_per_second,
         seconds: args.seconds,
         at: args.at,
+        offset: [0, 0],
         rejoin: args.rejoin,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    bot::run(&options, commands, &mut out)
+    let Some(n) = args.swarm.map(usize::from) else {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        return bot::run(&options, commands, &mut out);
+    };
+    let dir = args
+        .profile
+        .profile
+        .clone()
+        .ok_or("--swarm needs --profile DIR: each of its bots keeps its keys in DIR/NAME")?;
+    // On this machine's loopback each bot sends from an address of its own, as
+    // players do: a server limits what one address may send.
+    let loopback = terravox_net::client::resolve(&args.join)
+        .map_err(|e| e.to_string())?
+        .ip()
+        .is_loopback();
+    let members = (0..n)
+        .map(|i| {
+            let mut o = options.clone();
+            o.join.name = format!("{}{i}", args.name);
+            o.join.profile = Profile(dir.join(&o.join.name));
+            o.offset = grid(i, n, args.spread);
+            o.join.from = loopback.then(|| own_loopback(i));
+            o
+        })
+        .collect();
+    swarm::run(
+        members,
+        commands,
+        Arc::new(std::sync::Mutex::new(std::io::stdout())),
+    );
+    Ok(())
 }
 
 /// Joins the server at `address` for `play --join`: the session for the game, the
@@ -298,6 +354,7 @@ pub(crate) fn join_for_play(
         build: build(),
         profile: how.profile()?,
         accept_new_identity: how.accept_new_identity,
+        from: None,
     };
     let pinged = terravox_net::client::ping(address).map_err(|e| e.to_string())?;
     say_server(&pinged.info);
@@ -360,4 +417,34 @@ pub(crate) fn ping(args: &PingArgs) -> Result<(), String> {
         }
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grid;
+
+    #[test]
+    fn a_swarm_stands_on_a_square_grid_around_the_land_near_the_origin() {
+        assert_eq!(grid(0, 1, 500), [0, 0]);
+        let nine: Vec<[i32; 2]> = (0..9).map(|i| grid(i, 9, 8)).collect();
+        assert_eq!(nine[0], [-8, -8]);
+        assert_eq!(nine[4], [0, 0]);
+        assert_eq!(nine[8], [8, 8]);
+        // A hundred, 500 apart: ten by ten, 4.5 km across.
+        let hundred: std::collections::BTreeSet<[i32; 2]> =
+            (0..100).map(|i| grid(i, 100, 500)).collect();
+        assert_eq!(hundred.len(), 100);
+        assert_eq!(hundred.first(), Some(&[-2000, -2000]));
+        assert_eq!(hundred.last(), Some(&[2500, 2500]));
+    }
+
+    #[test]
+    fn each_bot_of_a_swarm_has_a_loopback_address_of_its_own() {
+        use super::own_loopback;
+        let all: std::collections::BTreeSet<_> = (0..1000).map(own_loopback).collect();
+        assert_eq!(all.len(), 1000);
+        assert!(all.iter().all(|a| a.is_loopback()));
+        assert_eq!(own_loopback(0).to_string(), "127.0.0.2");
+        assert_eq!(own_loopback(250).to_string(), "127.0.1.2");
+    }
 }

@@ -6,7 +6,8 @@
 //! its sender; a wrong password is refused with its message; a flood is limited
 //! while the other players play on; a player is told where the near players are
 //! and never of one beyond the tracking range; a far edit is not sent until the
-//! player comes near, then it is; a client whose build makes another
+//! player comes near, then it is; a swarm of clients in one process each ends with
+//! the server's world; a client whose build makes another
 //! world is refused. `public` holds what a server open to the internet must hold.
 
 use std::collections::BTreeMap;
@@ -51,6 +52,19 @@ fn settled(b: &Process) -> [i32; 3] {
         v[1].floor() as i32,
         v[2].floor() as i32,
     ]
+}
+
+/// Waits until process `p` has written nothing for three seconds.
+fn quiet(p: &Process) {
+    let mut last = 0;
+    loop {
+        std::thread::sleep(Duration::from_secs(3));
+        let n = p.lines().len();
+        if n == last {
+            return;
+        }
+        last = n;
+    }
 }
 
 /// The `acked` lines of a bot: where and what.
@@ -460,6 +474,83 @@ fn a_far_edit_is_not_sent_until_the_player_comes_near_then_it_is() {
 }
 
 #[test]
+fn a_swarm_of_clients_in_one_process_each_ends_with_the_servers_world() {
+    // They pave flying over the tiles: a world that lets its players fly.
+    let saves = dir("swarm");
+    let server =
+        ServerProcess::start(exe(), &saves, &["--allow-flying", "--max-players", "16"]).unwrap();
+    let profiles = saves.join("swarm-profiles");
+    let args: Vec<String> = [
+        "bot",
+        "--join",
+        &server.address(),
+        "--name",
+        "sw",
+        "--profile",
+    ]
+    .map(String::from)
+    .into_iter()
+    .chain([profiles.display().to_string()])
+    .chain(["--swarm", "6", "--spread", "24"].map(String::from))
+    .collect();
+    let mut swarm = Process::start(exe(), &args, &[]).unwrap();
+    let names: Vec<String> = (0..6).map(|i| format!("sw{i}")).collect();
+    for name in &names {
+        swarm
+            .wait_for(0, WAIT, |l| l.starts_with(&format!("{name} ready ")))
+            .unwrap();
+    }
+    swarm.send("* pave 12");
+    quiet(&swarm);
+    let acked = swarm
+        .lines()
+        .iter()
+        .filter(|l| l.contains(" acked "))
+        .count();
+    assert!(acked >= 30, "{acked} edits acknowledged");
+    for name in &names {
+        let from = swarm.lines().len();
+        swarm.send(&format!(
+            "{name} dump {}",
+            saves.join(format!("{name}.txt")).display()
+        ));
+        swarm
+            .wait_for(from, WAIT, |l| l.starts_with(&format!("{name} dumped ")))
+            .unwrap();
+    }
+    swarm.send("* quit");
+    server.stop().unwrap();
+    let world = terravox_worldgen::WorldConfig::default();
+    let saved: BTreeMap<[i32; 3], String> = terravox_edits::SaveDir::new(&saves)
+        .load(&world)
+        .unwrap()
+        .iter()
+        .map(|(p, b)| ([p.x, p.y, p.z], terravox_net::bot::word(b)))
+        .collect();
+    assert!(saved.len() >= acked);
+    // An edit the server refused was put back as the block was: an edit here that
+    // is the generated block, and none in the server's world.
+    let generator = terravox_worldgen::Generator::new(&world).unwrap();
+    let generated = |[x, y, z]: [i32; 3]| {
+        let (chunk, [lx, ly, lz]) = terravox_voxel::BlockPos::new(x, y, z).to_chunk();
+        terravox_net::bot::word(generator.generate(chunk).get(lx, ly, lz))
+    };
+    for name in &names {
+        let text = std::fs::read_to_string(saves.join(format!("{name}.txt"))).unwrap();
+        let mine: BTreeMap<[i32; 3], String> = text
+            .lines()
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let n = |i: usize| w[i].parse::<i32>().unwrap();
+                ([n(0), n(1), n(2)], w[3].to_owned())
+            })
+            .filter(|(p, b)| saved.contains_key(p) || **b != generated(*p))
+            .collect();
+        assert_eq!(mine, saved, "{name}'s world is the server's");
+    }
+}
+
+#[test]
 fn a_second_server_on_a_world_in_use_is_refused_and_touches_nothing() {
     let saves = dir("twice");
     let first = ServerProcess::start(exe(), &saves, &[]).unwrap();
@@ -501,16 +592,7 @@ mod sweep {
         }
         ada.wait_for(0, WAIT, |l| l.starts_with("acked 25 "))
             .unwrap();
-        // Until nothing changes for three seconds.
-        let mut last = 0;
-        loop {
-            std::thread::sleep(Duration::from_secs(3));
-            let n = bo.lines().len();
-            if n == last {
-                break;
-            }
-            last = n;
-        }
+        quiet(&bo);
         let flowed = bo
             .lines()
             .iter()

@@ -69,6 +69,9 @@ pub struct BotOptions {
     pub seconds: Option<f64>,
     /// Stand here (else where its name last stood, else near the origin).
     pub at: Option<[f64; 3]>,
+    /// Where its name never stood and no `at` says: stand this far (x, z) from the
+    /// land near the origin, on the ground (a swarm's bots spread out).
+    pub offset: [i32; 2],
     /// Join again every 3 s when the connection is lost (as a game does), and offer
     /// the edits the server had not answered again once the world's edits are in.
     pub rejoin: bool,
@@ -267,9 +270,13 @@ pub fn run(
         .at
         .or(joined.welcome.at.map(|p| p.feet))
         .or_else(|| {
-            generator
-                .land_near_origin()
-                .map(|[x, y, z]| [f64::from(x) + 0.5, f64::from(y), f64::from(z) + 0.5])
+            let [x, y, z] = generator.land_near_origin()?;
+            if options.offset == [0, 0] {
+                return Some([f64::from(x) + 0.5, f64::from(y), f64::from(z) + 0.5]);
+            }
+            let [x, z] = [x + options.offset[0], z + options.offset[1]];
+            let y = generator.surface_height(x, z) + 1;
+            Some([f64::from(x) + 0.5, f64::from(y), f64::from(z) + 0.5])
         })
         .unwrap_or([0.5, 100.0, 0.5]);
     authority.players_mut().place(ME, feet);

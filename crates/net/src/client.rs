@@ -48,6 +48,10 @@ pub struct JoinOptions {
     pub profile: Profile,
     /// Take a server whose identity changed since it was pinned, and pin the new one.
     pub accept_new_identity: bool,
+    /// The address of this machine's to send from, if not any (a swarm on one
+    /// machine gives each bot a loopback address of its own, as players have their
+    /// own: a server limits what one address may send).
+    pub from: Option<std::net::IpAddr>,
 }
 
 /// A player's profile folder: `identity.key` (who the player is to every server)
@@ -220,12 +224,12 @@ pub fn resolve(address: &str) -> Result<SocketAddr, JoinError> {
         .ok_or_else(|| bad("no address".to_owned()))
 }
 
-/// A socket of this machine's from which to reach `addr`.
-fn socket_for(addr: SocketAddr) -> Result<UdpSocket, JoinError> {
-    let local: SocketAddr = if addr.is_ipv4() {
-        ([0, 0, 0, 0], 0).into()
-    } else {
-        (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
+/// A socket of this machine's from which to reach `addr`: at `from`, or any.
+fn socket_for(addr: SocketAddr, from: Option<std::net::IpAddr>) -> Result<UdpSocket, JoinError> {
+    let local: SocketAddr = match from {
+        Some(ip) => (ip, 0).into(),
+        None if addr.is_ipv4() => ([0, 0, 0, 0], 0).into(),
+        None => (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
     };
     Ok(UdpSocket::bind(local).map_err(ReachError::from)?)
 }
@@ -234,7 +238,7 @@ fn socket_for(addr: SocketAddr) -> Result<UdpSocket, JoinError> {
 /// and the check of the world, a few seconds at most.
 pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
     let addr = resolve(&options.address)?;
-    let socket = socket_for(addr)?;
+    let socket = socket_for(addr, options.from)?;
     let info = transport::query(&socket, addr, WAIT)?;
     if info.password && options.password.is_none() {
         return Err(ReachError::NeedsPassword(addr).into());
@@ -306,7 +310,7 @@ pub struct Pinged {
 /// Asks the server at `address` (`HOST[:PORT]`) about itself.
 pub fn ping(address: &str) -> Result<Pinged, JoinError> {
     let addr = resolve(address)?;
-    let socket = socket_for(addr)?;
+    let socket = socket_for(addr, None)?;
     let asked = Instant::now();
     let info = transport::query(&socket, addr, WAIT)?;
     Ok(Pinged {

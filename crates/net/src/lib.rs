@@ -22,6 +22,7 @@ pub mod known;
 pub mod loopback;
 pub mod protocol;
 pub mod server;
+pub mod swarm;
 mod transport;
 pub mod unanswered;
 mod wire;

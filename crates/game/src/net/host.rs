@@ -146,6 +146,7 @@ fn open_world(
             build: format!("terravox {}", env!("CARGO_PKG_VERSION")),
             profile,
             accept_new_identity: false,
+            from: None,
         };
         let joined = join(&options).map_err(|e| e.to_string())?;
         Ok((server, joined, options))

@@ -130,15 +130,22 @@ impl Server {
         }
         let at = Self::centre(c);
         while self.renet.channel_available_memory(client, Channel::World) > BACKLOG_ROOM {
-            let mut batch = Vec::new();
-            while batch.len() < BACKLOG_BATCH {
+            let mut chunks = Vec::new();
+            let mut edits = 0;
+            while edits < BACKLOG_BATCH {
                 let Some(chunk) = c.owed.next(at) else {
                     break;
                 };
                 // Its changes queued meanwhile are in its edits as they are now.
                 c.take_chunk(chunk);
-                batch.extend(self.authority.edits().of_chunk(chunk));
+                let of = self.authority.edits().of_chunk(chunk);
+                edits += of.len();
+                chunks.push((chunk, of));
             }
+            // The nearest chunks, in the overlay's order within the message: steps
+            // from one chunk to the next stay short, and zlib finds the chunks alike.
+            chunks.sort_unstable_by_key(|(c, _)| *c);
+            let batch: Vec<(BlockPos, Block)> = chunks.into_iter().flat_map(|(_, of)| of).collect();
             if batch.is_empty() {
                 if c.joining {
                     c.joining = false;
