@@ -65,26 +65,42 @@ impl Inbox {
     }
 }
 
-/// A UDP socket whose datagrams a thread of its own reads as they arrive, into an
-/// [`Inbox`]: a server sleeping between ticks would otherwise leave them to the
-/// kernel's buffer, a few hundred datagrams, and a flood between two ticks would
-/// drop everyone's.
+/// A UDP socket. A client's is read when it asks ([`Udp::new`]: it asks every few
+/// milliseconds); a server's by a thread of its own as datagrams arrive, into an
+/// [`Inbox`] ([`Udp::drained`]): a server sleeping between ticks would otherwise
+/// leave them to the kernel's buffer, a few hundred datagrams, and a flood between
+/// two ticks would drop everyone's.
 pub(crate) struct Udp {
     socket: UdpSocket,
+    reader: Option<Reader>,
+}
+
+/// The thread that reads a drained socket, and what it read.
+struct Reader {
     inbox: Arc<Mutex<Inbox>>,
     stop: Arc<AtomicBool>,
-    reader: Option<JoinHandle<()>>,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Udp {
+    /// A socket read when the wire is asked (made non-blocking).
     pub(crate) fn new(socket: UdpSocket) -> io::Result<Self> {
+        socket.set_nonblocking(true)?;
+        Ok(Self {
+            socket,
+            reader: None,
+        })
+    }
+
+    /// A socket a thread of its own reads as datagrams arrive.
+    pub(crate) fn drained(socket: UdpSocket) -> io::Result<Self> {
         // One socket under two handles: blocking, with a timeout, is the reader's.
         let read = socket.try_clone()?;
         read.set_nonblocking(false)?;
         read.set_read_timeout(Some(READ_TIMEOUT))?;
         let inbox = Arc::new(Mutex::new(Inbox::default()));
         let stop = Arc::new(AtomicBool::new(false));
-        let reader = {
+        let thread = {
             let (inbox, stop) = (inbox.clone(), stop.clone());
             std::thread::Builder::new()
                 .name("udp-reader".into())
@@ -92,9 +108,11 @@ impl Udp {
         };
         Ok(Self {
             socket,
-            inbox,
-            stop,
-            reader: Some(reader),
+            reader: Some(Reader {
+                inbox,
+                stop,
+                thread: Some(thread),
+            }),
         })
     }
 }
@@ -116,11 +134,11 @@ fn lock(inbox: &Mutex<Inbox>) -> std::sync::MutexGuard<'_, Inbox> {
     inbox.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl Drop for Udp {
+impl Drop for Reader {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(reader) = self.reader.take() {
-            let _ = reader.join();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }
@@ -131,10 +149,24 @@ impl Wire for Udp {
     }
 
     fn receive(&mut self, buf: &mut [u8]) -> Option<(usize, SocketAddr)> {
-        let (payload, from) = lock(&self.inbox).pop()?;
-        let n = payload.len().min(buf.len());
-        buf[..n].copy_from_slice(&payload[..n]);
-        Some((n, from))
+        if let Some(reader) = &self.reader {
+            let (payload, from) = lock(&reader.inbox).pop()?;
+            let n = payload.len().min(buf.len());
+            buf[..n].copy_from_slice(&payload[..n]);
+            return Some((n, from));
+        }
+        loop {
+            match self.socket.recv_from(buf) {
+                Ok(got) => return Some(got),
+                // An ICMP error for a packet sent earlier: nothing to read in it.
+                Err(e)
+                    if !matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                    ) => {}
+                Err(_) => return None,
+            }
+        }
     }
 
     fn local_addr(&self) -> io::Result<SocketAddr> {
@@ -187,7 +219,7 @@ mod inbox_tests {
     fn a_datagram_sent_to_the_socket_is_read_in_order_without_the_server_asking() {
         let server = UdpSocket::bind("127.0.0.1:0").unwrap();
         let to = server.local_addr().unwrap();
-        let mut wire = Udp::new(server).unwrap();
+        let mut wire = Udp::drained(server).unwrap();
         let client = UdpSocket::bind("127.0.0.1:0").unwrap();
         // Seven times what the kernel's buffer holds of them (about 280), at 10,000
         // a second, while nobody calls `receive`: without the reader most are lost.

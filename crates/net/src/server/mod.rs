@@ -225,7 +225,7 @@ impl Server {
     pub fn start(options: ServerOptions) -> Result<Self, String> {
         let listen = |e: std::io::Error| format!("cannot listen on {}: {e}", options.bind);
         let socket = UdpSocket::bind(options.bind).map_err(listen)?;
-        let wire = Udp::new(socket).map_err(listen)?;
+        let wire = Udp::drained(socket).map_err(listen)?;
         Self::start_on(options, Box::new(wire))
     }
 

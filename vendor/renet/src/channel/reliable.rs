@@ -16,6 +16,8 @@ enum UnackedMessage {
     Small {
         message: Bytes,
         last_sent: Option<Duration>,
+        /// terravox: times sent (each resend waits twice as long as the one before).
+        sends: u32,
     },
     Sliced {
         message: Bytes,
@@ -24,6 +26,8 @@ enum UnackedMessage {
         next_slice_to_send: usize,
         acked: Vec<bool>,
         last_sent: Vec<Option<Duration>>,
+        /// terravox: times each slice was sent.
+        sends: Vec<u32>,
     },
 }
 
@@ -70,8 +74,17 @@ impl UnackedMessage {
             next_slice_to_send: 0,
             acked: vec![false; num_slices],
             last_sent: vec![None; num_slices],
+            sends: vec![0; num_slices],
         }
     }
+}
+
+/// terravox: how long a message sent `sends` times waits before it is sent again:
+/// `resend_time`, doubled for each resend so far (RFC 6298's back-off: a burst that
+/// outruns its acks is not sent again and again), at most `most`.
+fn backoff(resend_time: Duration, most: Duration, sends: u32) -> Duration {
+    let doublings = sends.saturating_sub(1).min(16);
+    resend_time.saturating_mul(1 << doublings).min(most.max(resend_time))
 }
 
 impl SendChannelReliable {
@@ -117,14 +130,14 @@ impl SendChannelReliable {
 
         'messages: for (&message_id, unacked_message) in self.unacked_messages.iter_mut() {
             match unacked_message {
-                UnackedMessage::Small { message, last_sent } => {
+                UnackedMessage::Small { message, last_sent, sends } => {
                     if *available_bytes < message.len() as u64 {
                         // Skip message, no bytes available to send this message
                         continue;
                     }
 
                     if let Some(last_sent) = last_sent {
-                        if current_time - *last_sent < self.resend_time {
+                        if current_time - *last_sent < backoff(self.resend_time, self.max_resend_time, *sends) {
                             continue;
                         }
                     }
@@ -146,6 +159,7 @@ impl SendChannelReliable {
                     small_messages_bytes += serialized_size;
                     small_messages.push((message_id, message.clone()));
                     *last_sent = Some(current_time);
+                    *sends += 1;
 
                     continue;
                 }
@@ -154,6 +168,7 @@ impl SendChannelReliable {
                     num_slices,
                     acked,
                     last_sent,
+                    sends,
                     next_slice_to_send,
                     ..
                 } => {
@@ -170,7 +185,7 @@ impl SendChannelReliable {
                         }
 
                         if let Some(last_sent) = last_sent[i] {
-                            if current_time - last_sent < self.resend_time {
+                            if current_time - last_sent < backoff(self.resend_time, self.max_resend_time, sends[i]) {
                                 continue;
                             }
                         }
@@ -196,6 +211,7 @@ impl SendChannelReliable {
 
                         *packet_sequence += 1;
                         last_sent[i] = Some(current_time);
+                        sends[i] += 1;
                         *next_slice_to_send = i + 1 % *num_slices;
                     }
                 }
@@ -224,7 +240,11 @@ impl SendChannelReliable {
         let unacked_message = if message.len() > SLICE_SIZE {
             UnackedMessage::new_sliced(message)
         } else {
-            UnackedMessage::Small { message, last_sent: None }
+            UnackedMessage::Small {
+                message,
+                last_sent: None,
+                sends: 0,
+            }
         };
 
         self.unacked_messages.insert(self.next_reliable_message_id, unacked_message);
