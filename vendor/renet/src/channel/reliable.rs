@@ -415,6 +415,29 @@ mod tests {
 
     use super::*;
 
+    /// terravox: a resend time that followed the link, and the back-off after it.
+    #[test]
+    fn each_resend_waits_twice_as_long_up_to_the_configured_time() {
+        let ms = Duration::from_millis;
+        let mut send = SendChannelReliable::new(0, ms(200), 10_000);
+        send.follow_link(ms(20));
+        assert_eq!(send.resend_time(), ms(20));
+        send.follow_link(ms(900));
+        assert_eq!(send.resend_time(), ms(200), "at most the configured time");
+        send.follow_link(ms(20));
+        send.send_message(vec![1, 2, 3].into()).unwrap();
+        let (mut sequence, mut available) = (0, u64::MAX);
+        let mut sent_at = Vec::new();
+        for t in 0..=700 {
+            let now = ms(t);
+            if !send.get_packets_to_send(&mut sequence, &mut available, now).is_empty() {
+                sent_at.push(t);
+            }
+        }
+        // Sent, then again after 20, 40, 80, 160 and 200 (the most) ms.
+        assert_eq!(sent_at, [0, 20, 60, 140, 300, 500, 700]);
+    }
+
     #[test]
     fn small_packet() {
         let max_memory: usize = 10000;
