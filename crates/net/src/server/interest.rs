@@ -39,7 +39,7 @@ pub(crate) fn distance(c: ChunkPos, at: [f64; 3]) -> f64 {
 }
 
 /// The chunk holding `at`.
-fn chunk_of(at: [f64; 3]) -> ChunkPos {
+pub(crate) fn chunk_of(at: [f64; 3]) -> ChunkPos {
     BlockPos::containing_f64(at).to_chunk().0
 }
 

@@ -251,10 +251,13 @@ impl Server {
         // origin until its first move says where its game put it.
         let centre = seen.map_or([0.0; 3], |s| s.pose.feet);
         let reach = self.options.reaches.edits;
-        let backlog: usize = (self.authority.edits().chunk_sizes())
-            .filter(|&(c, _)| interest::distance(c, centre) <= reach)
-            .map(|(_, n)| n)
-            .sum();
+        let (mut owed, mut backlog) = (interest::Owed::default(), 0);
+        for (chunk, n) in self.authority.edits().chunk_sizes() {
+            owed.owe(chunk, reach);
+            if interest::distance(chunk, centre) <= reach {
+                backlog += n;
+            }
+        }
         let welcome = Welcome {
             you: id,
             world_code: self.options.world.to_world_code(),
@@ -293,9 +296,7 @@ impl Server {
             c.motion = seen.map(|s| (Motion::new(s.pose.feet), now));
             c.player = Some((id, name));
             c.joining = true;
-            for (chunk, _) in self.authority.edits().chunk_sizes() {
-                c.owed.owe(chunk, reach);
-            }
+            c.owed = owed;
         }
         Ok(())
     }

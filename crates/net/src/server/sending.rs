@@ -1,7 +1,7 @@
 //! What each client is sent: the chunks of edits it is owed that came within reach
-//! (its backlog) while the channel has room, the blocks changed since (a player's edits at once, the water's by chunk, nearest first,
-//! within a budget), where the others are (as [`tracking`](super::tracking) has
-//! it) and the time.
+//! (its backlog) while the channel has room, the blocks changed since (a player's
+//! edits at once, the water's by chunk, nearest first, within a budget), where the
+//! others are (as [`tracking`](super::tracking) has it) and the time.
 
 use std::time::Duration;
 
@@ -193,7 +193,7 @@ impl Server {
         }
         c.water_budget = (c.water_budget + dt.as_secs_f32() * WATER_BYTES_PER_SECOND)
             .min(WATER_BYTES_PER_SECOND);
-        let here = BlockPos::containing_f64(at).to_chunk().0;
+        let here = interest::chunk_of(at);
         let mut nearest: Vec<ChunkPos> = c.changes.keys().copied().collect();
         nearest.sort_by_key(|k| k.distance_squared(here));
         for chunk in nearest {
