@@ -33,8 +33,10 @@ pub(crate) struct BenchArgs {
     /// server's tick times in its first minutes and its last (from its metrics).
     #[arg(long, requires = "net")]
     long: bool,
-    /// With `--net`: client processes.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(2..=64))]
+    /// With `--net`: players. Up to 16 each a client process; more, one swarm
+    /// (`bot --swarm`) spread out and then clustered, with a join among them and a
+    /// lossy link.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(2..=1000))]
     players: u16,
     /// With `--horizon`: the horizons (blocks) loaded, one cold start each.
     #[arg(long, value_delimiter = ',', default_values_t = [4096, 8192, 16384, 65536], value_parser = clap::value_parser!(u32).range(1..=65536))]

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use terravox_edits::{Edits, SaveDir};
 use terravox_net::bot::word;
-use terravox_net::loopback::{Process, ServerProcess, fresh_dir};
+use terravox_net::loopback::{Process, ServerProcess, fresh_dir, profiles};
+use terravox_net::relay::{Link, Relay};
+use terravox_net::server::Reaches;
 use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::{Generator, WorldConfig};
 
@@ -59,6 +61,124 @@ fn quantile<T: Copy + Ord + Default>(v: &mut [T], p: f64) -> T {
         .unwrap_or_default()
 }
 
+/// What players wrote while they walked and dug, each its own lines.
+struct Walked {
+    /// Bytes received a second, each.
+    rates: Vec<f64>,
+    /// From an edit made to another seeing it, each time one did.
+    delays: Vec<Duration>,
+    /// Edits made.
+    edits: usize,
+    /// Edits another should have seen and did not.
+    missing: usize,
+}
+
+/// A timestamp's word (µs since 1970).
+fn us(word: Option<&&str>) -> Option<u128> {
+    word.and_then(|w| w.parse().ok())
+}
+
+impl Walked {
+    /// From each player's lines: an edit acknowledged by the server should be seen by
+    /// every other player that was ready when it was made, did not leave within a
+    /// second after, and stood within `reach` of it (less two chunks: a chunk is sent
+    /// by its middle, and players walk a circle).
+    fn read(players: &[Vec<String>], reach: f64) -> Self {
+        let mut rates = Vec::new();
+        // (where it stood, from when until when it was sent the others' edits), each.
+        let mut stood = Vec::new();
+        for lines in players {
+            let first = |what: &str| lines.iter().find(|l| l.starts_with(what)).map(|l| words(l));
+            let left = first("bytes ");
+            if let Some(w) = &left {
+                let (bytes, secs): (f64, f64) =
+                    (w[0].parse().unwrap_or(0.0), w[1].parse().unwrap_or(1.0));
+                rates.push(bytes / secs);
+            }
+            let at: Vec<f64> = (first("at ").unwrap_or_default().iter())
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            let ready = first("ready ").and_then(|w| us(w.get(2)));
+            let until = left
+                .and_then(|w| us(w.get(2)))
+                .map(|t| t.saturating_sub(1_000_000));
+            stood.push((at, ready.zip(until)));
+        }
+        let seen: Vec<BTreeMap<(String, String), Vec<u128>>> = players
+            .iter()
+            .map(|lines| {
+                let mut m: BTreeMap<_, Vec<u128>> = BTreeMap::new();
+                for w in lines
+                    .iter()
+                    .filter(|l| l.starts_with("seen "))
+                    .map(|l| words(l))
+                {
+                    m.entry((w[..3].join(" "), w[3].to_owned()))
+                        .or_default()
+                        .extend(us(w.get(4)));
+                }
+                m
+            })
+            .collect();
+        let near = |at: &[f64], p: &[&str]| match (at, p) {
+            ([x, _, z], [px, _, pz, ..]) => {
+                let (px, pz): (f64, f64) = (px.parse().unwrap_or(0.0), pz.parse().unwrap_or(0.0));
+                (px - x).hypot(pz - z) <= reach - 2.0 * f64::from(terravox_voxel::CHUNK)
+            }
+            _ => false,
+        };
+        let (mut delays, mut missing, mut edits) = (Vec::new(), 0, 0);
+        for (i, lines) in players.iter().enumerate() {
+            let made: BTreeMap<&str, u128> = (lines.iter())
+                .filter(|l| l.starts_with("made "))
+                .filter_map(|l| {
+                    let w = words(l);
+                    Some((*w.first()?, us(w.get(5))?))
+                })
+                .collect();
+            for l in lines.iter().filter(|l| l.starts_with("acked ")) {
+                let w = words(l);
+                let key = (w[1..4].join(" "), w[4].to_owned());
+                let made = made.get(w[0]).copied().unwrap_or(0);
+                edits += 1;
+                for (j, s) in seen.iter().enumerate() {
+                    let (at, there) = &stood[j];
+                    let away = there.is_none_or(|(from, until)| made < from || made > until);
+                    if j == i || away || !near(at, &w[1..4]) {
+                        continue;
+                    }
+                    match s.get(&key).and_then(|ts| ts.iter().find(|&&t| t >= made)) {
+                        Some(t) => delays.push(Duration::from_micros((t - made) as u64)),
+                        None => missing += 1,
+                    }
+                }
+            }
+        }
+        Self {
+            rates,
+            delays,
+            edits,
+            missing,
+        }
+    }
+
+    /// `received per client ...; edit seen by ... p99 ...`.
+    fn figures(&self) -> String {
+        let mut rates: Vec<u64> = self.rates.iter().map(|r| *r as u64).collect();
+        let mut delays = self.delays.clone();
+        format!(
+            "received per client {:.1} kB/s median (max {:.1}); edit seen by the others within its reach p99 {} ms (median {} ms, {} edits, {} sightings, {} not seen)",
+            quantile(&mut rates, 0.5) as f64 / 1000.0,
+            rates.iter().max().copied().unwrap_or(0) as f64 / 1000.0,
+            quantile(&mut delays, 0.99).as_millis(),
+            quantile(&mut delays, 0.5).as_millis(),
+            self.edits,
+            self.delays.len(),
+            self.missing,
+        )
+    }
+}
+
 /// The server's ticks, from the line it prints when it stops (`ticks: N, median M
 /// µs, p99 P µs, longest L µs`): `p99 P ms (median M µs, longest L ms, N ticks)`.
 fn ticks(server: &Process) -> String {
@@ -81,6 +201,16 @@ fn ticks(server: &Process) -> String {
         ),
         _ => "(no figures)".to_owned(),
     }
+}
+
+/// Stops `server` from its console, and waits for it to print its ticks and end.
+fn stopped(server: ServerProcess) -> Result<Process, String> {
+    let mut process = server.process;
+    let from = process.lines().len();
+    process.send("stop");
+    process.wait_for(from, WAIT, |l| l.starts_with("ticks: "))?;
+    let _ = process.wait_exit(WAIT);
+    Ok(process)
 }
 
 /// Over which world the players walk.
@@ -171,68 +301,18 @@ fn walking(
             l.starts_with("bytes ")
         })?;
     }
-    let mut rates = Vec::new();
-    for b in &bots {
-        let line = b.wait_for(0, WAIT, |l| l.starts_with("bytes "))?;
-        let w = words(&line);
-        let (bytes, secs): (f64, f64) = (w[0].parse().unwrap_or(0.0), w[1].parse().unwrap_or(1.0));
-        rates.push((bytes / secs / 1000.0 * 1000.0) as u64);
-    }
-    // An edit made by one bot, seen by each other.
-    let mut seen: Vec<BTreeMap<(String, String), Vec<u128>>> = Vec::new();
-    for b in &bots {
-        let mut m: BTreeMap<(String, String), Vec<u128>> = BTreeMap::new();
-        for l in b.lines().iter().filter(|l| l.starts_with("seen ")) {
-            let w = words(l);
-            m.entry((w[..3].join(" "), w[3].to_owned()))
-                .or_default()
-                .push(w[4].parse().unwrap_or(0));
-        }
-        seen.push(m);
-    }
-    let (mut delays, mut missing, mut edits) = (Vec::new(), 0, 0);
-    for (i, b) in bots.iter().enumerate() {
-        for l in b.lines().iter().filter(|l| l.starts_with("acked ")) {
-            let w = words(l);
-            let key = (w[1..4].join(" "), w[4].to_owned());
-            let made: u128 = b
-                .lines()
-                .iter()
-                .find(|m| m.starts_with(&format!("made {} ", w[0])))
-                .and_then(|m| words(m).get(5).and_then(|t| t.parse().ok()))
-                .unwrap_or(0);
-            edits += 1;
-            for (j, s) in seen.iter().enumerate() {
-                if j == i {
-                    continue;
-                }
-                match s.get(&key).and_then(|ts| ts.iter().find(|&&t| t >= made)) {
-                    Some(t) => delays.push(Duration::from_micros((t - made) as u64)),
-                    None => missing += 1,
-                }
-            }
-        }
-    }
-    let stopped = server.process.lines().len();
-    let mut server = server;
-    server.process.send("stop");
-    server
-        .process
-        .wait_for(stopped, WAIT, |l| l.starts_with("ticks: "))?;
-    let _ = server.process.wait_exit(WAIT);
-    let median = quantile(&mut rates.clone(), 0.5) as f64 / 1000.0;
-    let most = rates.iter().max().copied().unwrap_or(0) as f64 / 1000.0;
+    let lines: Vec<Vec<String>> = bots.iter().map(Process::lines).collect();
+    let walked = Walked::read(&lines, Reaches::default().edits);
+    let server = stopped(server)?;
     let water = if left_flowing {
         " with water left flowing in 100 places 1-3 km away"
     } else {
         ""
     };
     say!(
-        "net: {players} players{water}, {seconds:.0} s: received per client {median:.1} kB/s median (max {most:.1}); edit seen by others p99 {} ms (median {} ms, {edits} edits, {} sightings, {missing} not seen); server tick {}",
-        quantile(&mut delays.clone(), 0.99).as_millis(),
-        quantile(&mut delays.clone(), 0.5).as_millis(),
-        delays.len(),
-        ticks(&server.process),
+        "net: {players} players{water}, {seconds:.0} s: {}; server tick {}",
+        walked.figures(),
+        ticks(&server),
     );
     if !windows.is_empty() {
         say!("net: the long walk{windows}");
@@ -448,11 +528,227 @@ fn sigkill(exe: &Path, base: &Path, players: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// More players than this are one swarm (`bot --swarm`) rather than a process each.
+const MOST_PROCESSES: usize = 16;
+
+/// Blocks between swarm neighbours spread out, and clustered (a hundred within 64
+/// blocks).
+const SPREAD_OUT: u32 = 500;
+const CLUSTERED: u32 = 6;
+
+/// The lossy link: 3% of datagrams lost, each way, the rest held 40 ± 20 ms.
+const LOSSY: Link = Link {
+    delay: Duration::from_millis(40),
+    jitter: Duration::from_millis(20),
+    loss: 0.03,
+};
+
+/// A process's peak resident memory (`VmHWM`), in MiB, while it runs (Linux).
+fn peak_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+/// A swarm's lines by bot, each without the bot's name.
+fn by_bot(lines: &[String]) -> BTreeMap<&str, Vec<String>> {
+    let mut out: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for l in lines {
+        if let Some((name, line)) = l.split_once(' ') {
+            out.entry(name).or_default().push(line.to_owned());
+        }
+    }
+    out
+}
+
+/// Waits until `n` of the swarm's bots wrote a line starting `what`, sampling the
+/// peak memory of `pids` meanwhile (the most seen, each).
+fn wait_swarm(
+    swarm: &Process,
+    n: usize,
+    what: &str,
+    wait: Duration,
+    pids: &[u32],
+    peaks: &mut [f64],
+) -> Result<(), String> {
+    let until = Instant::now() + wait;
+    loop {
+        for (peak, &pid) in peaks.iter_mut().zip(pids) {
+            *peak = peak.max(peak_mib(pid).unwrap_or(0.0));
+        }
+        let lines = swarm.lines();
+        let done = by_bot(&lines)
+            .values()
+            .filter(|l| l.iter().any(|l| l.starts_with(what)))
+            .count();
+        if done >= n {
+            return Ok(());
+        }
+        if let Some(failed) = lines.iter().find(|l| l.contains(" failed ")) {
+            return Err(format!("a swarm bot failed: {failed}"));
+        }
+        if Instant::now() > until {
+            return Err(format!(
+                "{done} of {n} swarm bots wrote {what:?} within {wait:?}: {}",
+                swarm.errors().join("\n")
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// `players` bots of one swarm walking and digging `spread` blocks apart for
+/// `seconds`, through `link` (a relay) if it is given; with `join`, one more
+/// player joins among them halfway. Its lines.
+fn swarm_walk(
+    exe: &Path,
+    base: &Path,
+    players: usize,
+    seconds: f64,
+    spread: u32,
+    link: Option<Link>,
+    join: bool,
+) -> Result<Vec<String>, String> {
+    let dir = fresh_dir(base, &format!("swarm-{spread}"));
+    // Room for the swarm and the one who joins among it.
+    let most = (players + 1).to_string();
+    let mut args = LOAD.to_vec();
+    args.extend(["--max-players", most.as_str()]);
+    let server = ServerProcess::start(exe, &dir, &args)?;
+    let relay = match link {
+        Some(link) => {
+            let to = server.address().parse().map_err(|e| format!("{e}"))?;
+            let r = Relay::start(([127, 0, 0, 1], 0).into(), to, link, 1)
+                .map_err(|e| format!("no relay: {e}"))?;
+            Some(r)
+        }
+        None => None,
+    };
+    let address = match &relay {
+        Some(r) => r.address().map_err(|e| e.to_string())?.to_string(),
+        None => server.address(),
+    };
+    // The swarm stands for a hundred players' machines: it runs at a lower priority
+    // (nice 10), so that the server's ticks measure the server rather than how the
+    // kernel shares two cores among a hundred bots' threads.
+    let exe_name = exe.display().to_string();
+    let args: Vec<String> = [
+        "-n",
+        "10",
+        &exe_name,
+        "bot",
+        "--join",
+        &address,
+        "--name",
+        "bot",
+        "--profile",
+        &profiles(&dir).display().to_string(),
+        "--swarm",
+        &players.to_string(),
+        "--spread",
+        &spread.to_string(),
+        "--walk",
+        "--edits-per-second",
+        "1",
+        "--seconds",
+        &seconds.to_string(),
+    ]
+    .map(String::from)
+    .to_vec();
+    let swarm = Process::start(Path::new("nice"), &args, &[]).map_err(|e| e.to_string())?;
+    let pids = [server.process.id(), swarm.id()];
+    let mut peaks = [0.0; 2];
+    let starting = WAIT + Duration::from_millis(50 * players as u64);
+    wait_swarm(&swarm, players, "ready ", starting, &pids, &mut peaks)?;
+    let mut lines = Vec::new();
+    if join {
+        std::thread::sleep(Duration::from_secs_f64(seconds / 2.0));
+        let joiner = server.bot(exe, "joiner", &["--seconds", "5"], &[])?;
+        let ready = joiner.wait_for(0, WAIT, |l| l.starts_with("ready "))?;
+        let w = words(&ready);
+        let (after, bytes): (u64, f64) = (w[0].parse().unwrap_or(0), w[1].parse().unwrap_or(0.0));
+        lines.push(format!(
+            "net: a join with {players} players online (within {} blocks): playable {:.2} s after the terrain under the player, {:.0} kB received",
+            spread * (players as f64).sqrt().ceil() as u32,
+            after as f64 / 1000.0,
+            bytes / 1000.0
+        ));
+    }
+    wait_swarm(
+        &swarm,
+        players,
+        "bytes ",
+        Duration::from_secs_f64(seconds) + starting,
+        &pids,
+        &mut peaks,
+    )?;
+    let out = swarm.lines();
+    let played: Vec<Vec<String>> = by_bot(&out).into_values().collect();
+    let walked = Walked::read(&played, Reaches::default().edits);
+    let server = stopped(server)?;
+    let how = if spread >= SPREAD_OUT {
+        format!("spread out ({spread} blocks apart)")
+    } else {
+        format!(
+            "clustered (within {} blocks)",
+            spread * (players as f64).sqrt().ceil() as u32
+        )
+    };
+    let through = link.map_or(String::new(), |l| {
+        format!(
+            " through a relay losing {:.0}% each way and holding the rest {} ± {} ms",
+            l.loss * 100.0,
+            l.delay.as_millis(),
+            l.jitter.as_millis()
+        )
+    });
+    lines.insert(
+        0,
+        format!(
+            "net: {players} players of one swarm {how}{through}, {seconds:.0} s: {}; server tick {}; resident memory at most: the server {:.0} MiB, the swarm {:.0} MiB",
+            walked.figures(),
+            ticks(&server),
+            peaks[0],
+            peaks[1],
+        ),
+    );
+    Ok(lines)
+}
+
+/// `bench --net` with more players than [`MOST_PROCESSES`]: one swarm spread out,
+/// then clustered with a join among them, then clustered through a lossy link.
+fn swarm_runs(exe: &Path, base: &Path, players: usize, seconds: f64) -> Result<(), String> {
+    say!(
+        "net: a server and a swarm of {players} bots (one process) of this terravox on loopback (2 cores: they share the machine)"
+    );
+    for (spread, link, join) in [
+        (SPREAD_OUT, None, false),
+        (CLUSTERED, None, true),
+        (CLUSTERED, Some(LOSSY), false),
+    ] {
+        for line in swarm_walk(exe, base, players, seconds, spread, link, join)? {
+            say!("{line}");
+        }
+    }
+    Ok(())
+}
+
 /// `terravox bench --net`; with `long`, only the long walk over water left flowing.
 pub(crate) fn run(players: usize, seconds: f64, long: bool) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let base: PathBuf =
         std::env::temp_dir().join(format!("terravox-bench-net-{}", std::process::id()));
+    if players > MOST_PROCESSES && !long {
+        swarm_runs(&exe, &base, players, seconds)?;
+        let _ = std::fs::remove_dir_all(&base);
+        return Ok(());
+    }
     say!(
         "net: a server and {players} bot processes of this terravox on loopback (2 cores: they share the machine)"
     );

@@ -297,11 +297,12 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
         at: args.at,
         offset: [0, 0],
         rejoin: args.rejoin,
+        pace: bot::PACE,
     };
     let Some(n) = args.swarm.map(usize::from) else {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        return bot::run(&options, commands, &mut out);
+        return bot::run(&options, &Default::default(), commands, &mut out);
     };
     let dir = args
         .profile
@@ -321,6 +322,7 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
             o.join.profile = Profile(dir.join(&o.join.name));
             o.offset = grid(i, n, args.spread);
             o.join.from = loopback.then(|| own_loopback(i));
+            o.pace = bot::FRAME;
             o
         })
         .collect();

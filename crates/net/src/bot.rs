@@ -13,9 +13,9 @@
 //! joined ID BACKLOG MS        the welcome, after MS
 //! at X Y Z                    where it stands (its feet)
 //! bucket full|empty           its bucket as the server kept it
-//! ready MS BYTES              the terrain under it made and the backlog laid; MS
+//! ready MS BYTES US           the terrain under it made and the backlog laid; MS
 //!                             after the terrain was made (0 if the backlog came
-//!                             first), BYTES received so far
+//!                             first), BYTES received so far, at US
 //! made SEQ X Y Z BLOCK US     an edit sent (shown at once), at US (µs since 1970)
 //! acked SEQ X Y Z BLOCK US    the server made it durable
 //! not-made COMMAND: WHY       an edit this bot's rules refused (not sent)
@@ -26,7 +26,8 @@
 //! others NAME...              the players whose poses came within 3 s, by name
 //! link RTT_MS RESEND_MS       the link's smoothed round trip, and the time after
 //!                             which an unacknowledged message is sent again
-//! bytes RECEIVED SECONDS      UDP payload bytes received, over the seconds played
+//! bytes RECEIVED SECONDS US   UDP payload bytes received, over the seconds played;
+//!                             at US it leaves
 //! ended WHY                   the connection ended (with --rejoin: joining again)
 //! rejoin-failed WHY | joined-again ID BACKLOG   (with --rejoin)
 //! offered N                   the N unanswered edits asked for again, once the
@@ -44,7 +45,7 @@ use terravox_voxel::{Block, BlockPos};
 use terravox_worldgen::Generator;
 
 use crate::around::Around;
-use crate::client::{Event, JoinOptions, join};
+use crate::client::{Event, JoinOptions, Worlds, join_among};
 use crate::protocol::{Pose, ToClient, ToServer};
 use crate::unanswered::Unanswered;
 
@@ -75,7 +76,18 @@ pub struct BotOptions {
     /// Join again every 3 s when the connection is lost (as a game does), and offer
     /// the edits the server had not answered again once the world's edits are in.
     pub rejoin: bool,
+    /// Time between two looks at what arrived, two moves of a walk ([`PACE`]; a
+    /// swarm's bots look as often as a game's frames come, [`FRAME`]).
+    pub pace: Duration,
 }
+
+/// A lone bot's time between looks at what arrived.
+pub const PACE: Duration = Duration::from_millis(5);
+/// A game's frame at 60 FPS: how often a swarm's bots look.
+pub const FRAME: Duration = Duration::from_micros(16_667);
+
+/// Columns whose ground a walking bot keeps (its circle has about 160).
+const GROUND_KEPT: usize = 4096;
 
 /// Time between tries to join again.
 const REJOIN_EVERY: Duration = Duration::from_secs(3);
@@ -116,6 +128,8 @@ struct Bot<'a> {
     /// The other players' names, and when a pose of each last came.
     names: std::collections::HashMap<PlayerId, String>,
     heard: std::collections::HashMap<PlayerId, Instant>,
+    /// The ground's top of the columns walked, as the generator made it.
+    grounds: std::collections::HashMap<(i32, i32), f64>,
     out: &'a mut dyn Write,
 }
 
@@ -244,27 +258,34 @@ impl Bot<'_> {
     }
 
     /// The ground's top at column (x, z), from the world's generator (the edits
-    /// aside: a bot walks over the land as made).
-    fn ground(&self, x: f64, z: f64) -> f64 {
-        f64::from(
-            self.generator
-                .surface_height(x.floor() as i32, z.floor() as i32)
-                + 1,
-        )
+    /// aside: a bot walks over the land as made), kept for the next round.
+    fn ground(&mut self, x: f64, z: f64) -> f64 {
+        let column = (x.floor() as i32, z.floor() as i32);
+        if let Some(&y) = self.grounds.get(&column) {
+            return y;
+        }
+        if self.grounds.len() >= GROUND_KEPT {
+            self.grounds.clear();
+        }
+        let y = f64::from(self.generator.surface_height(column.0, column.1) + 1);
+        self.grounds.insert(column, y);
+        y
     }
 }
 
 /// Runs a bot (see the module docs) until it quits, its time is up, or the
-/// connection ends.
+/// connection ends; its world's generator comes from `worlds` (a swarm's bots share
+/// theirs).
 pub fn run(
     options: &BotOptions,
+    worlds: &Worlds,
     commands: Receiver<String>,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let joined = join(&options.join).map_err(|e| e.to_string())?;
+    let joined = join_among(&options.join, worlds).map_err(|e| e.to_string())?;
     let mut connection = joined.connection;
-    let generator = std::sync::Arc::new(Generator::new(&joined.world).map_err(|e| e.to_string())?);
+    let generator = joined.generator;
     let mut authority = Authority::new(joined.world.clone(), Role::Client);
     let feet = options
         .at
@@ -294,6 +315,7 @@ pub fn run(
         corrections: 0,
         names: joined.welcome.players.iter().cloned().collect(),
         heard: Default::default(),
+        grounds: Default::default(),
         out,
     };
     bot.around.player_at(ME, feet);
@@ -334,7 +356,7 @@ pub fn run(
                     if !options.rejoin {
                         return Err(why);
                     }
-                    connection = join_again(&mut bot, &options.join);
+                    connection = join_again(&mut bot, &options.join, worlds);
                     backlog.0 = false;
                     offer = Some(bot.sent.offer_again());
                 }
@@ -359,14 +381,15 @@ pub fn run(
             told_ready = true;
             let after = Instant::now().saturating_duration_since(t).as_millis();
             let bytes = connection.received_bytes();
-            bot.line(format_args!("ready {after} {bytes}"));
+            bot.line(format_args!("ready {after} {bytes} {}", wall_us()));
         }
         let secs = playing.elapsed().as_secs_f64();
         if options.walk && told_ready {
             // A circle of 12 blocks at 3 blocks a second.
             let a = secs * 3.0 / 12.0;
             let (x, z) = (centre[0] + 12.0 * a.cos(), centre[2] + 12.0 * a.sin());
-            bot.feet = [x, bot.ground(x, z), z];
+            let y = bot.ground(x, z);
+            bot.feet = [x, y, z];
             bot.authority.players_mut().place(ME, bot.feet);
             bot.around.player_at(ME, bot.feet);
             let every = Duration::from_secs_f32(1.0 / options.edits_per_second.max(0.01));
@@ -406,15 +429,15 @@ pub fn run(
         if options.seconds.is_some_and(|s| secs >= s) {
             return finish(&mut bot, &connection, playing);
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(options.pace);
     }
 }
 
 /// Joins again until it can, every [`REJOIN_EVERY`]: the new connection.
-fn join_again(bot: &mut Bot, options: &JoinOptions) -> crate::client::Connection {
+fn join_again(bot: &mut Bot, options: &JoinOptions, worlds: &Worlds) -> crate::client::Connection {
     loop {
         std::thread::sleep(REJOIN_EVERY);
-        match join(options) {
+        match join_among(options, worlds) {
             Ok(joined) => {
                 bot.line(format_args!(
                     "joined-again {} {}",
@@ -504,8 +527,9 @@ fn finish(
 ) -> Result<(), String> {
     let bytes = connection.received_bytes();
     bot.line(format_args!(
-        "bytes {bytes} {:.3}",
-        playing.elapsed().as_secs_f64()
+        "bytes {bytes} {:.3} {}",
+        playing.elapsed().as_secs_f64(),
+        wall_us()
     ));
     Ok(())
 }

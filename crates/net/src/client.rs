@@ -182,6 +182,57 @@ pub struct Joined {
     pub welcome: Welcome,
     /// The world, from its code.
     pub world: WorldConfig,
+    /// Its generator, checked against the server's hashes (shared with the other
+    /// connections of the same [`Worlds`]).
+    pub generator: Arc<Generator>,
+}
+
+/// The worlds a process joined: each world code's generator, made once and shared
+/// (with the land it stores) by every connection to that world, and the server's
+/// hashes it was checked against. A swarm's bots share one, so a hundred joins
+/// make one generator and check it once.
+#[derive(Default)]
+pub struct Worlds {
+    made: std::sync::Mutex<Vec<Made>>,
+}
+
+/// A world code's generator, and the hashes it matched.
+struct Made {
+    code: String,
+    generator: Arc<Generator>,
+    checked: Vec<Vec<(terravox_voxel::ChunkPos, u64)>>,
+}
+
+impl Worlds {
+    /// The generator of `welcome`'s world, checked against its hashes (at most once
+    /// for the same code and hashes).
+    fn checked(
+        &self,
+        world: &WorldConfig,
+        welcome: &Welcome,
+        ours: &str,
+    ) -> Result<Arc<Generator>, JoinError> {
+        let mut made = self.made.lock().unwrap_or_else(|e| e.into_inner());
+        let i = match made.iter().position(|m| m.code == welcome.world_code) {
+            Some(i) => i,
+            None => {
+                let generator =
+                    Generator::new(world).map_err(|e| JoinError::World(e.to_string()))?;
+                made.push(Made {
+                    code: welcome.world_code.clone(),
+                    generator: Arc::new(generator),
+                    checked: Vec::new(),
+                });
+                made.len() - 1
+            }
+        };
+        let m = &mut made[i];
+        if !m.checked.contains(&welcome.hashes) {
+            check_world(&m.generator, welcome, ours)?;
+            m.checked.push(welcome.hashes.clone());
+        }
+        Ok(m.generator.clone())
+    }
 }
 
 /// The user's name as a player's name (letters, digits, `_` and `-`, at most 16), or
@@ -237,6 +288,12 @@ fn socket_for(addr: SocketAddr, from: Option<std::net::IpAddr>) -> Result<UdpSoc
 /// Joins the server `options` name (see the module docs). Blocks until the welcome
 /// and the check of the world, a few seconds at most.
 pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
+    join_among(options, &Worlds::default())
+}
+
+/// [`join`], the world's generator taken from `worlds` if another connection of
+/// theirs made it.
+pub fn join_among(options: &JoinOptions, worlds: &Worlds) -> Result<Joined, JoinError> {
     let addr = resolve(&options.address)?;
     let socket = socket_for(addr, options.from)?;
     let info = transport::query(&socket, addr, WAIT)?;
@@ -285,14 +342,18 @@ pub fn join(options: &JoinOptions) -> Result<Joined, JoinError> {
     let world =
         WorldConfig::from_ron(&welcome.world_code).map_err(|e| JoinError::World(e.to_string()))?;
     let connection = Connection::start(link);
-    if let Err(e) = check_world(&world, &welcome, &options.build) {
-        connection.leave();
-        return Err(e);
-    }
+    let generator = match worlds.checked(&world, &welcome, &options.build) {
+        Ok(g) => g,
+        Err(e) => {
+            connection.leave();
+            return Err(e);
+        }
+    };
     Ok(Joined {
         connection,
         welcome,
         world,
+        generator,
     })
 }
 
@@ -325,9 +386,8 @@ pub fn pinned(profile: &Profile, addr: SocketAddr, key: PublicKey) -> Result<Pin
     Ok(profile.known()?.check(addr, key))
 }
 
-/// Makes the chunks the server hashed and compares.
-fn check_world(world: &WorldConfig, welcome: &Welcome, ours: &str) -> Result<(), JoinError> {
-    let generator = Generator::new(world).map_err(|e| JoinError::World(e.to_string()))?;
+/// Makes the chunks the server hashed with `generator` and compares.
+fn check_world(generator: &Generator, welcome: &Welcome, ours: &str) -> Result<(), JoinError> {
     for &(chunk, there) in &welcome.hashes {
         let here = generator.generate(chunk).content_hash();
         // A fault for the tests (test-tools): a build that makes other blocks.
@@ -453,6 +513,9 @@ impl Connection {
             .name("terravox-net".to_owned())
             .spawn(move || {
                 let mut last_send = Instant::now();
+                // While the link loses packets, a send is followed by another after
+                // renet's gap: what it sends twice goes in that one.
+                let mut again: Option<Instant> = None;
                 loop {
                     if stopping.load(Ordering::Relaxed) {
                         link.transport.disconnect();
@@ -493,9 +556,12 @@ impl Connection {
                         let _ = events.send(Event::Ended(why));
                         return;
                     }
-                    if fresh || last_send.elapsed() >= IDLE_SEND {
+                    let followup = again.is_some_and(|t| Instant::now() >= t);
+                    if fresh || followup || last_send.elapsed() >= IDLE_SEND {
                         link.transport.send(&mut link.renet);
                         last_send = Instant::now();
+                        again = (fresh && link.renet.packet_loss() > renet::REDUNDANT_FROM_LOSS)
+                            .then(|| last_send + renet::REDUNDANT_GAP);
                     }
                     std::thread::sleep(POLL);
                 }

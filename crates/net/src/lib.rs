@@ -21,6 +21,7 @@ pub mod identity;
 pub mod known;
 pub mod loopback;
 pub mod protocol;
+pub mod relay;
 pub mod server;
 pub mod swarm;
 mod transport;

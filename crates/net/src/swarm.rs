@@ -13,6 +13,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
 use crate::bot::{self, BotOptions};
+use crate::client::Worlds;
 
 /// Time between two bots' starts: a hundred joins (handshakes, the terrain made
 /// around each) spread over five seconds rather than all at once.
@@ -62,6 +63,8 @@ pub fn address(line: &str) -> Option<(&str, &str)> {
 /// its own, until every one has ended; the command lines from `commands` go to the
 /// bots they name (a line naming nobody there is answered on `out`).
 pub fn run(members: Vec<BotOptions>, commands: Receiver<String>, out: Out) {
+    // One generator for the world they all join, and one check of it.
+    let worlds = Arc::new(Worlds::default());
     let mut inboxes: Vec<(String, Sender<String>)> = Vec::new();
     let mut threads = Vec::new();
     for (i, options) in members.into_iter().enumerate() {
@@ -71,7 +74,7 @@ pub fn run(members: Vec<BotOptions>, commands: Receiver<String>, out: Out) {
         let name = options.join.name.clone();
         let (tx, rx) = channel();
         inboxes.push((name.clone(), tx));
-        let (label, lines) = (name.clone(), out.clone());
+        let (label, lines, worlds) = (name.clone(), out.clone(), worlds.clone());
         let spawned = std::thread::Builder::new()
             .name(format!("bot {name}"))
             .spawn(move || {
@@ -80,7 +83,7 @@ pub fn run(members: Vec<BotOptions>, commands: Receiver<String>, out: Out) {
                     line: Vec::new(),
                     out: lines,
                 };
-                if let Err(why) = bot::run(&options, rx, &mut named) {
+                if let Err(why) = bot::run(&options, &worlds, rx, &mut named) {
                     let _ = writeln!(named, "failed {why}");
                 }
             });

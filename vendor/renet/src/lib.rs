@@ -7,7 +7,8 @@ mod server;
 
 pub use channel::{ChannelConfig, DefaultChannel, SendType};
 pub use error::{ChannelError, ClientNotFound, DisconnectReason};
-pub use remote_connection::{ConnectionConfig, NetworkInfo, RenetClient, RenetConnectionStatus, MIN_RESEND_TIME};
+pub use channel::reliable::REDUNDANT_GAP;
+pub use remote_connection::{ConnectionConfig, NetworkInfo, RenetClient, RenetConnectionStatus, MIN_RESEND_TIME, REDUNDANT_FROM_LOSS};
 pub use server::{RenetServer, ServerEvent};
 
 pub use bytes::Bytes;

@@ -174,6 +174,9 @@ pub struct Server {
     last_poses: Instant,
     /// Updates of where the players are so far (whose turn it is, by distance).
     pose_updates: u64,
+    /// The group of clients sent the current update next ([`sending`]'s
+    /// `POSE_GROUPS` when all were).
+    pose_group: u64,
     last_clock: Instant,
     ticks: VecDeque<Duration>,
     /// Lines for the console.
@@ -292,6 +295,7 @@ impl Server {
             waiting: Vec::new(),
             last_poses: now,
             pose_updates: 0,
+            pose_group: u64::MAX,
             last_clock: now,
             ticks: VecDeque::new(),
             notes,

@@ -20,6 +20,11 @@ const POSES_EVERY: Duration = Duration::from_millis(100);
 /// so a lost packet loses those poses only, never half a message and all of it.
 const POSES_PER_MESSAGE: usize = 32;
 
+/// Each update of the poses goes out in this many groups of clients, a group a
+/// tick (three ticks fit in an update's 100 ms): a hundred players near one
+/// another were each sent 99 poses in one tick, three times as long as the others.
+const POSE_GROUPS: u64 = 3;
+
 /// Time between updates of the clock.
 const CLOCK_EVERY: Duration = Duration::from_secs(10);
 
@@ -32,6 +37,28 @@ const BACKLOG_BATCH: usize = 16_384;
 
 /// The owed chunks are sent while the channel has this much room.
 const BACKLOG_ROOM: usize = 2 << 20;
+
+/// The changes messages of one tick, each encoded once: the players near one
+/// another are sent the same changes, and a hundred of them made the server pack
+/// the same batch a hundred times.
+#[derive(Default)]
+struct Encoded(std::collections::HashMap<Vec<(BlockPos, Block)>, Vec<u8>>);
+
+impl Encoded {
+    /// `changes` as a message of changes (not of the backlog).
+    fn changes(&mut self, changes: Vec<(BlockPos, Block)>) -> Vec<u8> {
+        if let Some(bytes) = self.0.get(&changes) {
+            return bytes.clone();
+        }
+        let bytes = ToClient::Blocks {
+            backlog: false,
+            changes: changes.clone(),
+        }
+        .encode();
+        self.0.insert(changes, bytes.clone());
+        bytes
+    }
+}
 
 /// Where `others` are, as messages that each fit one slice ([`POSES_PER_MESSAGE`]).
 fn poses_messages(others: &[(PlayerId, Pose)]) -> Vec<Vec<u8>> {
@@ -63,17 +90,25 @@ impl Server {
             self.broadcast(&ToClient::Clock(clock.hours, clock.paused));
         }
         let ids: Vec<u64> = self.clients.keys().copied().collect();
+        let mut encoded = Encoded::default();
         for &client in &ids {
             self.send_owed(client);
-            self.send_changes(client, dt);
+            self.send_changes(client, dt, &mut encoded);
         }
         if poses_due {
             // On the update's own beat, not the tick's: three ticks of 33.333 ms fall
             // short of 100 ms, and a fourth made it 7.5 updates a second.
             self.last_poses = (self.last_poses + POSES_EVERY)
                 .max(self.now.checked_sub(POSES_EVERY).unwrap_or(self.now));
-            self.send_poses(&ids);
             self.pose_updates += 1;
+            self.pose_group = 0;
+        }
+        if self.pose_group < POSE_GROUPS {
+            let group: Vec<u64> = (ids.iter().copied())
+                .filter(|id| id % POSE_GROUPS == self.pose_group)
+                .collect();
+            self.send_poses(&group);
+            self.pose_group += 1;
         }
     }
 
@@ -166,7 +201,8 @@ impl Server {
     /// The blocks changed since: a player's edits at once, the water's by chunk,
     /// nearest first, within the client's budget; a chunk beyond the reach of its
     /// kind of change is owed instead (its changes dropped: the chunk comes whole).
-    pub(super) fn send_changes(&mut self, client: u64, dt: Duration) {
+    /// The message is `encoded` once for every client sent the same.
+    fn send_changes(&mut self, client: u64, dt: Duration, encoded: &mut Encoded) {
         let reaches = self.options.reaches;
         let Some(c) = self.clients.get_mut(&client) else {
             return;
@@ -206,12 +242,8 @@ impl Server {
             out.extend(c.take_chunk(chunk));
         }
         if !out.is_empty() {
-            let message = ToClient::Blocks {
-                backlog: false,
-                changes: out,
-            };
             self.renet
-                .send_message(client, Channel::World, message.encode());
+                .send_message(client, Channel::World, encoded.changes(out));
         }
     }
 }

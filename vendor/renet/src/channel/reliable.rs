@@ -40,9 +40,17 @@ pub struct SendChannelReliable {
     /// terravox: the configured resend time, the most `resend_time` follows the
     /// link's round trips up to.
     max_resend_time: Duration,
+    /// terravox: whether a small message is sent a second time [`REDUNDANT_GAP`]
+    /// after its first, before any resend (while the link loses packets).
+    redundant: bool,
     max_memory_usage_bytes: usize,
     memory_usage_bytes: usize,
 }
+
+/// terravox: how long after its first send a small message is sent again while the
+/// channel is redundant: in the next packet built at least this much later, so that
+/// one loss, or two datagrams lost together, does not lose both.
+pub const REDUNDANT_GAP: Duration = Duration::from_millis(10);
 
 #[derive(Debug)]
 enum ReliableOrder {
@@ -95,9 +103,16 @@ impl SendChannelReliable {
             next_reliable_message_id: 0,
             resend_time,
             max_resend_time: resend_time,
+            redundant: false,
             max_memory_usage_bytes,
             memory_usage_bytes: 0,
         }
+    }
+
+    /// terravox: sends each small message a second time [`REDUNDANT_GAP`] after its
+    /// first (a lossy link: a lost one then costs that gap, not a resend time).
+    pub fn set_redundant(&mut self, redundant: bool) {
+        self.redundant = redundant;
     }
 
     /// terravox: resends after `resend_time`, at most the configured one.
@@ -137,7 +152,12 @@ impl SendChannelReliable {
                     }
 
                     if let Some(last_sent) = last_sent {
-                        if current_time - *last_sent < backoff(self.resend_time, self.max_resend_time, *sends) {
+                        let wait = if self.redundant && *sends == 1 {
+                            REDUNDANT_GAP
+                        } else {
+                            backoff(self.resend_time, self.max_resend_time, sends.saturating_sub(u32::from(self.redundant)))
+                        };
+                        if current_time - *last_sent < wait {
                             continue;
                         }
                     }
@@ -436,6 +456,31 @@ mod tests {
         }
         // Sent, then again after 20, 40, 80, 160 and 200 (the most) ms.
         assert_eq!(sent_at, [0, 20, 60, 140, 300, 500, 700]);
+    }
+
+    /// terravox: a redundant channel sends a small message again after the gap,
+    /// then resends it as it would have without the copy.
+    #[test]
+    fn a_redundant_channel_sends_a_message_twice_then_backs_off_as_before() {
+        let ms = Duration::from_millis;
+        let mut send = SendChannelReliable::new(0, ms(200), usize::MAX);
+        send.follow_link(ms(100));
+        let mut sequence = 0;
+        let mut sends = |send: &mut SendChannelReliable, times: std::ops::Range<u64>| -> Vec<u64> {
+            times
+                .filter(|&t| {
+                    let mut room = u64::MAX;
+                    !send.get_packets_to_send(&mut sequence, &mut room, ms(t)).is_empty()
+                })
+                .collect()
+        };
+        send.set_redundant(true);
+        send.send_message(Bytes::from(vec![1, 2, 3])).unwrap();
+        assert_eq!(sends(&mut send, 0..700), [0, 10, 110, 310, 510]);
+        let mut clean = SendChannelReliable::new(0, ms(200), usize::MAX);
+        clean.follow_link(ms(100));
+        clean.send_message(Bytes::from(vec![4])).unwrap();
+        assert_eq!(sends(&mut clean, 0..700), [0, 100, 300, 500], "no copy on a clean link");
     }
 
     #[test]
