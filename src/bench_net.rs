@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use terravox_edits::{Edits, SaveDir};
 use terravox_net::bot::word;
@@ -226,19 +226,28 @@ enum Walk {
     Long,
 }
 
-/// The 99th percentile of the server's tick times over the last 30 s, in ms, from
-/// its metrics at `addr`.
-fn tick_p99(addr: &str) -> Option<f64> {
+/// The quantile `q` (`0.5`, `0.99` or `1`) of the server's tick times over the last
+/// 30 s, in ms, from its metrics at `addr`.
+fn tick_quantile(addr: &str, q: &str) -> Option<f64> {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
     s.write_all(b"GET /metrics HTTP/1.0\r\n\r\n").ok()?;
     let mut text = String::new();
     s.read_to_string(&mut text).ok()?;
+    let label = format!("terravox_tick_seconds{{quantile=\"{q}\"}} ");
     text.lines()
-        .find_map(|l| l.strip_prefix("terravox_tick_seconds{quantile=\"0.99\"} "))
+        .find_map(|l| l.strip_prefix(label.as_str()))
         .and_then(|v| v.trim().parse::<f64>().ok())
         .map(|v| v * 1000.0)
+}
+
+/// A free port of loopback for a server's metrics.
+fn metrics_address() -> String {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .and_then(|s| s.local_addr())
+        .map(|a| a.to_string())
+        .unwrap_or_else(|_| "127.0.0.1:27099".to_owned())
 }
 
 /// Players walking and digging: bytes received per client, an edit's time until the
@@ -258,10 +267,7 @@ fn walking(
             .save(&world, &flowing(&world))
             .map_err(|e| e.to_string())?;
     }
-    let metrics = std::net::UdpSocket::bind("127.0.0.1:0")
-        .and_then(|s| s.local_addr())
-        .map(|a| a.to_string())
-        .unwrap_or_else(|_| "127.0.0.1:27099".to_owned());
+    let metrics = metrics_address();
     let mut args = LOAD.to_vec();
     if walk == Walk::Long {
         args.extend(["--metrics", metrics.as_str()]);
@@ -285,10 +291,10 @@ fn walking(
         // last ending 10 s before the walk does.
         let started = Instant::now();
         std::thread::sleep(Duration::from_secs(90));
-        let first = tick_p99(&metrics);
+        let first = tick_quantile(&metrics, "0.99");
         let last_at = Duration::from_secs_f64((seconds - 10.0).max(100.0));
         std::thread::sleep(last_at.saturating_sub(started.elapsed()));
-        let last = tick_p99(&metrics);
+        let last = tick_quantile(&metrics, "0.99");
         let ms = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.1} ms"));
         windows = format!(
             "; tick p99 over 30 s in its second minute {}, in its last {}",
@@ -618,8 +624,14 @@ fn swarm_walk(
     let dir = fresh_dir(base, &format!("swarm-{spread}"));
     // Room for the swarm and the one who joins among it.
     let most = (players + 1).to_string();
+    let metrics = metrics_address();
     let mut args = LOAD.to_vec();
-    args.extend(["--max-players", most.as_str()]);
+    args.extend([
+        "--max-players",
+        most.as_str(),
+        "--metrics",
+        metrics.as_str(),
+    ]);
     let server = ServerProcess::start(exe, &dir, &args)?;
     let relay = match link {
         Some(link) => {
@@ -680,6 +692,29 @@ fn swarm_walk(
             bytes / 1000.0
         ));
     }
+    // The ticks of the last 30 s all played (the metrics' window), just before the
+    // first bot to be ready leaves.
+    let now_us = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_micros();
+    let so_far = swarm.lines();
+    let first_ready = (by_bot(&so_far).values())
+        .filter_map(|l| l.iter().find(|l| l.starts_with("ready ")))
+        .filter_map(|l| us(words(l).get(2)))
+        .min()
+        .unwrap_or(now_us);
+    let leaves_in = Duration::from_micros(
+        (first_ready + Duration::from_secs_f64(seconds).as_micros()).saturating_sub(now_us) as u64,
+    );
+    std::thread::sleep(leaves_in.saturating_sub(Duration::from_secs(2)));
+    let ms = |q| tick_quantile(&metrics, q).map_or("?".to_owned(), |v| format!("{v:.1} ms"));
+    let playing = format!(
+        "; over the last 30 s before the first left: tick p99 {}, median {}, longest {}",
+        ms("0.99"),
+        ms("0.5"),
+        ms("1")
+    );
     wait_swarm(
         &swarm,
         players,
@@ -711,7 +746,7 @@ fn swarm_walk(
     lines.insert(
         0,
         format!(
-            "net: {players} players of one swarm {how}{through}, {seconds:.0} s: {}; server tick {}; resident memory at most: the server {:.0} MiB, the swarm {:.0} MiB",
+            "net: {players} players of one swarm {how}{through}, {seconds:.0} s: {}; server tick {}{playing}; resident memory at most: the server {:.0} MiB, the swarm {:.0} MiB",
             walked.figures(),
             ticks(&server),
             peaks[0],
