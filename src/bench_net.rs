@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use terravox_edits::{Edits, SaveDir};
 use terravox_net::bot::word;
@@ -242,6 +242,11 @@ fn tick_quantile(addr: &str, q: &str) -> Option<f64> {
         .map(|v| v * 1000.0)
 }
 
+/// `v` ms, or `?` for a figure the metrics did not give.
+fn ms_or_unknown(v: Option<f64>) -> String {
+    v.map_or("?".to_owned(), |v| format!("{v:.1} ms"))
+}
+
 /// A free port of loopback for a server's metrics.
 fn metrics_address() -> String {
     std::net::UdpSocket::bind("127.0.0.1:0")
@@ -295,11 +300,10 @@ fn walking(
         let last_at = Duration::from_secs_f64((seconds - 10.0).max(100.0));
         std::thread::sleep(last_at.saturating_sub(started.elapsed()));
         let last = tick_quantile(&metrics, "0.99");
-        let ms = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.1} ms"));
         windows = format!(
             "; tick p99 over 30 s in its second minute {}, in its last {}",
-            ms(first),
-            ms(last)
+            ms_or_unknown(first),
+            ms_or_unknown(last)
         );
     }
     for b in &bots {
@@ -574,7 +578,8 @@ fn by_bot(lines: &[String]) -> BTreeMap<&str, Vec<String>> {
 }
 
 /// Waits until `n` of the swarm's bots wrote a line starting `what`, sampling the
-/// peak memory of `pids` meanwhile (the most seen, each).
+/// peak memory of `pids` meanwhile (the most seen, each). It reads each line once:
+/// a hundred bots write hundreds of thousands, on the machine the server measures.
 fn wait_swarm(
     swarm: &Process,
     n: usize,
@@ -584,24 +589,28 @@ fn wait_swarm(
     peaks: &mut [f64],
 ) -> Result<(), String> {
     let until = Instant::now() + wait;
+    let (mut read, mut done) = (0, std::collections::BTreeSet::new());
     loop {
         for (peak, &pid) in peaks.iter_mut().zip(pids) {
             *peak = peak.max(peak_mib(pid).unwrap_or(0.0));
         }
-        let lines = swarm.lines();
-        let done = by_bot(&lines)
-            .values()
-            .filter(|l| l.iter().any(|l| l.starts_with(what)))
-            .count();
-        if done >= n {
-            return Ok(());
+        let fresh = swarm.lines_from(read);
+        read += fresh.len();
+        for (name, lines) in by_bot(&fresh) {
+            if lines.iter().any(|l| l.starts_with(what)) {
+                done.insert(name.to_owned());
+            }
+            if let Some(failed) = lines.iter().find(|l| l.starts_with("failed ")) {
+                return Err(format!("a swarm bot failed: {name} {failed}"));
+            }
         }
-        if let Some(failed) = lines.iter().find(|l| l.contains(" failed ")) {
-            return Err(format!("a swarm bot failed: {failed}"));
+        if done.len() >= n {
+            return Ok(());
         }
         if Instant::now() > until {
             return Err(format!(
-                "{done} of {n} swarm bots wrote {what:?} within {wait:?}: {}",
+                "{} of {n} swarm bots wrote {what:?} within {wait:?}: {}",
+                done.len(),
                 swarm.errors().join("\n")
             ));
         }
@@ -694,10 +703,7 @@ fn swarm_walk(
     }
     // The ticks of the last 30 s all played (the metrics' window), just before the
     // first bot to be ready leaves.
-    let now_us = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_micros();
+    let now_us = terravox_net::bot::wall_us();
     let so_far = swarm.lines();
     let first_ready = (by_bot(&so_far).values())
         .filter_map(|l| l.iter().find(|l| l.starts_with("ready ")))
@@ -708,7 +714,7 @@ fn swarm_walk(
         (first_ready + Duration::from_secs_f64(seconds).as_micros()).saturating_sub(now_us) as u64,
     );
     std::thread::sleep(leaves_in.saturating_sub(Duration::from_secs(2)));
-    let ms = |q| tick_quantile(&metrics, q).map_or("?".to_owned(), |v| format!("{v:.1} ms"));
+    let ms = |q| ms_or_unknown(tick_quantile(&metrics, q));
     let playing = format!(
         "; over the last 30 s before the first left: tick p99 {}, median {}, longest {}",
         ms("0.99"),

@@ -92,8 +92,9 @@ const GROUND_KEPT: usize = 4096;
 /// Time between tries to join again.
 const REJOIN_EVERY: Duration = Duration::from_secs(3);
 
-/// Microseconds since 1970: the same clock in every process of a machine.
-fn wall_us() -> u128 {
+/// Microseconds since 1970: the same clock in every process of a machine (the
+/// clock of the lines' `US`).
+pub fn wall_us() -> u128 {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()

@@ -81,12 +81,14 @@ impl Process {
 
     /// Every line of its standard output so far.
     pub fn lines(&self) -> Vec<String> {
-        self.out
-            .lines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .0
-            .clone()
+        self.lines_from(0)
+    }
+
+    /// The lines of its standard output so far from the `from`th on (what a reader
+    /// that read `from` has not seen yet).
+    pub fn lines_from(&self, from: usize) -> Vec<String> {
+        let l = self.out.lines.lock().unwrap_or_else(|e| e.into_inner());
+        l.0.get(from..).unwrap_or_default().to_vec()
     }
 
     /// Every line of its standard error so far.
