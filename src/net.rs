@@ -329,7 +329,11 @@ pub(crate) fn bot(args: &BotArgs) -> Result<(), String> {
     swarm::run(
         members,
         commands,
-        Arc::new(std::sync::Mutex::new(std::io::stdout())),
+        // Buffered: the swarm flushes it every 50 ms (thousands of lines a second).
+        Arc::new(std::sync::Mutex::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            std::io::stdout(),
+        ))),
     );
     Ok(())
 }

@@ -84,8 +84,18 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `at` rounded up to the next whole millisecond since `epoch`: the link's clock,
+/// so that the datagrams due in one millisecond go out in one wake of the sender
+/// (thousands a second with a hundred clients) rather than one wake each.
+fn whole_ms(at: Instant, epoch: Instant) -> Instant {
+    let us = at.saturating_duration_since(epoch).as_micros() as u64;
+    epoch + Duration::from_millis(us.div_ceil(1000))
+}
+
 /// What the relay's threads share.
 struct Shared {
+    /// The start of the link's clock ([`whole_ms`]).
+    epoch: Instant,
     link: Link,
     seed: u64,
     server: SocketAddr,
@@ -103,37 +113,46 @@ impl Shared {
         let order = held.1;
         held.1 += 1;
         if let Some(delay) = fate(&self.link, self.seed, order) {
+            let due = whole_ms(Instant::now() + delay, self.epoch);
+            // The sender sleeps until the earliest due: woken only for an earlier one.
+            let earlier = held.0.peek().is_none_or(|h| due < h.due);
             held.0.push(Held {
-                due: Instant::now() + delay,
+                due,
                 order,
                 socket: socket.clone(),
                 to,
                 bytes: bytes.to_vec(),
             });
-            self.due.notify_one();
+            if earlier {
+                self.due.notify_one();
+            }
         }
     }
 
-    /// Sends each held datagram when it is due, until stopped.
+    /// Sends each held datagram when it is due, until stopped: those due taken out
+    /// together, and sent with the lock let go (the readers go on holding others).
     fn send_when_due(&self) {
+        let mut due_now = Vec::new();
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         while !self.stop.load(Ordering::Relaxed) {
             let now = Instant::now();
-            match held.0.peek().map(|h| h.due) {
-                Some(due) if due <= now => {
-                    if let Some(h) = held.0.pop() {
-                        let _ = h.socket.send_to(&h.bytes, h.to);
-                    }
-                }
-                next => {
-                    let wait = next.map_or(POLL, |due| (due - now).min(POLL));
-                    held = self
-                        .due
-                        .wait_timeout(held, wait)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                }
+            while held.0.peek().is_some_and(|h| h.due <= now) {
+                due_now.extend(held.0.pop());
             }
+            if !due_now.is_empty() {
+                drop(held);
+                for h in due_now.drain(..) {
+                    let _ = h.socket.send_to(&h.bytes, h.to);
+                }
+                held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+                continue;
+            }
+            let wait = held.0.peek().map_or(POLL, |h| (h.due - now).min(POLL));
+            held = self
+                .due
+                .wait_timeout(held, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 
@@ -193,6 +212,7 @@ impl Relay {
         let front = Arc::new(UdpSocket::bind(bind)?);
         front.set_read_timeout(Some(POLL))?;
         let shared = Arc::new(Shared {
+            epoch: Instant::now(),
             link,
             seed,
             server,

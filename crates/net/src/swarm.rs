@@ -9,17 +9,24 @@
 //! ```
 
 use std::io::Write;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::bot::{self, BotOptions};
 use crate::client::Worlds;
 
 /// Time between two bots' starts: a hundred joins (handshakes, the terrain made
 /// around each) spread over five seconds rather than all at once.
-const STAGGER: std::time::Duration = std::time::Duration::from_millis(50);
+const STAGGER: Duration = Duration::from_millis(50);
 
-/// The swarm's output, shared by its bots: a line at a time.
+/// How often the swarm's output is flushed while its bots play: a hundred bots
+/// write thousands of lines a second, and a buffered output hands them on in a few
+/// writes a second (the reader is woken as often) rather than one a line.
+const FLUSH_EVERY: Duration = Duration::from_millis(50);
+
+/// The swarm's output, shared by its bots: a line at a time, flushed every
+/// [`FLUSH_EVERY`] and at the end (it may be buffered).
 pub type Out = Arc<Mutex<dyn Write + Send>>;
 
 /// A bot's output: its lines, each after its name, onto the swarm's.
@@ -63,6 +70,7 @@ pub fn address(line: &str) -> Option<(&str, &str)> {
 /// its own, until every one has ended; the command lines from `commands` go to the
 /// bots they name (a line naming nobody there is answered on `out`).
 pub fn run(members: Vec<BotOptions>, commands: Receiver<String>, out: Out) {
+    let (played, flusher) = flushing(out.clone());
     // One generator for the world they all join, and one check of it.
     let worlds = Arc::new(Worlds::default());
     let mut inboxes: Vec<(String, Sender<String>)> = Vec::new();
@@ -110,8 +118,26 @@ pub fn run(members: Vec<BotOptions>, commands: Receiver<String>, out: Out) {
     for t in threads {
         let _ = t.join();
     }
+    drop(played);
+    let _ = flusher.join();
     // The dispatcher ends with the commands (standard input); it is not waited for.
     drop(dispatcher);
+}
+
+/// A thread flushing `out` every [`FLUSH_EVERY`] until the sender it returns is
+/// dropped, then once more.
+fn flushing(out: Out) -> (Sender<()>, std::thread::JoinHandle<()>) {
+    let (played, done) = channel::<()>();
+    let flusher = std::thread::spawn(move || {
+        let flush = || {
+            let _ = out.lock().unwrap_or_else(|e| e.into_inner()).flush();
+        };
+        while done.recv_timeout(FLUSH_EVERY) == Err(RecvTimeoutError::Timeout) {
+            flush();
+        }
+        flush();
+    });
+    (played, flusher)
 }
 
 #[cfg(test)]
