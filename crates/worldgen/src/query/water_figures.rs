@@ -105,6 +105,8 @@ pub struct WaterStats {
     pub course_columns: usize,
     /// Of them, those with no water.
     pub dry_columns: usize,
+    /// The first of them (by z, then x), `[x, z]`; `None` without one.
+    pub first_dry: Option<[i32; 2]>,
 }
 
 /// The targets of the "water that runs downhill" issue, over 8 km of `continents`.
@@ -224,7 +226,11 @@ impl fmt::Display for WaterStats {
             self.dry_columns,
             self.course_columns,
             met(self.dry_columns == 0)
-        )
+        )?;
+        match self.first_dry {
+            Some([x, z]) => write!(f, ", the first at ({x}, {z})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -275,6 +281,7 @@ pub fn water_stats(
         longest_straight: 0.0,
         course_columns: 0,
         dry_columns: 0,
+        first_dry: None,
     };
     count_steps(&net.edges, &node_in, &mut s);
     let near = near_flowing_water(&net.edges);
@@ -567,10 +574,12 @@ fn measure_network(
                 let top = generator.column_top(*x, *z);
                 top.water.is_none() && top.y >= sea
             })
-            .count()
+            .copied()
+            .collect::<Vec<_>>()
     });
     s.course_columns = columns.len();
-    s.dry_columns = dry.iter().sum();
+    s.dry_columns = dry.iter().map(Vec::len).sum();
+    s.first_dry = dry.iter().flatten().next().copied();
 }
 
 /// The block columns a line through `points` (blocks) passes over, a block apart.
